@@ -1,0 +1,31 @@
+# Every dependency is a Debian package installed by scripts/setup.sh; nothing is downloaded here.
+include_guard(GLOBAL)
+
+set(THREADS_PREFER_PTHREAD_FLAG ON)
+find_package(Threads REQUIRED)
+find_package(fmt REQUIRED)
+find_package(CLI11 REQUIRED)
+find_package(nlohmann_json REQUIRED)
+find_package(cereal REQUIRED)
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(HWLOC REQUIRED IMPORTED_TARGET hwloc)
+
+if(COURIER_WITH_MPI)
+  find_package(MPI REQUIRED COMPONENTS CXX)
+endif()
+
+set(COURIER_HAVE_OFI OFF)
+if(COURIER_WITH_OFI STREQUAL "AUTO")
+  pkg_check_modules(FABRIC IMPORTED_TARGET libfabric)
+  set(COURIER_HAVE_OFI ${FABRIC_FOUND})
+elseif(COURIER_WITH_OFI)
+  pkg_check_modules(FABRIC REQUIRED IMPORTED_TARGET libfabric)
+  set(COURIER_HAVE_OFI ON)
+endif()
+
+if(COURIER_BUILD_TESTS)
+  find_package(GTest REQUIRED)
+endif()
+if(COURIER_BUILD_BENCH)
+  find_package(benchmark REQUIRED)
+endif()

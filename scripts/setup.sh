@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Installs the Debian packages Courier builds with, only those that are missing. Idempotent.
+set -euo pipefail
+
+packages=(
+  g++ cmake ninja-build pkg-config make
+  libopenmpi-dev openmpi-bin          # MPI: the distributed engine (DESIGN.md says why Open MPI)
+  libfabric-dev                        # the ofi transport
+  libcli11-dev libfmt-dev libcereal-dev libhwloc-dev nlohmann-json3-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+)
+
+missing=()
+for package in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$package")
+  fi
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "setup: installing ${missing[*]}" >&2
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
