@@ -22,10 +22,10 @@ function(courier_target_defaults target)
   endif()
 endfunction()
 
-# courier_library(<layer> [DEPS ...]): the static library Courier::<layer> from src/<layer>/*.cpp.
+# courier_library(<layer> [DEPS ...]): the static library Courier::<layer> from src/<layer>/**.cpp.
 function(courier_library layer)
   cmake_parse_arguments(ARG "" "" "DEPS;PRIVATE_DEPS" ${ARGN})
-  file(GLOB sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*.cpp)
+  file(GLOB_RECURSE sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*.cpp)
   set(target courier_${layer})
   add_library(${target} STATIC ${sources})
   add_library(Courier::${layer} ALIAS ${target})
