@@ -1,0 +1,142 @@
+// Runs the courier binary as a user would and checks what it prints, writes and returns.
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Outcome {
+  int status = -1;
+  std::string output;  // stdout and stderr together
+};
+
+Outcome courier(const std::string& arguments) {
+  const std::string command = std::string(COURIER_BINARY) + " " + arguments + " 2>&1";
+  Outcome outcome;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (!pipe) return outcome;
+  char chunk[4096];
+  std::size_t n;
+  while ((n = fread(chunk, 1, sizeof chunk, pipe)) > 0) outcome.output.append(chunk, n);
+  const int raw = pclose(pipe);
+  outcome.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  return outcome;
+}
+
+// A fresh folder per test.
+fs::path scratch(const std::string& name) {
+  const fs::path dir = fs::path(COURIER_TEST_TMPDIR) / name;
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+std::string read_text(const fs::path& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+fs::path shared(const char* file) { return fs::path(COURIER_SHARED_DATA) / file; }
+
+}  // namespace
+
+TEST(Cli, HelpShowsAnExampleForEveryCommand) {
+  for (const char* command : {"generate", "convert", "info", "run"}) {
+    const Outcome help = courier(std::string(command) + " --help");
+    EXPECT_EQ(help.status, 0) << command;
+    EXPECT_NE(help.output.find("Example: courier " + std::string(command)), std::string::npos) << help.output;
+  }
+}
+
+TEST(Cli, GenerateInfoAndConvertAgree) {
+  const fs::path dir = scratch("generate");
+  const std::string csr = (dir / "k.csr").string(), el = (dir / "k.el").string();
+  const Outcome generated = courier("generate kron --scale 8 --seed 3 -o " + csr);
+  ASSERT_EQ(generated.status, 0) << generated.output;
+  EXPECT_NE(generated.output.find("256 vertices, 4096 edges"), std::string::npos) << generated.output;
+
+  ASSERT_EQ(courier("convert " + csr + " -o " + el).status, 0);
+  const Outcome from_csr = courier("info " + csr), from_el = courier("info " + el);
+  ASSERT_EQ(from_csr.status, 0) << from_csr.output;
+  EXPECT_NE(from_csr.output.find("Edges:              4096"), std::string::npos) << from_csr.output;
+  // The same graph whatever the file format, apart from the file names and times.
+  auto body = [](const std::string& text) {
+    const auto from = text.find("Vertices:"), to = text.find("Time:");
+    return text.substr(from, to - from);
+  };
+  EXPECT_EQ(body(from_csr.output), body(from_el.output));
+}
+
+TEST(Cli, RunVerifiesEveryAlgorithmOnAGeneratedGraph) {
+  for (const char* algorithm : {"bfs", "sssp", "cc", "pagerank", "tc", "kcore", "degree"}) {
+    const Outcome run = courier(std::string("run ") + algorithm + " --graph urand:9 --weights --verify");
+    EXPECT_EQ(run.status, 0) << algorithm << "\n" << run.output;
+    EXPECT_NE(run.output.find("Verification: PASS"), std::string::npos) << algorithm << "\n" << run.output;
+  }
+}
+
+TEST(Cli, SsspOnRome99MatchesThePublishedDistances) {
+  if (!fs::exists(shared("rome99.gr"))) GTEST_SKIP() << "no ../shared/data: the real graphs are not here";
+  const fs::path dir = scratch("rome99");
+  const Outcome run = courier("run sssp --graph " + shared("rome99.gr").string() +
+                              " --source 1754 --dedupe --verify --json " + (dir / "r.json").string());
+  ASSERT_EQ(run.status, 0) << run.output;
+  // DIMACS ids are 1-based: vertex 1755 of the file is 1754 here.
+  EXPECT_NE(run.output.find("sum 34019747, largest 43069"), std::string::npos) << run.output;
+  const auto json = nlohmann::json::parse(read_text(dir / "r.json"));
+  EXPECT_EQ(json["summary"]["distance_sum"], 34019747);
+  EXPECT_EQ(json["summary"]["reached"], 3353);
+  EXPECT_EQ(json["verification"], "PASS");
+}
+
+TEST(Cli, OutputHasOneLinePerVertexWithInfForUnreached) {
+  const fs::path dir = scratch("output");
+  {
+    std::ofstream graph(dir / "g.el");
+    graph << "0 1\n1 2\n3 0\n";  // 3 cannot be reached from 0
+  }
+  const Outcome run = courier("run bfs --graph " + (dir / "g.el").string() + " --source 0 --output " +
+                              (dir / "levels.txt").string());
+  ASSERT_EQ(run.status, 0) << run.output;
+  EXPECT_EQ(read_text(dir / "levels.txt"), "0 0\n1 1\n2 2\n3 inf\n");
+}
+
+TEST(Cli, MalformedInputNamesFileAndLineAndWritesNothing) {
+  const fs::path dir = scratch("malformed");
+  {
+    std::ofstream graph(dir / "bad.el");
+    graph << "0 1\n1 x\n";
+  }
+  const Outcome run = courier("run bfs --graph " + (dir / "bad.el").string() + " --output " + (dir / "out.txt").string());
+  EXPECT_NE(run.status, 0);
+  EXPECT_NE(run.output.find("bad.el:2:"), std::string::npos) << run.output;
+  EXPECT_FALSE(fs::exists(dir / "out.txt"));
+  const Outcome convert = courier("convert " + (dir / "bad.el").string() + " -o " + (dir / "out.csr").string());
+  EXPECT_NE(convert.status, 0);
+  EXPECT_TRUE(fs::is_empty(dir / "") || !fs::exists(dir / "out.csr"));
+  for (const auto& entry : fs::directory_iterator(dir)) EXPECT_EQ(entry.path().filename(), "bad.el");
+}
+
+TEST(Cli, WrongOptionsFailWithAClearMessage) {
+  EXPECT_NE(courier("run nosuch --graph kron:4").status, 0);
+  const Outcome source = courier("run bfs --graph kron:4 --source 99");
+  EXPECT_NE(source.status, 0);
+  EXPECT_NE(source.output.find("--source 99"), std::string::npos) << source.output;
+  const Outcome extension = courier("generate kron --scale 4 -o graph.xyz");
+  EXPECT_NE(extension.status, 0);
+  EXPECT_NE(extension.output.find(".xyz"), std::string::npos) << extension.output;
+  const Outcome unweighted = courier("run sssp --graph kron:4");
+  EXPECT_NE(unweighted.status, 0);
+  EXPECT_NE(unweighted.output.find("weight"), std::string::npos) << unweighted.output;
+}

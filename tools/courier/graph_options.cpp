@@ -1,0 +1,35 @@
+#include "graph_options.hpp"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <map>
+
+#include <fmt/format.h>
+
+namespace courier::cli {
+
+void add_graph_options(CLI::App& command, graph::LoadOptions& options) {
+  command.add_option("--base", options.read.base, "Smallest vertex id in a text edge list")
+      ->check(CLI::IsMember({0, 1}))
+      ->capture_default_str();
+  command.add_flag("--symmetrize", options.symmetrize, "Add the reverse of every edge");
+  command.add_flag("--drop-self-loops", options.drop_self_loops, "Remove edges from a vertex to itself");
+  command.add_flag("--dedupe", options.dedupe, "Keep one edge of each (source, target) pair");
+  command.add_flag("--weights", options.weights, "Generated graphs: random weights in [1, 255]");
+  command.add_option("--seed", options.seed, "Generated graphs: the random seed")->capture_default_str();
+  command.add_option("--id-bytes", options.read.binary_id_bytes,
+                     "Binary edge lists: 4 or 8 bytes per id (default: from the file size)")
+      ->check(CLI::IsMember({0, 4, 8}));
+  static const std::map<std::string, graph::WeightType> weight_types{
+      {"none", graph::WeightType::none}, {"uint32", graph::WeightType::u32}, {"float", graph::WeightType::f32}};
+  command.add_option("--binary-weight", options.read.binary_weight,
+                     "Binary edge lists: the weight after each pair (none, uint32, float)")
+      ->transform(CLI::CheckedTransformer(weight_types, CLI::ignore_case));
+}
+
+void announce(const char* what, const std::string& subject) {
+  if (isatty(fileno(stderr))) fmt::print(stderr, "courier: {} {} ...\n", what, subject);
+}
+
+}  // namespace courier::cli

@@ -1,0 +1,113 @@
+// courier run ALGO --graph GRAPH [--source V] [--output FILE] [--json FILE] [--verify]
+#include <fmt/format.h>
+
+#include "commands.hpp"
+#include "courier/core/atomic_file.hpp"
+#include "courier/core/error.hpp"
+#include "courier/core/timer.hpp"
+#include "graph_options.hpp"
+#include "run_result.hpp"
+#include "sequential_engine.hpp"
+
+namespace courier::cli {
+
+namespace {
+
+struct Options {
+  std::string algorithm;
+  std::string graph;
+  std::string engine = "seq";
+  graph::LoadOptions load;
+  RunOptions run;
+  std::string output;
+  std::string json;
+  bool verify = false;
+};
+
+void write_json(const Options& o, const graph::Csr& csr, const RunResult& result, const nlohmann::json& times) {
+  nlohmann::json doc = {
+      {"command", "run"},
+      {"algorithm", o.algorithm},
+      {"graph", o.graph},
+      {"engine", o.engine},
+      {"vertices", csr.num_vertices()},
+      {"edges", csr.num_edges()},
+      {"summary", result.summary},
+      {"times", times},
+      {"options",
+       {{"symmetrize", o.load.symmetrize},
+        {"drop_self_loops", o.load.drop_self_loops},
+        {"dedupe", o.load.dedupe},
+        {"weights", o.load.weights},
+        {"seed", o.load.seed},
+        {"base", o.load.read.base},
+        {"damping", o.run.damping},
+        {"tolerance", o.run.tolerance},
+        {"max_iterations", o.run.max_iterations}}},
+  };
+  if (o.verify) doc["verification"] = result.mismatch.empty() ? "PASS" : "FAIL";
+  AtomicFile file(o.json);
+  file.write(doc.dump(2) + "\n");
+  file.commit();
+}
+
+int run(const Options& o) {
+  announce("reading", o.graph);
+  Timer timer;
+  const graph::Csr csr = graph::load_graph(o.graph, o.load);
+  const double load_seconds = timer.lap();
+  RunResult result = run_sequential(o.algorithm, csr, o.run);
+  const double run_seconds = timer.lap();
+
+  fmt::print("Algorithm:  {} ({} engine)\n", o.algorithm, o.engine);
+  fmt::print("Graph:      {} ({} vertices, {} edges)\n", o.graph, csr.num_vertices(), csr.num_edges());
+  for (const auto& [key, value] : result.lines) fmt::print("{:<11} {}\n", key + ":", value);
+  fmt::print("Time:       {:.6f} s (load {:.3f} s)\n", run_seconds, load_seconds);
+  nlohmann::json times = {{"load", load_seconds}, {"run", run_seconds}};
+
+  if (o.verify) {
+    verify_sequential(o.algorithm, csr, o.run, result);
+    times["verify"] = timer.lap();
+    if (result.mismatch.empty())
+      fmt::print("Verification: PASS ({})\n", result.verifier);
+    else
+      fmt::print("Verification: FAIL ({})\n{}", result.verifier, result.mismatch);
+  }
+  if (!o.output.empty()) write_vertex_values(o.output, result.values);
+  if (!o.json.empty()) write_json(o, csr, result, times);
+  return result.mismatch.empty() ? 0 : 2;
+}
+
+}  // namespace
+
+void add_run_command(CLI::App& app) {
+  auto options = std::make_shared<Options>();
+  auto* command = app.add_subcommand(
+      "run",
+      "Run an algorithm on a graph and summarise the result.\n"
+      "Example: courier run bfs --graph kron:16 --verify\n"
+      "         courier run sssp --graph rome99.gr --source 0 --output dist.txt");
+  command->add_option("algorithm", options->algorithm, "bfs, sssp, cc, pagerank, tc, kcore or degree")
+      ->required()
+      ->check(CLI::IsMember(sequential_algorithms()));
+  command->add_option("-g,--graph", options->graph, "Graph file or generator spec (kron:16, urand:16)")->required();
+  command->add_option("--engine", options->engine, "seq: the sequential reference")
+      ->check(CLI::IsMember({"seq"}))
+      ->capture_default_str();
+  add_graph_options(*command, options->load);
+  command->add_option("-s,--source", options->run.source, "bfs, sssp: the source (default: largest out-degree)");
+  command->add_option("--damping", options->run.damping, "pagerank: damping factor")->capture_default_str()
+      ->check(CLI::Range(0.0, 1.0));
+  command->add_option("--tolerance", options->run.tolerance, "pagerank: stop below this L1 change")->capture_default_str();
+  command->add_option("--iterations", options->run.max_iterations, "pagerank: at most this many iterations")
+      ->capture_default_str();
+  command->add_option("-o,--output", options->output, "Write 'vertex value' lines ('inf' = unreached)");
+  command->add_option("--json", options->json, "Write the summary, times and options as JSON");
+  command->add_flag("--verify", options->verify, "Check the result; exit 2 on a mismatch");
+  command->callback([options] {
+    const int status = run(*options);
+    if (status != 0) throw CLI::RuntimeError(status);
+  });
+}
+
+}  // namespace courier::cli
