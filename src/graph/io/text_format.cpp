@@ -141,7 +141,7 @@ std::vector<Chunk> split(std::string_view text, unsigned parts) {
   for (unsigned k = 1; k <= parts && start < text.size(); ++k) {
     std::size_t end = k == parts ? text.size() : std::max(start, text.size() / parts * k);
     if (end < text.size()) {
-      const std::size_t newline = text.find('\n', end);
+      const std::size_t newline = text.find('\n', std::max<std::size_t>(end, 1) - 1);
       end = newline == std::string_view::npos ? text.size() : newline + 1;
     }
     Chunk chunk;
@@ -153,10 +153,12 @@ std::vector<Chunk> split(std::string_view text, unsigned parts) {
   return chunks;
 }
 
+// All cores, but no chunk below 8 MiB (not worth a thread); an explicit count is obeyed down to
+// tiny chunks, so tests can exercise the joining of chunks on small files.
 unsigned choose_threads(std::size_t bytes, unsigned requested) {
-  const unsigned cores = requested ? requested : std::max(1u, std::thread::hardware_concurrency());
-  const std::size_t by_size = bytes / (8u << 20) + 1;  // below 8 MiB a chunk is not worth a thread
-  return static_cast<unsigned>(std::min<std::size_t>(cores, by_size));
+  if (requested) return static_cast<unsigned>(std::min<std::size_t>(requested, bytes / 64 + 1));
+  const std::size_t by_size = bytes / (8u << 20) + 1;
+  return static_cast<unsigned>(std::min<std::size_t>(std::max(1u, std::thread::hardware_concurrency()), by_size));
 }
 
 // The first problem in file order (a chunk's failure or its disagreement with earlier chunks about
