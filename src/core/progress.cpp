@@ -14,8 +14,8 @@ Progress::~Progress() {
 }
 
 void Progress::add(std::uint64_t amount) {
-  if (!active_) return;
   const std::uint64_t done = done_.fetch_add(amount, std::memory_order_relaxed) + amount;
+  if (!active_) return;
   const int percent = static_cast<int>(done >= total_ ? 100 : done * 100 / total_);
   int shown = shown_percent_.load(std::memory_order_relaxed);
   // Only the thread that moves the percentage forward redraws, so lines never interleave.

@@ -18,6 +18,7 @@ class Progress {
 
   void add(std::uint64_t amount);
   bool active() const { return active_; }
+  std::uint64_t done() const { return done_.load(std::memory_order_relaxed); }
 
  private:
   std::string label_;
