@@ -3,8 +3,24 @@
 //   .el .txt .wel .edges  text edge list (SNAP style)      .mtx    Matrix Market coordinate
 //   .bel .bin             binary edge list (uint32/uint64)  .gr     DIMACS shortest path
 //   .graph                METIS adjacency                   .csr    Courier's binary CSR (mmap)
-// Malformed input throws courier::InputError "FILE:LINE: what is wrong"; writers write to a
-// temporary name and rename at the end, so a failed write leaves nothing behind.
+// Malformed input throws courier::InputError "FILE:LINE: what is wrong" (line 0 / a byte offset in
+// the message for binary files); a missing file is "FILE: cannot open: <reason>". Writers write to
+// a temporary name and rename at the end, so a failed write leaves nothing behind.
+//
+// Format notes:
+//   text    "src dst [weight]" per line; '#' and '%' lines are comments; ids >= ReadOptions::base;
+//           integer weights are uint32, weights with a '.' or exponent are float (the whole file
+//           agrees); num_vertices = largest id + 1 - base. Float weights are written with a '.'.
+//   .mtx    pattern/integer/real, general/symmetric (symmetric: off-diagonal entries give both
+//           directions); num_vertices = max(rows, cols). Written as general.
+//   .bel    little-endian id pairs, each followed by a 4-byte weight if ReadOptions::binary_weight;
+//           num_vertices = largest id + 1.
+//   .gr     "p sp n m", "a u v w"; uint32 weights. Unweighted graphs are written with weight 1;
+//           float weights cannot be written (DIMACS weights are integers).
+//   .graph  METIS: m counts undirected edges, each listed from both ends. Only symmetric graphs
+//           without self-loops can be written (read with --symmetrize, drop self-loops first).
+//   .csr    header (magic, version, weight type, counts, checksum) + offsets, targets, weights as
+//           64-bit aligned little-endian arrays, mapped read-only by read_csr (no copy).
 #include <string>
 #include <string_view>
 
@@ -21,14 +37,19 @@ const char* to_string(Format format);
 
 struct ReadOptions {
   int base = 0;                 // text edge lists: the smallest id (0 or 1); other formats fix it
-  bool symmetrize = false;      // add the reverse of every edge
-  int binary_id_bytes = 0;      // .bel/.bin: 4 or 8; 0 guesses from the file size
+  bool symmetrize = false;      // add the reverse of every non-loop edge (any format)
+  // .bel/.bin: 4 or 8. 0 guesses: the id width whose record size divides the file size; if both
+  // do, 8 when every 8-byte id fits in 32 bits (read as 4-byte ids, every other id would be 0),
+  // else 4. A size that neither divides is an error that names --binary-id-bytes.
+  int binary_id_bytes = 0;
   WeightType binary_weight = WeightType::none;  // .bel/.bin: a weight after each pair
+  bool verify_checksum = true;  // .csr: check the arrays against the header's checksum
+  unsigned threads = 0;         // text edge lists are parsed in parallel; 0 = all cores
 };
 
 struct WriteOptions {
   int base = 0;  // text edge lists: the id written for vertex 0
-  int binary_id_bytes = 8;
+  int binary_id_bytes = 8;  // .bel/.bin: 4 or 8 (4 fails on ids >= 2^32)
 };
 
 // Any format, as an edge list (a .csr file is expanded).

@@ -1,0 +1,144 @@
+// Binary edge lists: records of two little-endian ids (4 or 8 bytes each), each optionally
+// followed by a 4-byte weight (uint32 or float).
+#include <algorithm>
+#include <bit>
+#include <cstring>
+
+#include "courier/core/atomic_file.hpp"
+#include "courier/core/progress.hpp"
+#include "formats.hpp"
+#include "numbers.hpp"
+
+namespace courier::graph::io {
+
+static_assert(std::endian::native == std::endian::little, "binary formats are read by memcpy: little-endian hosts only");
+
+namespace {
+
+constexpr const char* kFlags = "set the layout explicitly (--binary-id-bytes 4|8, --binary-weight none|uint32|float)";
+
+std::size_t weight_bytes(WeightType type) { return type == WeightType::none ? 0 : 4; }
+
+template <class Id>
+Id load(const char* p) {
+  Id value;
+  std::memcpy(&value, p, sizeof value);
+  return value;
+}
+
+// With both widths possible: 8-byte ids unless one of them needs more than 32 bits (a 4-byte file
+// read as 8-byte ids has its odd ids in the high halves, which are almost never all zero).
+bool all_ids_fit_32_bits_as_8_byte(const MappedFile& file, std::size_t record) {
+  for (std::size_t at = 0; at + record <= file.size(); at += record)
+    if ((load<std::uint64_t>(file.data() + at) | load<std::uint64_t>(file.data() + at + 8)) >> 32) return false;
+  return true;
+}
+
+int id_bytes_for(const MappedFile& file, const ReadOptions& options) {
+  const std::size_t w = weight_bytes(options.binary_weight);
+  if (options.binary_id_bytes == 4 || options.binary_id_bytes == 8) return options.binary_id_bytes;
+  if (options.binary_id_bytes != 0)
+    throw InputError(fmt::format("binary id width {} is not supported: use 4 or 8 (or 0 to guess)", options.binary_id_bytes));
+  const bool fits4 = file.size() % (8 + w) == 0;
+  const bool fits8 = file.size() % (16 + w) == 0;
+  if (fits4 && fits8) return all_ids_fit_32_bits_as_8_byte(file, 16 + w) ? 8 : 4;
+  if (fits4) return 4;
+  if (fits8) return 8;
+  throw_input_error(file.path(), 0,
+                    fmt::format("size {} bytes is neither a multiple of {} (4-byte ids) nor of {} (8-byte ids{}): "
+                                "the file is truncated or has another layout; {}",
+                                file.size(), 8 + w, 16 + w, w ? ", with 4-byte weights" : "", kFlags));
+}
+
+template <class Id, class Weight>
+void decode(const MappedFile& file, std::size_t record, EdgeList& list, std::vector<Weight>* weights) {
+  const std::size_t count = file.size() / record;
+  list.edges.resize(count);
+  if (weights) weights->resize(count);
+  Progress progress("reading " + file.path(), file.size());
+  vertex_t max_id = 0;
+  const char* p = file.data();
+  for (std::size_t i = 0; i < count; ++i, p += record) {
+    const vertex_t src = load<Id>(p), dst = load<Id>(p + sizeof(Id));
+    list.edges[i] = {src, dst};
+    max_id = std::max({max_id, src, dst});
+    if (weights) (*weights)[i] = load<Weight>(p + 2 * sizeof(Id));
+    if ((i & 0xFFFFF) == 0xFFFFF) progress.add(record << 20);
+  }
+  list.num_vertices = count ? max_id + 1 : 0;
+}
+
+template <class Id>
+void decode_with_weights(const MappedFile& file, std::size_t record, WeightType type, EdgeList& list) {
+  if (type == WeightType::u32) {
+    std::vector<std::uint32_t> weights;
+    decode<Id>(file, record, list, &weights);
+    list.weights = std::move(weights);
+  } else if (type == WeightType::f32) {
+    std::vector<float> weights;
+    decode<Id>(file, record, list, &weights);
+    list.weights = std::move(weights);
+  } else {
+    decode<Id, std::uint32_t>(file, record, list, nullptr);
+  }
+}
+
+}  // namespace
+
+EdgeList read_binary(const MappedFile& file, const ReadOptions& options) {
+  const int id_bytes = id_bytes_for(file, options);
+  const std::size_t record = 2 * static_cast<std::size_t>(id_bytes) + weight_bytes(options.binary_weight);
+  if (file.size() % record != 0)
+    throw_input_error(file.path(), 0,
+                      fmt::format("truncated: size {} bytes is not a multiple of the {}-byte record "
+                                  "({}-byte ids{}); the last record at byte {} is incomplete; {}",
+                                  file.size(), record, id_bytes, options.binary_weight == WeightType::none ? "" : " and a 4-byte weight",
+                                  file.size() / record * record, kFlags));
+  EdgeList list;
+  if (id_bytes == 4)
+    decode_with_weights<std::uint32_t>(file, record, options.binary_weight, list);
+  else
+    decode_with_weights<std::uint64_t>(file, record, options.binary_weight, list);
+  return list;
+}
+
+namespace {
+template <class Id>
+void encode(const std::string& path, AtomicFile& file, const EdgeList& list) {
+  constexpr std::size_t kBlock = 1 << 16;  // records per write
+  const std::size_t w = list.has_weights() ? 4 : 0;
+  const std::size_t record = 2 * sizeof(Id) + w;
+  std::vector<char> buffer(kBlock * record);
+  const auto* u32 = std::get_if<std::vector<std::uint32_t>>(&list.weights);
+  const auto* f32 = std::get_if<std::vector<float>>(&list.weights);
+  Progress progress("writing " + path, list.edges.size() * record);
+  for (std::size_t first = 0; first < list.edges.size(); first += kBlock) {
+    const std::size_t last = std::min(list.edges.size(), first + kBlock);
+    char* p = buffer.data();
+    for (std::size_t i = first; i < last; ++i, p += record) {
+      const Edge& e = list.edges[i];
+      if (sizeof(Id) == 4 && (e.src | e.dst) >> 32)
+        throw Error(fmt::format("{}: edge {} -> {} does not fit 4-byte ids; write 8-byte ids", path, e.src, e.dst));
+      const Id ids[2] = {static_cast<Id>(e.src), static_cast<Id>(e.dst)};
+      std::memcpy(p, ids, sizeof ids);
+      if (u32) std::memcpy(p + sizeof ids, &(*u32)[i], 4);
+      if (f32) std::memcpy(p + sizeof ids, &(*f32)[i], 4);
+    }
+    file.write(buffer.data(), (last - first) * record);
+    progress.add((last - first) * record);
+  }
+}
+}  // namespace
+
+void write_binary(const std::string& path, const EdgeList& list, const WriteOptions& options) {
+  if (options.binary_id_bytes != 4 && options.binary_id_bytes != 8)
+    throw InputError(fmt::format("binary id width {} is not supported: use 4 or 8", options.binary_id_bytes));
+  AtomicFile file(path);
+  if (options.binary_id_bytes == 4)
+    encode<std::uint32_t>(path, file, list);
+  else
+    encode<std::uint64_t>(path, file, list);
+  file.commit();
+}
+
+}  // namespace courier::graph::io

@@ -1,0 +1,182 @@
+// Courier's binary CSR (.csr): a 64-byte header, then offsets (n + 1 uint64), targets (m uint64)
+// and weights (m uint32 or float, padded to 8 bytes), all little-endian. read_csr maps the file
+// and the Csr borrows its arrays from the mapping: loading costs the checksum pass, not a copy.
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <thread>
+#include <vector>
+
+#include "courier/core/atomic_file.hpp"
+#include "courier/core/hash.hpp"
+#include "courier/core/progress.hpp"
+#include "formats.hpp"
+#include "numbers.hpp"
+
+namespace courier::graph::io {
+
+static_assert(std::endian::native == std::endian::little, ".csr files are mapped as is: little-endian hosts only");
+
+namespace {
+
+constexpr char kMagic[8] = {'C', 'O', 'U', 'R', 'C', 'S', 'R', '\n'};
+constexpr std::uint32_t kVersion = 1;
+
+struct Header {
+  char magic[8];
+  std::uint32_t version;
+  std::uint32_t weight_type;  // WeightType
+  std::uint64_t num_vertices;
+  std::uint64_t num_edges;
+  std::uint64_t checksum;     // of this header (with checksum = 0) and of the three arrays
+  std::uint64_t reserved[3];
+};
+static_assert(sizeof(Header) == 64);
+
+std::uint64_t padded8(std::uint64_t bytes) { return (bytes + 7) / 8 * 8; }
+
+// Hashes `size` bytes as independent 16 MiB blocks, combined in order, so big arrays hash on all
+// cores while the value stays the same whatever the thread count.
+std::uint64_t hash_array(const void* data, std::uint64_t size, std::uint64_t seed, Progress& progress) {
+  constexpr std::uint64_t kBlock = 16u << 20;
+  const auto* bytes = static_cast<const char*>(data);
+  const std::uint64_t blocks = (size + kBlock - 1) / kBlock;
+  std::vector<std::uint64_t> hashes(blocks);
+  const auto hash_block = [&](std::uint64_t b) {
+    const std::uint64_t length = std::min(kBlock, size - b * kBlock);
+    hashes[b] = hash_bytes(bytes + b * kBlock, length, seed + b);
+    progress.add(length);
+  };
+  const unsigned threads = static_cast<unsigned>(
+      std::min<std::uint64_t>(std::max(1u, std::thread::hardware_concurrency()), blocks));
+  if (threads <= 1) {
+    for (std::uint64_t b = 0; b < blocks; ++b) hash_block(b);
+  } else {
+    std::vector<std::thread> workers;
+    for (unsigned t = 0; t < threads; ++t)
+      workers.emplace_back([&, t] {
+        for (std::uint64_t b = t; b < blocks; b += threads) hash_block(b);
+      });
+    for (auto& worker : workers) worker.join();
+  }
+  std::uint64_t h = hash_combine(seed, size);
+  for (std::uint64_t block_hash : hashes) h = hash_combine(h, block_hash);
+  return h;
+}
+
+struct Arrays {
+  const edge_t* offsets;
+  std::uint64_t offset_count;
+  const vertex_t* targets;
+  const void* weights;  // nullptr if none
+};
+
+std::uint64_t checksum(Header header, const Arrays& arrays, Progress& progress) {
+  header.checksum = 0;
+  std::uint64_t h = hash_bytes(&header, sizeof header, 1);
+  h = hash_combine(h, hash_array(arrays.offsets, arrays.offset_count * 8, 2, progress));
+  h = hash_combine(h, hash_array(arrays.targets, header.num_edges * 8, 3, progress));
+  if (arrays.weights) h = hash_combine(h, hash_array(arrays.weights, header.num_edges * 4, 4, progress));
+  return h;
+}
+
+const void* weights_data(const Csr& csr) {
+  return std::visit(
+      [](const auto& w) -> const void* {
+        if constexpr (std::is_same_v<std::decay_t<decltype(w)>, std::monostate>) return nullptr;
+        else return w.data();
+      },
+      csr.weights());
+}
+
+}  // namespace
+
+void write_csr_file(const std::string& path, const Csr& csr) {
+  const edge_t zero = 0;
+  const Arrays arrays{csr.offsets().empty() ? &zero : csr.offsets().data(), csr.num_vertices() + 1,
+                      csr.targets().data(), weights_data(csr)};
+  Header header{};
+  std::memcpy(header.magic, kMagic, sizeof kMagic);
+  header.version = kVersion;
+  header.weight_type = static_cast<std::uint32_t>(csr.weight_type());
+  header.num_vertices = csr.num_vertices();
+  header.num_edges = csr.num_edges();
+  const std::uint64_t weight_bytes = arrays.weights ? header.num_edges * 4 : 0;
+  Progress progress("writing " + path, 2 * (arrays.offset_count * 8 + header.num_edges * 8 + weight_bytes));
+  header.checksum = checksum(header, arrays, progress);
+
+  AtomicFile file(path);
+  const auto write = [&](const void* data, std::uint64_t size) {
+    constexpr std::uint64_t kStep = 64u << 20;  // in steps, for progress
+    for (std::uint64_t at = 0; at < size; at += kStep) {
+      file.write(static_cast<const char*>(data) + at, std::min(kStep, size - at));
+      progress.add(std::min(kStep, size - at));
+    }
+  };
+  write(&header, sizeof header);
+  write(arrays.offsets, arrays.offset_count * 8);
+  write(arrays.targets, header.num_edges * 8);
+  if (arrays.weights) {
+    write(arrays.weights, weight_bytes);
+    const char padding[8] = {};
+    write(padding, padded8(weight_bytes) - weight_bytes);
+  }
+  file.commit();
+}
+
+Csr read_csr_file(const std::string& path, const ReadOptions& options) {
+  // Pages are faulted in up front when the checksum will read them all anyway.
+  const auto file = MappedFile::open(path, {.populate = options.verify_checksum});
+  if (file->size() < sizeof(Header))
+    throw_input_error(path, 0, fmt::format("truncated: {} bytes, less than the {}-byte .csr header", file->size(), sizeof(Header)));
+  Header header;
+  std::memcpy(&header, file->data(), sizeof header);
+  if (std::memcmp(header.magic, kMagic, sizeof kMagic) != 0)
+    throw_input_error(path, 0, "not a Courier .csr file (wrong magic bytes at byte 0); was it written by Courier?");
+  if (header.version != kVersion)
+    throw_input_error(path, 0, fmt::format("unsupported .csr version {} (this build reads version {}); rewrite the file "
+                                           "with this build", header.version, kVersion));
+  if (header.weight_type > static_cast<std::uint32_t>(WeightType::f32))
+    throw_input_error(path, 0, fmt::format("corrupted header: unknown weight type {} at byte 12", header.weight_type));
+  const auto type = static_cast<WeightType>(header.weight_type);
+  const std::uint64_t n = header.num_vertices, m = header.num_edges;
+  constexpr std::uint64_t kLimit = std::uint64_t{1} << 56;  // keeps the size arithmetic from overflowing
+  const std::uint64_t weight_bytes = type == WeightType::none ? 0 : m * 4;
+  const std::uint64_t expected = n < kLimit && m < kLimit
+                                     ? sizeof(Header) + (n + 1) * 8 + m * 8 + padded8(weight_bytes)
+                                     : 0;
+  if (file->size() != expected)
+    throw_input_error(path, 0, fmt::format("size {} bytes does not match the header ({} vertices, {} edges, {} weights "
+                                           "need {} bytes): the file is truncated or corrupted",
+                                           file->size(), n, m, to_string(type), expected));
+
+  const char* base = file->data();
+  const Arrays arrays{reinterpret_cast<const edge_t*>(base + sizeof(Header)), n + 1,
+                      reinterpret_cast<const vertex_t*>(base + sizeof(Header) + (n + 1) * 8),
+                      type == WeightType::none ? nullptr : base + sizeof(Header) + (n + 1) * 8 + m * 8};
+  if (options.verify_checksum) {
+    Progress progress("checking " + path, file->size());
+    const std::uint64_t actual = checksum(header, arrays, progress);
+    if (actual != header.checksum)
+      throw_input_error(path, 0, fmt::format("checksum mismatch (header {:016x}, data {:016x}): the file is corrupted; "
+                                             "write it again from its source", header.checksum, actual));
+  }
+  // Cheap structural checks even without the checksum, so a bad file cannot send reads astray.
+  if (arrays.offsets[0] != 0 || arrays.offsets[n] != m)
+    throw_input_error(path, 0, fmt::format("corrupted offsets: they run from {} to {} but must run from 0 to the {} edges",
+                                           arrays.offsets[0], arrays.offsets[n], m));
+  for (vertex_t v = 0; v < n; ++v)
+    if (arrays.offsets[v + 1] < arrays.offsets[v])
+      throw_input_error(path, 0, fmt::format("corrupted offsets: not monotone at vertex {} (byte {})", v,
+                                             sizeof(Header) + (v + 1) * 8));
+
+  const std::shared_ptr<const void> keep_alive = file;
+  Buffer<edge_t> offsets = n == 0 ? Buffer<edge_t>() : Buffer<edge_t>(keep_alive, arrays.offsets, n + 1);
+  Buffer<vertex_t> targets(keep_alive, arrays.targets, m);
+  CsrWeights weights;
+  if (type == WeightType::u32) weights = Buffer<std::uint32_t>(keep_alive, static_cast<const std::uint32_t*>(arrays.weights), m);
+  if (type == WeightType::f32) weights = Buffer<float>(keep_alive, static_cast<const float*>(arrays.weights), m);
+  return Csr(std::move(offsets), std::move(targets), std::move(weights));
+}
+
+}  // namespace courier::graph::io

@@ -1,0 +1,47 @@
+#pragma once
+// Parsing ids and weights out of tokens, with the error messages every text format shares.
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include <fmt/format.h>
+
+#include "courier/core/error.hpp"
+#include "courier/core/parse_number.hpp"
+#include "courier/graph/types.hpp"
+
+namespace courier::graph::io {
+
+// "source id 'x' is not a number", "weight '-3' is negative", ...
+inline std::string bad_number(std::string_view what, std::string_view token, ParseStatus status) {
+  return fmt::format("{} '{}' {}", what, token, describe(status));
+}
+
+// Parses an unsigned integer or throws InputError at file:line naming `what` ("source id").
+template <class T>
+T parse_or_throw(std::string_view token, std::string_view what, const std::string& file, std::uint64_t line) {
+  T value;
+  const ParseStatus status = parse_unsigned(token, value);
+  if (status != ParseStatus::ok) throw_input_error(file, line, bad_number(what, token, status));
+  return value;
+}
+
+// A 1-based id in [1, n], returned 0-based.
+inline vertex_t parse_one_based_id(std::string_view token, std::string_view what, vertex_t n,
+                                   const std::string& file, std::uint64_t line) {
+  const auto id = parse_or_throw<vertex_t>(token, what, file, line);
+  if (id == 0 || id > n)
+    throw_input_error(file, line, fmt::format("{} {} is outside 1..{} (ids are 1-based and the header declares {})",
+                                              what, id, n, n));
+  return id - 1;
+}
+
+// A real weight token; integers are accepted too ("3" is 3.0).
+inline float parse_real_or_throw(std::string_view token, const std::string& file, std::uint64_t line) {
+  float value;
+  const ParseStatus status = parse_floating(token, value);
+  if (status != ParseStatus::ok) throw_input_error(file, line, bad_number("weight", token, status));
+  return value;
+}
+
+}  // namespace courier::graph::io
