@@ -70,7 +70,7 @@ void visit_sorted(const EdgeList& list, const std::vector<W>* weights, Emit&& em
     std::vector<edge_t> next(start.begin(), start.end() - 1);
     for (edge_t i = 0; i < m; ++i) entries[next[list.edges[i].src]++] = {list.edges[i].dst, key_of(i)};
   }
-  parallel_for(n, 0u, [&](std::uint64_t begin, std::uint64_t end, unsigned) {
+  parallel_for(n, threads_for(m), [&](std::uint64_t begin, std::uint64_t end, unsigned) {
     for (vertex_t v = begin; v < end; ++v)
       std::sort(entries.begin() + start[v], entries.begin() + start[v + 1]);
   });
