@@ -63,6 +63,12 @@ TEST(Parallel, DefaultThreadCountIsTheHardwares) {
   EXPECT_EQ(sum.load(), 999u * 1000u / 2);
 }
 
+TEST(Parallel, ThreadsForSmallWorkIsOne) {
+  EXPECT_EQ(courier::threads_for(0), 1u);
+  EXPECT_EQ(courier::threads_for(1000), 1u);
+  EXPECT_EQ(courier::threads_for(1000, 10), courier::default_thread_count() < 100 ? courier::default_thread_count() : 100u);
+}
+
 TEST(Parallel, RethrowsAChunksException) {
   EXPECT_THROW(parallel_for(100, 4,
                             [](std::uint64_t begin, std::uint64_t, unsigned) {

@@ -34,6 +34,13 @@ inline unsigned parallel_parts(std::uint64_t n, unsigned threads) {
   return static_cast<unsigned>(std::max<std::uint64_t>(1, std::min<std::uint64_t>(threads, n)));
 }
 
+// A thread count for n items of cheap work: no more threads than chunks of `min_per_thread` items,
+// so small inputs do not pay for starting threads.
+inline unsigned threads_for(std::uint64_t n, std::uint64_t min_per_thread = std::uint64_t{1} << 16) {
+  return static_cast<unsigned>(
+      std::max<std::uint64_t>(1, std::min<std::uint64_t>(default_thread_count(), n / min_per_thread)));
+}
+
 // Runs fn(begin, end, thread_index) for every chunk of [0, n), thread_index in
 // [0, parallel_parts(n, threads)); the calling thread takes chunk 0. Nothing runs when n == 0.
 // The first exception a chunk throws is rethrown here once every thread has finished.

@@ -30,8 +30,4 @@ EdgeWeights map_weights(const EdgeWeights& weights, Fn&& fn) {
 // The weights of the edges `order` names, in that order.
 EdgeWeights gather_weights(const EdgeWeights& weights, std::span<const edge_t> order);
 
-// Indices of the edges sorted by (src, dst), ties in input order: two counting passes when the
-// vertex range is not much larger than the edge count, a comparison sort otherwise.
-std::vector<edge_t> sorted_edge_order(const EdgeList& edges);
-
 }  // namespace courier::graph::detail

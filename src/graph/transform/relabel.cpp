@@ -23,7 +23,7 @@ EdgeList relabel(const EdgeList& list, const std::vector<vertex_t>& new_id) {
   EdgeList out;
   out.num_vertices = n;
   out.edges.resize(list.edges.size());
-  parallel_for(list.edges.size(), 0u, [&](std::uint64_t begin, std::uint64_t end, unsigned) {
+  parallel_for(list.edges.size(), threads_for(list.edges.size()), [&](std::uint64_t begin, std::uint64_t end, unsigned) {
     for (std::uint64_t i = begin; i < end; ++i)
       out.edges[i] = {new_id[list.edges[i].src], new_id[list.edges[i].dst]};
   });

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 #include "courier/graph/generate.hpp"
@@ -67,6 +68,26 @@ TEST(GenerateDegrees, KroneckerHubsAreSpreadOverTheIds) {
   const double mean_id = std::accumulate(top.begin(), top.end(), 0.0) / top.size();
   EXPECT_GT(mean_id, n / 4.0);
   EXPECT_LT(mean_id, 3 * n / 4.0);
+}
+
+TEST(GenerateDegrees, KroneckerFollowsTheGraph500Probabilities) {
+  // Scrambling renames vertices but keeps these, so they check A, B, C, D through the scramble:
+  // the biggest hub is the all-zero id, an endpoint of it with probability (A+B)^scale as a source
+  // and (A+C)^scale as a target, and a self loop needs equal bits at every level, (A+D)^scale.
+  const EdgeList list = scale14(Generator::kronecker);
+  std::vector<std::uint64_t> out(list.num_vertices, 0), in(list.num_vertices, 0);
+  std::uint64_t loops = 0;
+  for (const Edge& e : list.edges) {
+    ++out[e.src];
+    ++in[e.dst];
+    loops += e.src == e.dst;
+  }
+  const double m = list.edges.size();
+  const auto hub = std::max_element(out.begin(), out.end()) - out.begin();
+  EXPECT_EQ(hub, std::max_element(in.begin(), in.end()) - in.begin());
+  EXPECT_NEAR(out[hub], m * std::pow(0.57 + 0.19, 14), 0.03 * m * std::pow(0.76, 14));
+  EXPECT_NEAR(in[hub], m * std::pow(0.57 + 0.19, 14), 0.03 * m * std::pow(0.76, 14));
+  EXPECT_NEAR(loops, m * std::pow(0.57 + 0.05, 14), 0.15 * m * std::pow(0.62, 14));
 }
 
 TEST(GenerateDegrees, UniformIsNotSkewed) {

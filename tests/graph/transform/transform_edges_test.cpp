@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 #include "courier/core/error.hpp"
@@ -58,6 +59,19 @@ TEST(RemoveDuplicateEdges, FloatWeightsAndNoWeights) {
   EXPECT_FALSE(plain.has_weights());
 }
 
+TEST(RemoveDuplicateEdges, NegativeFloatsAndNaN) {
+  const float nan = std::nanf("");
+  const EdgeList out = remove_duplicate_edges(weighted_edge_list<float>(
+      3, {{0, 1}, {0, 1}, {0, 1}, {1, 2}, {1, 2}, {2, 0}, {2, 0}, {2, 2}},
+      {nan, -0.5f, 3.0f, -1.5f, -7.25f, nan, 0.0f, -0.0f}));
+  EXPECT_EQ(out.edges, (std::vector<Edge>{{0, 1}, {1, 2}, {2, 0}, {2, 2}}));
+  ASSERT_EQ(f32(out).size(), 4u);
+  EXPECT_EQ(f32(out)[0], -0.5f);
+  EXPECT_EQ(f32(out)[1], -7.25f);
+  EXPECT_EQ(f32(out)[2], 0.0f);  // a number beats NaN
+  EXPECT_TRUE(std::signbit(f32(out)[3]));
+}
+
 TEST(RemoveDuplicateEdges, FewEdgesOverAHugeIdRange) {
   // The comparison-sort path: counting arrays over 2^40 ids would not fit.
   const vertex_t big = vertex_t{1} << 40;
@@ -65,6 +79,9 @@ TEST(RemoveDuplicateEdges, FewEdgesOverAHugeIdRange) {
       weighted_edge_list<std::uint32_t>(big, {{big - 1, 3}, {5, big - 2}, {big - 1, 3}, {5, 7}}, {4, 3, 2, 1}));
   EXPECT_EQ(out.edges, (std::vector<Edge>{{5, 7}, {5, big - 2}, {big - 1, 3}}));
   EXPECT_EQ(u32(out), (std::vector<std::uint32_t>{1, 3, 2}));
+  const EdgeList floats = remove_duplicate_edges(weighted_edge_list<float>(big, {{big - 1, 3}, {big - 1, 3}}, {2.5f, -1.0f}));
+  EXPECT_EQ(floats.edges, (std::vector<Edge>{{big - 1, 3}}));
+  EXPECT_EQ(f32(floats), (std::vector<float>{-1.0f}));
 }
 
 TEST(RemoveDuplicateEdges, MatchesASortUniqueOnARandomGraph) {

@@ -66,3 +66,11 @@ TEST(CompactIds, DropsUntouchedIdsKeepsOrderAndWeights) {
   EXPECT_EQ(empty.edges.num_vertices, 0u);
   EXPECT_TRUE(empty.original_id.empty());
 }
+
+TEST(CompactIds, IdsScatteredOverAHugeRange) {
+  const vertex_t big = vertex_t{1} << 40;
+  const Compacted out = compact_ids(edge_list(big, {{big - 1, 12}, {12, 1'000'000'007}, {big - 1, big - 1}}));
+  EXPECT_EQ(out.original_id, (std::vector<vertex_t>{12, 1'000'000'007, big - 1}));
+  EXPECT_EQ(out.edges.num_vertices, 3u);
+  EXPECT_EQ(out.edges.edges, (std::vector<Edge>{{2, 0}, {0, 1}, {2, 2}}));
+}
