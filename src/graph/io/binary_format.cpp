@@ -71,6 +71,8 @@ void decode(const MappedFile& file, std::size_t record, EdgeList& list, std::vec
     }
     progress.add((last - first) * record);
   }
+  if (max_id == kNoVertex)
+    throw_input_error(file.path(), 0, fmt::format("an id is {}, too large to be a vertex; is the layout right? {}", max_id, kFlags));
   list.num_vertices = count ? max_id + 1 : 0;
 }
 

@@ -79,6 +79,7 @@ class ChunkParser {
     vertex_t id;
     const ParseStatus status = parse_unsigned(token, id);
     if (status != ParseStatus::ok) fail(number, bad_number(what, token, status));
+    if (id == kNoVertex) fail(number, bad_number(what, token, ParseStatus::out_of_range));
     if (id < base_)
       fail(number, fmt::format("{} {} is below the smallest id {} (read 0-based files with base 0)", what, id, base_));
     return id - base_;
