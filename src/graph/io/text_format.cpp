@@ -217,7 +217,12 @@ EdgeList join(const std::string& path, std::vector<Chunk>& chunks) {
   if (chunks.size() > 1) list.edges.reserve(total);
   std::vector<std::uint32_t> int_weights;
   std::vector<float> real_weights;
-  if (weighted && chunks.size() > 1) (any_real ? real_weights.reserve(total) : int_weights.reserve(total));
+  if (weighted && chunks.size() > 1) {
+    if (any_real)
+      real_weights.reserve(total);
+    else
+      int_weights.reserve(total);
+  }
   for (Chunk& chunk : chunks) {
     append_and_free(list.edges, chunk.edges);
     if (!weighted) continue;
