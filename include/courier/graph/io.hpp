@@ -1,8 +1,8 @@
 #pragma once
 // Reading and writing graph files. The format is chosen by the file's extension:
-//   .el .txt .wel .edges  text edge list (SNAP style)      .mtx    Matrix Market coordinate
-//   .bel .bin             binary edge list (uint32/uint64)  .gr     DIMACS shortest path
-//   .graph                METIS adjacency                   .csr    Courier's binary CSR (mmap)
+//   .el .txt .wel .edges .tsv  text edge list (SNAP style)  .mtx   Matrix Market coordinate
+//   .bel .bin                  binary edge list (4/8-byte)  .gr    DIMACS shortest path
+//   .graph                     METIS adjacency              .csr   Courier's binary CSR (mmap)
 // Malformed input throws courier::InputError "FILE:LINE: what is wrong" (line 0 / a byte offset in
 // the message for binary files); a missing file is "FILE: cannot open: <reason>". Writers write to
 // a temporary name and rename at the end, so a failed write leaves nothing behind.
@@ -39,11 +39,14 @@ struct ReadOptions {
   int base = 0;                 // text edge lists: the smallest id (0 or 1); other formats fix it
   bool symmetrize = false;      // add the reverse of every non-loop edge (any format)
   // .bel/.bin: 4 or 8. 0 guesses: the id width whose record size divides the file size; if both
-  // do, 8 when every 8-byte id fits in 32 bits (read as 4-byte ids, every other id would be 0),
-  // else 4. A size that neither divides is an error that names --binary-id-bytes.
+  // do, 8 when every id read as 8 bytes fits in 32 bits (a file of 4-byte ids read that way puts
+  // its targets in the high halves, so this fails unless all of them are 0), else 4. A size that
+  // neither divides is an error that names --binary-id-bytes.
   int binary_id_bytes = 0;
   WeightType binary_weight = WeightType::none;  // .bel/.bin: a weight after each pair
-  bool verify_checksum = true;  // .csr: check the arrays against the header's checksum
+  // .csr: check the arrays against the header's checksum. Without it only the offsets are checked
+  // (monotone, from 0 to the edge count): the targets are trusted to be < num_vertices.
+  bool verify_checksum = true;
   unsigned threads = 0;         // text edge lists are parsed in parallel; 0 = all cores
 };
 

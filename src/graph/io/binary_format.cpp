@@ -55,16 +55,24 @@ void decode(const MappedFile& file, std::size_t record, EdgeList& list, std::vec
   const std::size_t count = file.size() / record;
   list.edges.resize(count);
   if (weights) weights->resize(count);
+  Edge* edges = list.edges.data();
+  Weight* weight = weights ? weights->data() : nullptr;
   Progress progress("reading " + file.path(), file.size());
   vertex_t max_id = 0;
-  const char* p = file.data();
-  for (std::size_t i = 0; i < count; ++i, p += record) {
-    const vertex_t src = load<Id>(p), dst = load<Id>(p + sizeof(Id));
-    list.edges[i] = {src, dst};
-    max_id = std::max({max_id, src, dst});
-    if (weights) (*weights)[i] = load<Weight>(p + 2 * sizeof(Id));
-    if ((i & 0xFFFFF) == 0xFFFFF) progress.add(record << 20);
+  constexpr std::size_t kStep = 1 << 20;  // records between progress reports
+  for (std::size_t first = 0; first < count; first += kStep) {
+    const std::size_t last = std::min(count, first + kStep);
+    const char* p = file.data() + first * record;
+    for (std::size_t i = first; i < last; ++i, p += record) {
+      const vertex_t src = load<Id>(p), dst = load<Id>(p + sizeof(Id));
+      edges[i] = {src, dst};
+      max_id = std::max(max_id, std::max(src, dst));
+      if (weight) weight[i] = load<Weight>(p + 2 * sizeof(Id));
+    }
+    progress.add((last - first) * record);
   }
+  if (max_id == kNoVertex)
+    throw_input_error(file.path(), 0, fmt::format("an id is {}, too large to be a vertex; is the layout right? {}", max_id, kFlags));
   list.num_vertices = count ? max_id + 1 : 0;
 }
 

@@ -110,7 +110,8 @@ const char* to_string(Format format) {
 EdgeList read_edge_list(const std::string& path, const ReadOptions& options) {
   check(options);
   EdgeList list = read_parsed(path, format_from_path(path), options);
-  return options.symmetrize ? with_reverse_edges(std::move(list)) : list;
+  if (options.symmetrize) list = with_reverse_edges(std::move(list));
+  return list;
 }
 
 Csr read_csr(const std::string& path, const ReadOptions& options) {

@@ -79,6 +79,7 @@ class ChunkParser {
     vertex_t id;
     const ParseStatus status = parse_unsigned(token, id);
     if (status != ParseStatus::ok) fail(number, bad_number(what, token, status));
+    if (id == kNoVertex) fail(number, bad_number(what, token, ParseStatus::out_of_range));
     if (id < base_)
       fail(number, fmt::format("{} {} is below the smallest id {} (read 0-based files with base 0)", what, id, base_));
     return id - base_;
@@ -216,7 +217,12 @@ EdgeList join(const std::string& path, std::vector<Chunk>& chunks) {
   if (chunks.size() > 1) list.edges.reserve(total);
   std::vector<std::uint32_t> int_weights;
   std::vector<float> real_weights;
-  if (weighted && chunks.size() > 1) (any_real ? real_weights.reserve(total) : int_weights.reserve(total));
+  if (weighted && chunks.size() > 1) {
+    if (any_real)
+      real_weights.reserve(total);
+    else
+      int_weights.reserve(total);
+  }
   for (Chunk& chunk : chunks) {
     append_and_free(list.edges, chunk.edges);
     if (!weighted) continue;

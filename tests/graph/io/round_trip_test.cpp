@@ -138,6 +138,15 @@ TEST(RoundTrip, SymmetrizeAddsReverseEdgesInEveryFormat) {
   }
 }
 
+TEST(RoundTrip, MissingFileInEveryFormat) {
+  const auto dir = test_dir();
+  for (const char* name : {"m.el", "m.mtx", "m.bel", "m.gr", "m.graph", "m.csr"}) {
+    const std::string path = (dir / name).string();
+    expect_input_error([&] { read_edge_list(path); }, {path + ": cannot open: No such file or directory"});
+    expect_input_error([&] { read_csr(path); }, {path + ": cannot open: No such file or directory"});
+  }
+}
+
 TEST(RoundTrip, EmptyGraphs) {
   const auto dir = test_dir();
   EdgeList empty;

@@ -58,6 +58,8 @@ TEST(TextFormat, ErrorIdTooLarge) {
   const auto dir = test_dir();
   const std::string path = write_file(dir / "bad.el", "1 2\n1 99999999999999999999999\n");
   expect_input_error([&] { read_edge_list(path); }, {path + ":2:", "too large"});
+  const std::string largest = write_file(dir / "max.el", "18446744073709551615 0\n");
+  expect_input_error([&] { read_edge_list(largest); }, {largest + ":1:", "too large"});
 }
 
 TEST(TextFormat, ErrorIdBelowBase) {
