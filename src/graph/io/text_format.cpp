@@ -1,6 +1,7 @@
 // SNAP-style text edge lists: "source target [weight]" per line, parsed in parallel over chunks
 // that start at line boundaries, then joined in file order.
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <optional>
 #include <thread>
@@ -244,6 +245,46 @@ EdgeList join(const std::string& path, std::vector<Chunk>& chunks) {
   return list;
 }
 
+// Courier writes its counts in a first comment line that other readers skip: the vertex count
+// survives a round trip (trailing isolated vertices appear in no edge), and a truncated file is
+// caught by its edge count.
+constexpr std::string_view kCountsComment = "# courier edge list:";
+
+struct DeclaredCounts {
+  vertex_t vertices = 0;
+  edge_t edges = 0;
+  unsigned base = 0;
+};
+
+std::optional<DeclaredCounts> read_counts_comment(const std::string& path, std::string_view text) {
+  if (!text.starts_with(kCountsComment)) return std::nullopt;
+  const std::string_view line = text.substr(0, text.find('\n'));
+  DeclaredCounts counts;
+  unsigned long long vertices = 0, edges = 0;
+  unsigned base = 0;
+  if (std::sscanf(std::string(line.substr(kCountsComment.size())).c_str(), " vertices %llu edges %llu base %u",
+                  &vertices, &edges, &base) != 3 ||
+      base > 1)
+    throw_input_error(path, 1, "malformed counts comment: expected '# courier edge list: vertices N edges M base 0|1'");
+  counts.vertices = vertices;
+  counts.edges = edges;
+  counts.base = base;
+  return counts;
+}
+
+void apply_counts_comment(const std::string& path, const DeclaredCounts& declared, int base, EdgeList& list) {
+  if (static_cast<int>(declared.base) != base)
+    throw_input_error(path, 1, fmt::format("the file numbers vertices from {}: read it with --base {}", declared.base,
+                                           declared.base));
+  if (declared.edges != list.edges.size())
+    throw_input_error(path, 1, fmt::format("the header declares {} edges but the file has {}: is it truncated?",
+                                           declared.edges, list.edges.size()));
+  if (list.num_vertices > declared.vertices)
+    throw_input_error(path, 1, fmt::format("the header declares {} vertices but vertex id {} appears",
+                                           declared.vertices, list.num_vertices - 1));
+  list.num_vertices = declared.vertices;
+}
+
 }  // namespace
 
 EdgeList read_text(const MappedFile& file, const ReadOptions& options) {
@@ -259,11 +300,15 @@ EdgeList read_text(const MappedFile& file, const ReadOptions& options) {
     for (auto& worker : workers) worker.join();
   }
   throw_first_problem(file.path(), chunks);
-  return join(file.path(), chunks);
+  EdgeList list = join(file.path(), chunks);
+  if (const auto declared = read_counts_comment(file.path(), text)) apply_counts_comment(file.path(), *declared, options.base, list);
+  return list;
 }
 
 void write_text(const std::string& path, const EdgeList& list, const WriteOptions& options) {
   AtomicFile file(path);
+  file.write(fmt::format("{} vertices {} edges {} base {}\n", kCountsComment, list.num_vertices, list.edges.size(),
+                         options.base));
   const auto base = static_cast<vertex_t>(options.base);
   std::visit(
       [&](const auto& weights) {

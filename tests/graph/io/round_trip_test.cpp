@@ -85,8 +85,15 @@ TEST(RoundTrip, TextWithBaseOne) {
   const EdgeList original = random_graph(20, 50, WeightType::none);
   const std::string path = (dir / "g.el").string();
   write_edge_list(path, original, {.base = 1});
-  ReadOptions zero_based;
-  EXPECT_EQ(read_edge_list(path, zero_based).num_vertices, original.num_vertices + 1) << "ids were shifted by one";
+  // Courier's counts comment records the base, so reading with the wrong one is caught.
+  try {
+    (void)read_edge_list(path, ReadOptions{});
+    ADD_FAILURE() << "read a 1-based file as 0-based";
+  } catch (const courier::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("g.el:1: the file numbers vertices from 1: read it with --base 1"),
+              std::string::npos)
+        << e.what();
+  }
   ReadOptions one_based;
   one_based.base = 1;
   EXPECT_EQ(multiset(read_edge_list(path, one_based)), multiset(original));
@@ -160,3 +167,32 @@ TEST(RoundTrip, EmptyGraphs) {
 }
 
 }  // namespace
+
+TEST(RoundTrip, TextKeepsTrailingIsolatedVerticesAndCatchesTruncation) {
+  const auto dir = test_dir();
+  EdgeList original;
+  original.num_vertices = 10;  // 3..9 appear in no edge
+  original.edges = {{0, 1}, {1, 2}, {2, 0}};
+  const std::string path = (dir / "g.el").string();
+  write_edge_list(path, original);
+  EXPECT_EQ(read_edge_list(path).num_vertices, 10u);
+
+  // Drop the last line: the declared edge count no longer matches.
+  std::string text;
+  {
+    std::ifstream in(path);
+    text.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  text.erase(text.rfind('\n', text.size() - 2) + 1);
+  {
+    std::ofstream out(path, std::ios::trunc);
+    out << text;
+  }
+  try {
+    (void)read_edge_list(path);
+    ADD_FAILURE() << "a truncated file was read";
+  } catch (const courier::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("g.el:1: the header declares 3 edges but the file has 2"), std::string::npos)
+        << e.what();
+  }
+}
