@@ -1,8 +1,9 @@
-// MB/s of writing and reading one random edge list as a text edge list, a binary edge list and a
-// .csr file. Files are read right after being written, so they come from the page cache: this
-// measures parsing and copying, not the disk.
+// The graph layer's throughput on a Graph500 Kronecker graph: generating kron:SCALE (1 and 2
+// threads), then writing and reading it as a text edge list, a binary edge list and a .csr file.
+// Files are read right after being written, so they come from the page cache: this measures
+// parsing and copying, not the disk.
 //
-//   graph_io_bench [--edges=N] [--dir=PATH] [benchmark flags, e.g. --benchmark_out=io.json]
+//   graph_io_bench [--scale=S (22)] [--dir=PATH] [benchmark flags, e.g. --benchmark_out=io.json]
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
@@ -13,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "courier/graph/generate.hpp"
 #include "courier/graph/io.hpp"
 
 using namespace courier::graph;
@@ -20,29 +22,34 @@ using namespace courier::graph;
 namespace {
 
 struct Settings {
-  std::uint64_t edges = 16u << 20;
+  int scale = 22;
   std::string dir = std::filesystem::temp_directory_path().string();
 };
 
-// A small local generator (splitmix64), so the benchmark does not depend on graph/generate.
-EdgeList random_edges(std::uint64_t count, bool weighted) {
-  std::uint64_t state = 12345;
-  const auto next = [&state] {
-    std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  };
-  EdgeList list;
-  list.num_vertices = std::max<std::uint64_t>(count / 16, 1);
-  list.edges.resize(count);
-  for (Edge& e : list.edges) e = {next() % list.num_vertices, next() % list.num_vertices};
-  if (weighted) {
-    std::vector<std::uint32_t> weights(count);
-    for (auto& w : weights) w = static_cast<std::uint32_t>(next() % 1000 + 1);
-    list.weights = std::move(weights);
-  }
-  return list;
+GeneratorOptions kron(int scale, bool weighted, unsigned threads = 0) {
+  GeneratorOptions options;
+  options.kind = Generator::kronecker;
+  options.scale = scale;
+  options.weights = weighted;
+  options.threads = threads;
+  return options;
+}
+
+void register_generation(int scale, unsigned threads) {
+  benchmark::RegisterBenchmark(("generate/kron/threads:" + std::to_string(threads)).c_str(),
+                               [=](benchmark::State& state) {
+                                 edge_t edges = 0;
+                                 for (auto _ : state) {
+                                   const EdgeList list = generate(kron(scale, false, threads));
+                                   edges = list.edges.size();
+                                   benchmark::DoNotOptimize(list.edges.data());
+                                 }
+                                 state.counters["Medges/s"] = benchmark::Counter(
+                                     static_cast<double>(edges) * static_cast<double>(state.iterations()) / 1e6,
+                                     benchmark::Counter::kIsRate);
+                               })
+      ->Unit(benchmark::kMillisecond)
+      ->UseRealTime();
 }
 
 void report_bytes(benchmark::State& state, const std::string& path, const EdgeList& list) {
@@ -89,16 +96,19 @@ int main(int argc, char** argv) {
   std::vector<char*> rest;
   for (int i = 0; i < argc; ++i) {
     const std::string_view arg = argv[i];
-    if (arg.starts_with("--edges=")) settings.edges = std::strtoull(argv[i] + 8, nullptr, 10);
+    if (arg.starts_with("--scale=")) settings.scale = std::atoi(argv[i] + 8);
     else if (arg.starts_with("--dir=")) settings.dir = std::string(arg.substr(6));
     else rest.push_back(argv[i]);
   }
   int rest_count = static_cast<int>(rest.size());
   benchmark::Initialize(&rest_count, rest.data());
-  benchmark::AddCustomContext("edges", std::to_string(settings.edges));
+  benchmark::AddCustomContext("graph", "kron:" + std::to_string(settings.scale));
+  benchmark::AddCustomContext("commit", COURIER_GIT_COMMIT);
 
-  static const EdgeList plain = random_edges(settings.edges, false);
-  static const EdgeList weighted = random_edges(settings.edges, true);
+  register_generation(settings.scale, 1);
+  register_generation(settings.scale, 2);
+  static const EdgeList plain = generate(kron(settings.scale, false));
+  static const EdgeList weighted = generate(kron(settings.scale, true));
   ReadOptions text, text_one_thread, binary, binary_weighted, csr, csr_unverified;
   text_one_thread.threads = 1;
   binary.binary_id_bytes = 8;
