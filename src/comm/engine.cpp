@@ -215,8 +215,10 @@ void Engine::fill_frame(rank_t dest) {
       if (used + bytes.size() > frame_bytes) break;
       std::memcpy(out + used, bytes.data(), bytes.size());
       used += bytes.size();
-      if (static_cast<wire::Type>(bytes[offsetof(wire::Header, type)]) != wire::Type::fin) ++p.packets_sent;
-      ++packed;
+      if (static_cast<wire::Type>(bytes[offsetof(wire::Header, type)]) != wire::Type::fin) {
+        ++p.packets_sent;
+        ++packed;
+      }
       p.control.pop_front();
       continue;
     }
