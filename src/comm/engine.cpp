@@ -144,8 +144,7 @@ std::size_t Engine::progress_locked() {
     }
     work += drain_arrivals(e);
     if (!e.arrivals.empty() && e.arrivals.front().ready) blocked = true;  // its queue is full
-    if (e.arrivals.size() > options.packet_count) blocked = true;
-    if (e.unexpected_count > options.packet_count) blocked = true;
+    if (e.unexpected_count > max_unexpected) blocked = true;             // nobody claims them
   }
   if (!orphans.empty()) {
     auto waiting = std::move(orphans);
@@ -163,7 +162,9 @@ std::size_t Engine::progress_locked() {
     }
     blocked = blocked || !orphans.empty();
   }
-  stalled = blocked && !is_closing;
+  // Stop reading the transport while arrivals pile up, unless a rendezvous waits for its put
+  // notice (which only the transport can bring): then memory is bounded by the senders' slots.
+  stalled = blocked && !is_closing && incoming.empty();
 
   // 2. Transfers the transport refused earlier.
   for (std::size_t n = pending_exposes.size(); n > 0; --n) {

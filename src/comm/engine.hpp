@@ -104,6 +104,7 @@ struct Engine final : net::EventSink {
   ~Engine() override;
 
   static constexpr std::size_t max_endpoints = 1024;
+  static constexpr std::size_t max_unexpected = 4096;  // unclaimed matched messages before back pressure
   static constexpr std::uint64_t get_expose_flag = std::uint64_t{1} << 63;
   static constexpr std::uint64_t get_answer_context = ~std::uint64_t{0};
 
