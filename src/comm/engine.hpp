@@ -45,7 +45,7 @@ struct EndpointState {
   std::mutex match_mutex;
   std::map<std::pair<rank_t, tag_t>, std::deque<Completion>> unexpected;
   std::map<std::pair<rank_t, tag_t>, std::deque<void*>> posted;
-  std::size_t unexpected_count = 0;
+  std::atomic<std::size_t> unexpected_count{0};  // read by the engine without the lock
 };
 
 // An origin-side rendezvous in flight (large send, large put, get), indexed by slot id.

@@ -86,9 +86,14 @@ TEST(CommBackpressure, ReceiverThatNeverReceivesMakesSenderRetryThenShutsDown) {
   local.frame_bytes = 1024;
   World world(2, options, local);
   std::atomic<std::uint64_t> accepted{0};
+  std::atomic<bool> sender_done{false};
   const auto start = std::chrono::steady_clock::now();
   world.run([&](comm::Runtime& rt) {
-    if (rt.rank() != 0) return;  // rank 1 never polls its queue
+    if (rt.rank() != 0) {
+      // Rank 1 never polls its queue; it waits (progress server running) until rank 0 is done.
+      while (!sender_done.load()) std::this_thread::sleep_for(1ms);
+      return;
+    }
     const std::vector<std::byte> data(100, std::byte{1});
     courier::Backoff backoff;
     std::uint64_t retries = 0;
@@ -103,12 +108,13 @@ TEST(CommBackpressure, ReceiverThatNeverReceivesMakesSenderRetryThenShutsDown) {
       }
     }
     EXPECT_EQ(retries, 2000u);
+    sender_done.store(true);
   });
   EXPECT_LT(std::chrono::steady_clock::now() - start, 8s);
   const comm::Stats sender = world[0].stats(), receiver = world[1].stats();
   EXPECT_GE(sender.retries, 2000u);
   EXPECT_EQ(sender.messages_sent, accepted.load());
-  EXPECT_LT(accepted.load(), 1000u);  // bounded by pool, queues and rings, not by patience
+  EXPECT_LT(accepted.load(), 400u);  // bounded by pool, queues, rings and one read, not by patience
   // Shutdown delivered everything the sender had queued: into the full queue, or discarded.
   EXPECT_EQ(sender.dropped, 0u);
   EXPECT_EQ(receiver.messages_received, accepted.load());
