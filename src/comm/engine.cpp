@@ -54,7 +54,7 @@ Engine::Engine(Runtime& rt, std::unique_ptr<net::Device> dev, RuntimeOptions opt
   create_endpoint(options.initial_endpoint);
   if (options.progress_thread) {
     server = std::thread([this] {
-      Backoff backoff;
+      Backoff backoff(options.server_backoff);
       try {
         while (!stop_server.load(std::memory_order_acquire)) {
           if (progress()) {

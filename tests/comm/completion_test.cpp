@@ -59,11 +59,25 @@ struct Seen {
   }
 };
 
+// A caller-supplied synchronizer type: keeps every completion.
+struct Recorder final : comm::Synchronizer {
+  void signal(const comm::Completion& c) override {
+    std::lock_guard lock(mutex);
+    all.push_back(c);
+  }
+  std::size_t count() {
+    std::lock_guard lock(mutex);
+    return all.size();
+  }
+  std::mutex mutex;
+  std::vector<comm::Completion> all;
+};
+
 }  // namespace
 
 TEST(CommCompletion, QueueSynchronizerAndHandlerReportMetadata) {
   int queue_context = 1, sync_context = 2, handler_context = 3, send_context = 4;
-  comm::Counter counter;       // rank 1's synchronizer endpoint
+  Recorder counter;            // rank 1's synchronizer endpoint: the caller's own type
   comm::Counter sender_sync;   // rank 0's synchronizer endpoint: origin completions
   Seen seen;
   std::atomic<int> origin_handled{0};
@@ -76,7 +90,7 @@ TEST(CommCompletion, QueueSynchronizerAndHandlerReportMetadata) {
   for (comm::rank_t r = 0; r < 2; ++r) {
     comm::EndpointOptions sync;
     sync.completion = comm::CompletionKind::synchronizer;
-    sync.synchronizer = r == 1 ? &counter : &sender_sync;
+    sync.synchronizer = r == 1 ? static_cast<comm::Synchronizer*>(&counter) : &sender_sync;
     sync.context = &sync_context;
     sync_ep[r] = &world[r].create_endpoint(sync);
     comm::EndpointOptions handler;
@@ -127,15 +141,20 @@ TEST(CommCompletion, QueueSynchronizerAndHandlerReportMetadata) {
     rt.endpoint().release(c);
 
     wait_until(rt, [&] { return counter.count() == 2; });
-    const comm::Completion last = counter.last();  // the large one: rendezvous completes later
-    EXPECT_EQ(last.op, comm::Op::recv);
-    EXPECT_EQ(last.rank, 0);
-    EXPECT_EQ(last.tag, 13u);
-    EXPECT_TRUE(equal(last, large));
-    EXPECT_EQ(last.context, &sync_context);
-    // Counter keeps only the last completion; the first one's buffer is unreachable here by
-    // design of this test, so only the large one is freed.
-    sync_ep[1]->release(last);
+    {
+      std::lock_guard lock(counter.mutex);
+      EXPECT_EQ(counter.all[0].tag, 12u);
+      EXPECT_TRUE(equal(counter.all[0], small));
+      const comm::Completion last = counter.all[1];  // the large one: rendezvous completes later
+      EXPECT_EQ(last.op, comm::Op::recv);
+      EXPECT_EQ(last.rank, 0);
+      EXPECT_EQ(last.tag, 13u);
+      EXPECT_TRUE(equal(last, large));
+      for (const auto& r : counter.all) {
+        EXPECT_EQ(r.context, &sync_context);
+        sync_ep[1]->release(r);
+      }
+    }
 
     wait_until(rt, [&] { return seen.count() == 2; });
     std::lock_guard lock(seen.mutex);

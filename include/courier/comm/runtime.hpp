@@ -31,6 +31,7 @@
 
 #include "courier/comm/endpoint.hpp"
 #include "courier/comm/stats.hpp"
+#include "courier/core/backoff.hpp"
 #include "courier/net/device.hpp"
 
 namespace courier::comm {
@@ -41,6 +42,7 @@ struct RuntimeOptions {
   std::size_t queue_packets = 1024;     // outgoing queue per destination
   std::size_t max_rendezvous = 256;     // large sends, puts and gets in flight at once
   bool progress_thread = true;          // false: callers drive progress() themselves
+  Backoff::Limits server_backoff{};     // how the progress server waits when it finds no work
   std::chrono::milliseconds shutdown_timeout{10000};
   EndpointOptions initial_endpoint{};   // the initial endpoint's completion mechanism
 };

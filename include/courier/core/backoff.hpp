@@ -12,7 +12,7 @@ class Backoff {
  public:
   struct Limits {
     std::uint32_t spins = 32;   // busy pauses before the first yield
-    std::uint32_t yields = 8;   // yields before the first sleep
+    std::uint32_t yields = 64;  // yields before the first sleep (cheap; lets other threads run)
     std::chrono::microseconds first_sleep{10};
     std::chrono::microseconds max_sleep{200};
   };
