@@ -1,0 +1,85 @@
+#pragma once
+// comm::Runtime: the communication runtime of one rank (papers 000 III-D and 002). It owns the
+// transport (net::Device), a bounded packet pool, one outgoing MPMC packet queue per destination
+// and the progress engine. Worker threads post through endpoints: an eager send takes a packet
+// (from the thread's cache), copies the data in and enqueues it, and never touches the device.
+// Progress -- a dedicated server thread, or explicit progress() calls -- packs the packets
+// queued for one destination into one frame, reads arriving frames, runs the rendezvous
+// protocol (RTS -> RTR -> put) and reports completions.
+//
+//   comm::Runtime runtime(fabric.device(rank));          // or any net::Device
+//   comm::Endpoint& ep = runtime.endpoint();             // initial endpoint, completion queue
+//   while (ep.send(peer, tag, bytes) == comm::Post::retry) backoff.pause();
+//   comm::Completion c;
+//   if (ep.poll(c)) { use(c.rank, c.tag, c.data, c.size); ep.release(c); }
+//   runtime.shutdown();                                   // collective
+//
+// Shutdown (collective; the destructor does it if the caller did not): new posts throw; each
+// rank keeps progressing until everything it queued has been handed to the transport and its
+// rendezvous transfers finished, then tells every rank how many packets it sent (FIN) and
+// progresses until it has received every packet announced to it, then meets the others in a
+// device barrier. Messages arriving during shutdown are delivered as usual; if a completion
+// queue is full they are discarded (Stats::discarded). Packets still queued when
+// shutdown_timeout expires are dropped (Stats::dropped). Received messages still in a
+// completion queue (or unclaimed by recv) at destruction are freed with the endpoint's
+// allocator (Stats::freed_undelivered). A peer that never shuts down makes shutdown throw
+// after shutdown_timeout instead of hanging.
+#include <chrono>
+#include <cstddef>
+#include <memory>
+#include <span>
+
+#include "courier/comm/endpoint.hpp"
+#include "courier/comm/stats.hpp"
+#include "courier/core/backoff.hpp"
+#include "courier/net/device.hpp"
+
+namespace courier::comm {
+
+struct RuntimeOptions {
+  std::size_t packet_count = 2048;      // the pool: the bound on queued and in-flight packets
+  std::size_t eager_bytes = 8192;       // largest eager message (clipped to the device's frame)
+  std::size_t queue_packets = 1024;     // outgoing queue per destination
+  std::size_t max_rendezvous = 256;     // large sends, puts and gets in flight at once
+  bool progress_thread = true;          // false: callers drive progress() themselves
+  Backoff::Limits server_backoff{};     // how the progress server waits when it finds no work
+  std::chrono::milliseconds shutdown_timeout{10000};
+  EndpointOptions initial_endpoint{};   // the initial endpoint's completion mechanism
+};
+
+class Runtime {
+ public:
+  explicit Runtime(std::unique_ptr<net::Device> device, RuntimeOptions options = {});
+  ~Runtime();
+  Runtime(const Runtime&) = delete;
+  Runtime& operator=(const Runtime&) = delete;
+
+  rank_t rank() const;
+  rank_t size() const;
+  net::Device& device();
+  const RuntimeOptions& options() const;
+  std::size_t eager_limit() const;  // sends up to this many bytes go eager
+
+  Endpoint& endpoint();  // the initial endpoint (id 0)
+  // A new endpoint with the next id; create endpoints in the same order on every rank.
+  Endpoint& create_endpoint(EndpointOptions options);
+
+  // Makes `memory` window `id` of this rank for one-sided put/get by other ranks. Expose before
+  // any rank addresses it (e.g. before a barrier-like exchange); it must outlive the runtime.
+  void expose_window(window_id id, std::span<std::byte> memory);
+
+  // One round of progress; true if it found work. Safe from any thread at any time: a caller
+  // that finds another thread progressing returns false at once. Needed only without the
+  // progress thread, and harmless with it.
+  bool progress();
+
+  Stats stats() const;
+
+  // Collective: see above. Idempotent. Throws courier::Error if a peer never shut down.
+  void shutdown();
+
+ private:
+  std::unique_ptr<Engine> engine_;
+};
+
+}  // namespace courier::comm

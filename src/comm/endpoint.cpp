@@ -1,0 +1,161 @@
+// The posting side (paper 000, Algorithm 1): runs on the caller's thread and never touches the
+// device. An eager send is: a packet from this thread's cache, a header and a memcpy, one MPMC
+// enqueue towards the destination.
+#include <cstring>
+
+#include "courier/core/error.hpp"
+#include "engine.hpp"
+
+namespace courier::comm {
+
+namespace {
+
+// A packet carrying `h` and `payload` into dest's outgoing queue; false (nothing queued) when no
+// packet is free or the queue is full.
+bool enqueue(Engine& engine, rank_t dest, wire::Header h, std::span<const std::byte> payload,
+             std::size_t payload_bytes) {
+  std::byte* packet = engine.pool.try_acquire();
+  if (packet == nullptr) return false;
+  h.payload = static_cast<std::uint32_t>(payload_bytes);
+  std::memcpy(packet, &h, sizeof h);
+  if (!payload.empty()) std::memcpy(packet + sizeof h, payload.data(), payload.size());
+  if (!engine.peers[static_cast<std::size_t>(dest)]->outgoing.try_push(packet)) {
+    engine.pool.release(packet);
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+endpoint_id Endpoint::id() const { return state_->id; }
+rank_t Endpoint::rank() const { return engine_->rank; }
+rank_t Endpoint::size() const { return engine_->ranks; }
+Runtime& Endpoint::runtime() { return engine_->runtime; }
+Allocator& Endpoint::allocator() { return *state_->allocator; }
+void Endpoint::release(const Completion& received) { state_->allocator->deallocate(received.data, received.size); }
+
+Post Endpoint::fail_retry() {
+  state_->retries.fetch_add(1, std::memory_order_relaxed);
+  return Post::retry;
+}
+
+Post Endpoint::send(rank_t dest, tag_t tag, std::span<const std::byte> data, void* context) {
+  Engine& engine = *engine_;
+  EndpointState& s = *state_;
+  engine.check_peer(dest, "send");
+  engine.check_open("send");
+  wire::Header h;
+  h.endpoint = s.id;
+  h.tag = tag;
+  if (data.size() <= engine.eager_limit) {
+    h.type = wire::Type::egr;
+    if (!enqueue(engine, dest, h, data, data.size())) return fail_retry();
+    s.messages_sent.fetch_add(1, std::memory_order_relaxed);
+    s.eager_sent.fetch_add(1, std::memory_order_relaxed);
+    s.bytes_sent.fetch_add(data.size(), std::memory_order_relaxed);
+    return Post::done;
+  }
+  std::uint32_t slot = 0;
+  if (!engine.free_slots.try_pop(slot)) return fail_retry();
+  engine.slots[slot] = Rendezvous{Op::send, s.id, dest, tag, data.data(), nullptr, data.size(), context};
+  h.type = wire::Type::rts;
+  h.a = slot;
+  h.b = data.size();
+  if (!enqueue(engine, dest, h, {}, 0)) {
+    engine.free_slots.try_push(slot);
+    return fail_retry();
+  }
+  s.messages_sent.fetch_add(1, std::memory_order_relaxed);
+  s.rendezvous_sent.fetch_add(1, std::memory_order_relaxed);
+  s.bytes_sent.fetch_add(data.size(), std::memory_order_relaxed);
+  return Post::posted;
+}
+
+bool Endpoint::poll(Completion& out) {
+  if (!state_->queue) {
+    throw Error("comm::Endpoint::poll: endpoint " + std::to_string(state_->id) +
+                " reports completions by synchronizer or handler, not by queue");
+  }
+  return state_->queue->try_pop(out);
+}
+
+Post Endpoint::recv(rank_t source, tag_t tag, void* context, Completion* out) {
+  engine_->check_peer(source, "recv");
+  if (!state_->options.match_tags) {
+    throw Error("comm::Endpoint::recv: endpoint " + std::to_string(state_->id) +
+                " delivers every message on its own; create it with EndpointOptions::match_tags to use recv");
+  }
+  if (out == nullptr) throw Error("comm::Endpoint::recv: pass a Completion to fill when the message is already here");
+  EndpointState& s = *state_;
+  const auto key = std::make_pair(source, tag);
+  std::lock_guard lock(s.match_mutex);
+  auto it = s.unexpected.find(key);
+  if (it != s.unexpected.end()) {
+    *out = it->second.front();
+    out->context = context;
+    it->second.pop_front();
+    if (it->second.empty()) s.unexpected.erase(it);
+    --s.unexpected_count;
+    return Post::done;
+  }
+  s.posted[key].push_back(context);
+  return Post::posted;
+}
+
+Post Endpoint::put(rank_t target, window_id window, std::size_t offset, std::span<const std::byte> data,
+                   void* context) {
+  Engine& engine = *engine_;
+  EndpointState& s = *state_;
+  engine.check_peer(target, "put");
+  engine.check_open("put");
+  wire::Header h;
+  h.endpoint = s.id;
+  h.tag = window;
+  if (data.size() <= engine.eager_limit) {
+    h.type = wire::Type::put_egr;
+    h.a = offset;
+    if (!enqueue(engine, target, h, data, data.size())) return fail_retry();
+    s.puts.fetch_add(1, std::memory_order_relaxed);
+    return Post::done;
+  }
+  std::uint32_t slot = 0;
+  if (!engine.free_slots.try_pop(slot)) return fail_retry();
+  engine.slots[slot] = Rendezvous{Op::put, s.id, target, window, data.data(), nullptr, data.size(), context};
+  h.type = wire::Type::put_rts;
+  h.a = slot;
+  h.b = data.size();
+  h.c = offset;
+  if (!enqueue(engine, target, h, {}, 0)) {
+    engine.free_slots.try_push(slot);
+    return fail_retry();
+  }
+  s.puts.fetch_add(1, std::memory_order_relaxed);
+  return Post::posted;
+}
+
+Post Endpoint::get(rank_t target, window_id window, std::size_t offset, std::span<std::byte> into, void* context) {
+  Engine& engine = *engine_;
+  EndpointState& s = *state_;
+  engine.check_peer(target, "get");
+  engine.check_open("get");
+  std::uint32_t slot = 0;
+  if (!engine.free_slots.try_pop(slot)) return fail_retry();
+  engine.slots[slot] = Rendezvous{Op::get, s.id, target, window, nullptr, into.data(), into.size(), context};
+  wire::Header h;
+  h.type = wire::Type::get;
+  h.endpoint = s.id;
+  h.tag = window;
+  h.a = slot;
+  h.b = into.size();
+  h.c = offset;
+  // The payload (the exposed destination) is filled in by the engine when it packs the packet.
+  if (!enqueue(engine, target, h, {}, sizeof(net::RemoteRegion))) {
+    engine.free_slots.try_push(slot);
+    return fail_retry();
+  }
+  s.gets.fetch_add(1, std::memory_order_relaxed);
+  return Post::posted;
+}
+
+}  // namespace courier::comm

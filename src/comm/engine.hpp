@@ -1,0 +1,193 @@
+#pragma once
+// Engine: the state of one rank's runtime and its progress engine (Algorithm 3 of paper 000).
+// Fields marked [engine] are touched only by the thread holding progress_mutex; the rest are
+// shared with posting threads through atomics and lock-free queues.
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <span>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+#include "courier/comm/endpoint.hpp"
+#include "courier/comm/runtime.hpp"
+#include "courier/core/mpmc_queue.hpp"
+#include "courier/core/packet_pool.hpp"
+#include "wire.hpp"
+
+namespace courier::comm {
+
+// A message that arrived, waiting for its turn (first-packet order) or for room to complete.
+struct Arrival {
+  Completion completion;
+  bool ready = false;  // false while a rendezvous put is filling the buffer
+};
+
+struct EndpointState {
+  endpoint_id id = 0;
+  EndpointOptions options;
+  Allocator* allocator = nullptr;
+  std::unique_ptr<MpmcQueue<Completion>> queue;  // queue endpoints
+  std::unique_ptr<Endpoint> handle;
+  // Counters bumped by posting threads (one endpoint per thread keeps them uncontended).
+  std::atomic<std::uint64_t> messages_sent{0}, eager_sent{0}, rendezvous_sent{0}, bytes_sent{0};
+  std::atomic<std::uint64_t> puts{0}, gets{0}, retries{0};
+  // [engine] arrivals in first-packet order; origin-side completions that found the queue full.
+  std::deque<Arrival> arrivals;
+  std::deque<Completion> local_completions;
+  // match_tags: messages nobody claimed yet, and recvs waiting for their message.
+  std::mutex match_mutex;
+  std::map<std::pair<rank_t, tag_t>, std::deque<Completion>> unexpected;
+  std::map<std::pair<rank_t, tag_t>, std::deque<void*>> posted;
+  std::atomic<std::size_t> unexpected_count{0};  // read by the engine without the lock
+};
+
+// An origin-side rendezvous in flight (large send, large put, get), indexed by slot id.
+struct Rendezvous {
+  Op op = Op::send;
+  endpoint_id endpoint = 0;
+  rank_t peer = -1;
+  tag_t tag = 0;
+  const std::byte* source = nullptr;  // send/put
+  std::byte* destination = nullptr;   // get
+  std::size_t size = 0;
+  void* context = nullptr;
+};
+
+// A target-side rendezvous: a region exposed for the origin's put.
+struct Incoming {
+  rank_t source = -1;
+  EndpointState* endpoint = nullptr;  // null for one-sided puts into a window
+  Arrival* arrival = nullptr;
+};
+
+struct PendingExpose {
+  rank_t origin = -1;
+  std::span<std::byte> region;
+  std::uint64_t context = 0;  // the Incoming key
+  std::uint64_t slot = 0;     // the origin's slot, echoed in the RTR
+};
+
+struct PendingPut {
+  rank_t target = -1;
+  net::RemoteRegion region;
+  std::span<const std::byte> data;
+  std::uint64_t context = 0;
+};
+
+struct Peer {
+  explicit Peer(std::size_t queue_packets) : outgoing(queue_packets) {}
+  MpmcQueue<std::byte*> outgoing;  // packets from any thread, for the engine to pack
+  // [engine]
+  std::deque<std::vector<std::byte>> control;  // packets the engine itself sends (RTR, FIN)
+  std::byte* carry = nullptr;                  // dequeued, did not fit the last frame
+  std::vector<std::byte> frame;
+  std::size_t frame_used = 0;                  // a packed frame the transport has not taken yet
+  std::uint64_t packets_sent = 0, packets_received = 0;
+  bool fin_received = false;
+  std::uint64_t fin_count = 0;
+  bool idle() const { return control.empty() && carry == nullptr && frame_used == 0 && outgoing.empty_approx(); }
+};
+
+inline void bump(std::atomic<std::uint64_t>& counter, std::uint64_t by = 1) {
+  counter.store(counter.load(std::memory_order_relaxed) + by, std::memory_order_relaxed);  // single writer
+}
+
+struct Engine final : net::EventSink {
+  Engine(Runtime& runtime, std::unique_ptr<net::Device> device, RuntimeOptions options);
+  ~Engine() override;
+
+  static constexpr std::size_t max_endpoints = 1024;
+  static constexpr std::size_t max_unexpected = 4096;  // unclaimed matched messages before back pressure
+  static constexpr std::uint64_t get_expose_flag = std::uint64_t{1} << 63;
+  static constexpr std::uint64_t get_answer_context = ~std::uint64_t{0};
+
+  // Posting side (any thread).
+  EndpointState* endpoint(endpoint_id id) const {
+    return id < max_endpoints ? endpoints[id].load(std::memory_order_acquire) : nullptr;
+  }
+  Endpoint& create_endpoint(EndpointOptions options);
+  bool try_lock_slot(std::uint32_t& slot) { return free_slots.try_pop(slot); }
+  void check_peer(rank_t rank, const char* what) const;
+  void check_open(const char* what) const;
+
+  // Progress (one thread at a time).
+  bool progress();
+  std::size_t progress_locked();
+  void shutdown();
+
+  // net::EventSink
+  void on_frame(rank_t source, std::span<const std::byte> frame) override;
+  void on_put_sent(std::uint64_t context) override;
+  void on_put_arrived(std::uint64_t context) override;
+
+  // [engine] helpers
+  bool dispatch(rank_t source, const wire::Header& h, std::span<const std::byte> payload);
+  void deliver_arrival(EndpointState& e, Arrival arrival);  // queue in first-packet order
+  std::size_t drain_arrivals(EndpointState& e);
+  bool complete(EndpointState& e, const Completion& c);    // to the endpoint's mechanism
+  bool complete_received(EndpointState& e, Completion c);  // matching, then the mechanism
+  void complete_origin(std::uint32_t slot);
+  void send_control(rank_t dest, const wire::Header& h, std::span<const std::byte> payload = {});
+  void expose_and_answer(PendingExpose expose);
+  void start_put(rank_t target, const net::RemoteRegion& region, std::span<const std::byte> data,
+                 std::uint64_t context);
+  std::size_t flush(rank_t dest);
+  void fill_frame(rank_t dest);
+  std::size_t step_shutdown();
+  bool busy_origin() const;
+  void discard(EndpointState& e, const Completion& c);
+  std::span<std::byte> window_span(window_id id, std::uint64_t offset, std::uint64_t size, const char* what);
+  void free_undelivered();
+
+  Runtime& runtime;
+  const RuntimeOptions options;
+  std::unique_ptr<net::Device> device;
+  const rank_t rank, ranks;
+  const std::size_t frame_bytes;
+  const std::size_t eager_limit;
+  PacketPool pool;
+  std::vector<std::unique_ptr<Peer>> peers;
+  std::vector<Rendezvous> slots;  // written by the poster that holds the slot id, then the engine
+  MpmcQueue<std::uint32_t> free_slots;
+  std::array<std::atomic<EndpointState*>, max_endpoints> endpoints{};
+  std::vector<std::unique_ptr<EndpointState>> endpoint_storage;  // guarded by endpoint_mutex
+  std::mutex endpoint_mutex;
+  std::atomic<std::size_t> endpoint_count{0};
+  std::mutex window_mutex;
+  std::unordered_map<window_id, std::span<std::byte>> windows;
+
+  // [engine]
+  std::mutex progress_mutex;
+  std::unordered_map<std::uint64_t, Incoming> incoming;
+  std::uint64_t next_incoming = 1;
+  std::deque<PendingPut> pending_puts;
+  std::deque<PendingExpose> pending_exposes;
+  std::deque<std::pair<rank_t, std::vector<std::byte>>> orphans;  // for endpoints not created yet
+  bool stalled = false;  // arrivals are piling up: stop reading the transport until they drain
+
+  // Engine counters (single writer, read by stats()).
+  std::atomic<std::uint64_t> messages_received{0}, bytes_received{0}, packets_sent{0}, packets_received{0};
+  std::atomic<std::uint64_t> frames_sent{0}, frames_received{0}, frame_bytes_sent{0}, device_retries{0};
+  std::atomic<std::uint64_t> discarded{0}, dropped{0}, freed_undelivered{0};
+
+  // Shutdown.
+  enum class Phase : std::uint8_t { running, flushing, finishing, done, failed };
+  std::atomic<bool> closing{false};
+  std::atomic<Phase> phase{Phase::running};
+  std::chrono::steady_clock::time_point deadline{};
+  bool shut_down = false;
+  std::string failure;
+
+  // The progress server.
+  std::atomic<bool> stop_server{false};
+  std::thread server;
+};
+
+}  // namespace courier::comm

@@ -1,0 +1,239 @@
+// What the progress engine does with each arriving packet (paper 000, Algorithm 3): EGR and RTS
+// become arrivals at their endpoint, RTR starts the origin's put, GET is answered with a put,
+// FIN counts towards shutdown; and how completions reach an endpoint's mechanism.
+#include <cstring>
+#include <string>
+
+#include "courier/core/error.hpp"
+#include "engine.hpp"
+
+namespace courier::comm {
+
+void Engine::on_frame(rank_t source, std::span<const std::byte> frame) {
+  bump(frames_received);
+  Peer& peer = *peers[static_cast<std::size_t>(source)];
+  std::size_t offset = 0;
+  std::size_t packets = 0;
+  while (offset < frame.size()) {
+    wire::Header h;
+    if (frame.size() - offset < sizeof h) {
+      throw Error("comm: corrupt frame from rank " + std::to_string(source) + " (truncated header); the transport damaged it");
+    }
+    std::memcpy(&h, frame.data() + offset, sizeof h);
+    if (h.payload > frame.size() - offset - sizeof h) {
+      throw Error("comm: corrupt frame from rank " + std::to_string(source) + " (payload past the end); the transport damaged it");
+    }
+    const auto payload = frame.subspan(offset + sizeof h, h.payload);
+    if (h.type != wire::Type::fin) {
+      ++peer.packets_received;
+      ++packets;
+    }
+    if (!dispatch(source, h, payload)) {
+      std::vector<std::byte> bytes(sizeof h + payload.size());
+      std::memcpy(bytes.data(), &h, sizeof h);
+      if (!payload.empty()) std::memcpy(bytes.data() + sizeof h, payload.data(), payload.size());
+      orphans.emplace_back(source, std::move(bytes));
+    }
+    offset += wire::packed_size(h);
+  }
+  bump(packets_received, packets);
+}
+
+bool Engine::dispatch(rank_t source, const wire::Header& h, std::span<const std::byte> payload) {
+  switch (h.type) {
+    case wire::Type::egr: {
+      EndpointState* e = endpoint(h.endpoint);
+      if (e == nullptr) return false;  // not created here yet: wait for it
+      std::byte* data = e->allocator->allocate(payload.size());
+      if (!payload.empty()) std::memcpy(data, payload.data(), payload.size());
+      bump(messages_received);
+      bump(bytes_received, payload.size());
+      deliver_arrival(*e, Arrival{Completion{Op::recv, source, h.tag, payload.size(), data, e->options.context}, true});
+      return true;
+    }
+    case wire::Type::rts: {
+      EndpointState* e = endpoint(h.endpoint);
+      if (e == nullptr) return false;
+      const std::size_t size = h.b;
+      std::byte* data = e->allocator->allocate(size);
+      bump(messages_received);
+      bump(bytes_received, size);
+      // The arrival takes its place in first-packet order now and becomes ready when the put lands.
+      e->arrivals.push_back(Arrival{Completion{Op::recv, source, h.tag, size, data, e->options.context}, false});
+      const std::uint64_t key = next_incoming++;
+      incoming.emplace(key, Incoming{source, e, &e->arrivals.back()});
+      expose_and_answer(PendingExpose{source, std::span(data, size), key, h.a});
+      return true;
+    }
+    case wire::Type::put_egr: {
+      auto target = window_span(static_cast<window_id>(h.tag), h.a, payload.size(), "put");
+      if (!payload.empty()) std::memcpy(target.data(), payload.data(), payload.size());
+      return true;
+    }
+    case wire::Type::put_rts: {
+      auto target = window_span(static_cast<window_id>(h.tag), h.c, h.b, "put");
+      const std::uint64_t key = next_incoming++;
+      incoming.emplace(key, Incoming{source, nullptr, nullptr});
+      expose_and_answer(PendingExpose{source, target, key, h.a});
+      return true;
+    }
+    case wire::Type::rtr: {
+      net::RemoteRegion region;
+      if (payload.size() != sizeof region) throw Error("comm: malformed RTR from rank " + std::to_string(source));
+      std::memcpy(&region, payload.data(), sizeof region);
+      const Rendezvous& rec = slots.at(h.a);
+      start_put(source, region, std::span(rec.source, rec.size), h.a);
+      return true;
+    }
+    case wire::Type::get: {
+      net::RemoteRegion region;
+      if (payload.size() != sizeof region) throw Error("comm: malformed GET from rank " + std::to_string(source));
+      std::memcpy(&region, payload.data(), sizeof region);
+      auto from = window_span(static_cast<window_id>(h.tag), h.c, h.b, "get");
+      start_put(source, region, from, get_answer_context);
+      return true;
+    }
+    case wire::Type::fin: {
+      Peer& peer = *peers[static_cast<std::size_t>(source)];
+      peer.fin_received = true;
+      peer.fin_count = h.a;
+      return true;
+    }
+  }
+  throw Error("comm: unknown packet type " + std::to_string(static_cast<int>(h.type)) + " from rank " +
+              std::to_string(source) + "; are all ranks running the same Courier build?");
+}
+
+void Engine::expose_and_answer(PendingExpose expose) {
+  net::RemoteRegion named;
+  if (device->try_expose(expose.origin, expose.region, expose.context, named) == Post::retry) {
+    bump(device_retries);
+    pending_exposes.push_back(expose);
+    return;
+  }
+  wire::Header rtr;
+  rtr.type = wire::Type::rtr;
+  rtr.a = expose.slot;
+  send_control(expose.origin, rtr, std::as_bytes(std::span(&named, 1)));
+}
+
+void Engine::start_put(rank_t target, const net::RemoteRegion& region, std::span<const std::byte> data,
+                       std::uint64_t context) {
+  switch (device->try_put(target, region, data, context)) {
+    case Post::done:
+      if (context != get_answer_context) complete_origin(static_cast<std::uint32_t>(context));
+      break;
+    case Post::posted:
+      break;  // on_put_sent follows
+    case Post::retry:
+      bump(device_retries);
+      pending_puts.push_back(PendingPut{target, region, data, context});
+      break;
+  }
+}
+
+void Engine::on_put_sent(std::uint64_t context) {
+  if (context != get_answer_context) complete_origin(static_cast<std::uint32_t>(context));
+}
+
+void Engine::on_put_arrived(std::uint64_t context) {
+  if (context & get_expose_flag) {
+    complete_origin(static_cast<std::uint32_t>(context & ~get_expose_flag));
+    return;
+  }
+  auto it = incoming.find(context);
+  if (it == incoming.end()) {
+    throw Error("comm: a put arrived for unknown region " + std::to_string(context) + " on rank " + std::to_string(rank));
+  }
+  if (it->second.arrival != nullptr) it->second.arrival->ready = true;
+  incoming.erase(it);
+}
+
+void Engine::complete_origin(std::uint32_t slot) {
+  const Rendezvous rec = slots.at(slot);
+  free_slots.try_push(slot);  // cannot fail: the queue holds every slot id
+  const Completion c{rec.op, rec.peer, rec.tag, rec.size,
+                     rec.op == Op::get ? rec.destination : const_cast<std::byte*>(rec.source), rec.context};
+  EndpointState& e = *endpoint(rec.endpoint);
+  if (!e.local_completions.empty() || !complete(e, c)) e.local_completions.push_back(c);
+}
+
+void Engine::deliver_arrival(EndpointState& e, Arrival arrival) {
+  if (e.arrivals.empty()) {
+    if (complete_received(e, arrival.completion)) return;
+    if (closing.load(std::memory_order_relaxed)) {
+      discard(e, arrival.completion);
+      return;
+    }
+  }
+  e.arrivals.push_back(arrival);
+}
+
+std::size_t Engine::drain_arrivals(EndpointState& e) {
+  std::size_t delivered = 0;
+  while (!e.arrivals.empty() && e.arrivals.front().ready) {
+    if (!complete_received(e, e.arrivals.front().completion)) {
+      if (!closing.load(std::memory_order_relaxed)) break;
+      discard(e, e.arrivals.front().completion);
+    }
+    e.arrivals.pop_front();
+    ++delivered;
+  }
+  return delivered;
+}
+
+void Engine::discard(EndpointState& e, const Completion& c) {
+  e.allocator->deallocate(c.data, c.size);
+  bump(discarded);
+}
+
+bool Engine::complete(EndpointState& e, const Completion& c) {
+  switch (e.options.completion) {
+    case CompletionKind::queue:
+      return e.queue->try_push(c);
+    case CompletionKind::synchronizer:
+      e.options.synchronizer->signal(c);
+      return true;
+    case CompletionKind::handler:
+      e.options.handler(c);
+      return true;
+  }
+  return false;
+}
+
+bool Engine::complete_received(EndpointState& e, Completion c) {
+  if (!e.options.match_tags) return complete(e, c);
+  const auto key = std::make_pair(c.rank, c.tag);
+  std::unique_lock lock(e.match_mutex);
+  auto it = e.posted.find(key);
+  if (it == e.posted.end()) {
+    e.unexpected[key].push_back(c);
+    ++e.unexpected_count;
+    return true;
+  }
+  c.context = it->second.front();
+  it->second.pop_front();
+  if (it->second.empty()) e.posted.erase(it);
+  lock.unlock();  // the mechanism may run a handler that posts a recv on this endpoint
+  if (complete(e, c)) return true;
+  lock.lock();
+  e.posted[key].push_front(c.context);
+  return false;
+}
+
+std::span<std::byte> Engine::window_span(window_id id, std::uint64_t offset, std::uint64_t size, const char* what) {
+  std::lock_guard lock(window_mutex);
+  auto it = windows.find(id);
+  if (it == windows.end()) {
+    throw Error(std::string("comm: a ") + what + " on rank " + std::to_string(rank) + " addressed window " +
+                std::to_string(id) + ", which this rank has not exposed; call Runtime::expose_window first");
+  }
+  if (offset > it->second.size() || size > it->second.size() - offset) {
+    throw Error(std::string("comm: a ") + what + " of " + std::to_string(size) + " bytes at offset " +
+                std::to_string(offset) + " falls outside window " + std::to_string(id) + " (" +
+                std::to_string(it->second.size()) + " bytes) on rank " + std::to_string(rank));
+  }
+  return it->second.subspan(offset, size);
+}
+
+}  // namespace courier::comm
