@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <climits>
+#include <functional>
 #include <thread>
 #include <vector>
 
@@ -19,22 +20,37 @@ using detail::mpi_check;
 
 constexpr int frame_tag = 0;
 
-// Indices of the free slots of one kind; a stack, so recently used (cache-warm) slots go first.
-class FreeSlots {
+// The slots of one kind of request. The lowest free slot is handed out first, so busy slots
+// cluster at the front and progress() tests only up to the highest busy one.
+class Slots {
  public:
-  explicit FreeSlots(std::size_t count) {
-    for (std::size_t i = count; i-- > 0;) free_.push_back(i);
+  explicit Slots(std::size_t count) : busy_(count, false) {
+    free_.reserve(count);
+    for (std::size_t i = 0; i < count; ++i) free_.push_back(i);
+    std::make_heap(free_.begin(), free_.end(), std::greater<>());
   }
-  bool empty() const { return free_.empty(); }
+  bool full() const { return free_.empty(); }
   std::size_t take() {
+    std::pop_heap(free_.begin(), free_.end(), std::greater<>());
     std::size_t slot = free_.back();
     free_.pop_back();
+    busy_[slot] = true;
+    end_ = std::max(end_, slot + 1);
     return slot;
   }
-  void give(std::size_t slot) { free_.push_back(slot); }
+  void give(std::size_t slot) {
+    busy_[slot] = false;
+    free_.push_back(slot);
+    std::push_heap(free_.begin(), free_.end(), std::greater<>());
+    while (end_ > 0 && !busy_[end_ - 1]) --end_;
+  }
+  // One past the highest busy slot; 0 when none is busy.
+  std::size_t end() const { return end_; }
 
  private:
-  std::vector<std::size_t> free_;
+  std::vector<std::size_t> free_;  // a min-heap
+  std::vector<bool> busy_;
+  std::size_t end_ = 0;
 };
 
 // Every request the device owns sits in one array so that a single MPI_Testsome covers them all;
@@ -89,7 +105,7 @@ class MpiDevice final : public Device {
                               "it or raise MpiDeviceOptions::max_frame_bytes",
                               frame.size(), options_.max_frame_bytes));
     }
-    if (free_sends_.empty()) return Post::retry;
+    if (free_sends_.full()) return Post::retry;
     std::size_t slot = free_sends_.take();
     std::byte* buffer = send_buffer(slot);
     std::copy(frame.begin(), frame.end(), buffer);
@@ -106,7 +122,7 @@ class MpiDevice final : public Device {
                   RemoteRegion& named) override {
     check_rank(origin, "try_expose");
     check_put_size(region.size());
-    if (free_exposes_.empty()) return Post::retry;
+    if (free_exposes_.full()) return Post::retry;
     std::size_t slot = free_exposes_.take();
     int tag = tags_.acquire();
     int code = MPI_Irecv(region.data(), static_cast<int>(region.size()), MPI_BYTE, origin, tag,
@@ -130,7 +146,7 @@ class MpiDevice final : public Device {
                               "fill the region it was exposed for exactly",
                               data.size(), region.bytes));
     }
-    if (free_puts_.empty()) return Post::retry;
+    if (free_puts_.full()) return Post::retry;
     std::size_t slot = free_puts_.take();
     int code = MPI_Isend(data.data(), static_cast<int>(data.size()), MPI_BYTE, target,
                          static_cast<int>(region.key), comm_, &requests_[put_begin_ + slot]);
@@ -144,7 +160,7 @@ class MpiDevice final : public Device {
 
   std::size_t progress(EventSink& sink) override {
     int count = 0;
-    mpi_check(MPI_Testsome(static_cast<int>(request_count_), requests_.data(), &count,
+    mpi_check(MPI_Testsome(static_cast<int>(tested_requests()), requests_.data(), &count,
                            completed_.data(), statuses_.data()),
               "MPI_Testsome");
     if (count == MPI_UNDEFINED) return 0;
@@ -209,6 +225,14 @@ class MpiDevice final : public Device {
     mpi_check(MPI_Start(&requests_[receive_begin_ + slot]), "MPI_Start");
   }
 
+  // Requests are tested only up to the last busy one: receives and sends always, puts and
+  // exposed regions when there are any.
+  std::size_t tested_requests() const {
+    if (free_exposes_.end() > 0) return expose_begin_ + free_exposes_.end();
+    if (free_puts_.end() > 0) return put_begin_ + free_puts_.end();
+    return send_begin_ + free_sends_.end();
+  }
+
   int frame_int() const { return static_cast<int>(options_.max_frame_bytes); }
   std::byte* receive_buffer(std::size_t slot) {
     return receive_buffers_.data() + slot * options_.max_frame_bytes;
@@ -262,7 +286,7 @@ class MpiDevice final : public Device {
 
   std::vector<std::byte> receive_buffers_;
   std::vector<std::byte> send_buffers_;
-  FreeSlots free_sends_, free_puts_, free_exposes_;
+  Slots free_sends_, free_puts_, free_exposes_;  // which send, put and expose slots are busy
   std::vector<std::uint64_t> put_contexts_;
   std::vector<std::uint64_t> expose_contexts_;
   std::vector<int> expose_tags_;
