@@ -5,6 +5,9 @@
 
 #include "courier/net/mpi_device.hpp"
 #include "device_driver.hpp"
+#ifdef COURIER_HAVE_OFI
+#include "courier/net/ofi_device.hpp"
+#endif
 
 namespace courier::bench {
 namespace {
@@ -139,6 +142,10 @@ Variant device_variant(std::string name, DeviceFactory factory) {
 std::vector<Variant> device_variants() {
   std::vector<Variant> variants;
   variants.push_back(device_variant("net-mpi", [] { return net::make_mpi_device(); }));
+#ifdef COURIER_HAVE_OFI
+  // FI_PROVIDER picks the provider (shm on one machine, tcp across machines).
+  variants.push_back(device_variant("net-ofi", [] { return net::make_ofi_device(); }));
+#endif
   return variants;
 }
 

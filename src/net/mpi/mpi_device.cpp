@@ -12,6 +12,7 @@
 #include "courier/core/error.hpp"
 #include "mpi_check.hpp"
 #include "tag_pool.hpp"
+#include "../request_slots.hpp"
 
 namespace courier::net {
 namespace {
@@ -19,39 +20,6 @@ namespace {
 using detail::mpi_check;
 
 constexpr int frame_tag = 0;
-
-// The slots of one kind of request. The lowest free slot is handed out first, so busy slots
-// cluster at the front and progress() tests only up to the highest busy one.
-class Slots {
- public:
-  explicit Slots(std::size_t count) : busy_(count, false) {
-    free_.reserve(count);
-    for (std::size_t i = 0; i < count; ++i) free_.push_back(i);
-    std::make_heap(free_.begin(), free_.end(), std::greater<>());
-  }
-  bool full() const { return free_.empty(); }
-  std::size_t take() {
-    std::pop_heap(free_.begin(), free_.end(), std::greater<>());
-    std::size_t slot = free_.back();
-    free_.pop_back();
-    busy_[slot] = true;
-    end_ = std::max(end_, slot + 1);
-    return slot;
-  }
-  void give(std::size_t slot) {
-    busy_[slot] = false;
-    free_.push_back(slot);
-    std::push_heap(free_.begin(), free_.end(), std::greater<>());
-    while (end_ > 0 && !busy_[end_ - 1]) --end_;
-  }
-  // One past the highest busy slot; 0 when none is busy.
-  std::size_t end() const { return end_; }
-
- private:
-  std::vector<std::size_t> free_;  // a min-heap
-  std::vector<bool> busy_;
-  std::size_t end_ = 0;
-};
 
 // Every request the device owns sits in one array so that a single MPI_Testsome covers them all;
 // the array is cut into four ranges, one per kind of request.
@@ -286,7 +254,7 @@ class MpiDevice final : public Device {
 
   std::vector<std::byte> receive_buffers_;
   std::vector<std::byte> send_buffers_;
-  Slots free_sends_, free_puts_, free_exposes_;  // which send, put and expose slots are busy
+  detail::RequestSlots free_sends_, free_puts_, free_exposes_;  // which send, put and expose slots are busy
   std::vector<std::uint64_t> put_contexts_;
   std::vector<std::uint64_t> expose_contexts_;
   std::vector<int> expose_tags_;
