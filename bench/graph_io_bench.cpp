@@ -103,7 +103,7 @@ int main(int argc, char** argv) {
   int rest_count = static_cast<int>(rest.size());
   benchmark::Initialize(&rest_count, rest.data());
   benchmark::AddCustomContext("graph", "kron:" + std::to_string(settings.scale));
-  benchmark::AddCustomContext("commit", COURIER_GIT_COMMIT);
+  benchmark::AddCustomContext("commit", COURIER_COMMIT);
 
   register_generation(settings.scale, 1);
   register_generation(settings.scale, 2);

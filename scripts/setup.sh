@@ -5,7 +5,7 @@ set -euo pipefail
 packages=(
   g++ cmake ninja-build pkg-config make
   libopenmpi-dev openmpi-bin          # MPI: the distributed engine (DESIGN.md says why Open MPI)
-  libfabric-dev                        # the ofi transport
+  libfabric-dev libfabric-bin          # the ofi transport; fi_info lists the providers
   libcli11-dev libfmt-dev libcereal-dev libhwloc-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
 )

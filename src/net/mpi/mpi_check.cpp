@@ -1,0 +1,18 @@
+#include "mpi_check.hpp"
+
+#include <fmt/format.h>
+
+#include "courier/core/error.hpp"
+
+namespace courier::net::detail {
+
+void throw_mpi_error(int code, std::string_view call) {
+  char text[MPI_MAX_ERROR_STRING] = {};
+  int length = 0;
+  if (MPI_Error_string(code, text, &length) != MPI_SUCCESS) length = 0;
+  throw Error(fmt::format("{} failed: {} (MPI error {}); check the MPI launch (mpirun/srun) and "
+                          "that every rank runs the same program",
+                          call, std::string_view(text, static_cast<std::size_t>(length)), code));
+}
+
+}  // namespace courier::net::detail
