@@ -5,6 +5,8 @@
 #include <condition_variable>
 #include <deque>
 #include <mutex>
+#include <variant>
+#include <algorithm>
 
 #include "courier/sync/channel.hpp"
 
@@ -31,21 +33,25 @@ class LoopbackHub {
       }
     return std::nullopt;
   }
-  // All ranks contribute; all get the sum.
-  std::uint64_t sum(std::uint64_t value) {
+  // All ranks contribute; all get combine() of the contributions in rank order. Two slots, by
+  // generation parity: a rank can be one collective ahead of a slow one, never two.
+  template <class T, class Combine>
+  T reduce(rank_t rank, T value, Combine combine) {
     std::unique_lock lock(mutex_);
     const std::uint64_t generation = generation_;
-    accumulated_ += value;
+    auto& slot = contributions_[generation % 2];
+    slot.resize(static_cast<std::size_t>(ranks_));
+    slot[rank] = value;
     if (++arrived_ == ranks_) {
-      result_ = accumulated_;
-      accumulated_ = 0;
       arrived_ = 0;
       ++generation_;
       done_.notify_all();
-      return result_;
+    } else {
+      done_.wait(lock, [&] { return generation_ != generation; });
     }
-    done_.wait(lock, [&] { return generation_ != generation; });
-    return result_;
+    T result = std::get<T>(slot[0]);
+    for (rank_t r = 1; r < ranks_; ++r) result = combine(result, std::get<T>(slot[r]));
+    return result;
   }
 
  private:
@@ -59,7 +65,8 @@ class LoopbackHub {
   std::vector<std::deque<Letter>> inboxes_;
   rank_t ranks_;
   rank_t arrived_ = 0;
-  std::uint64_t accumulated_ = 0, result_ = 0, generation_ = 0;
+  std::uint64_t generation_ = 0;
+  std::vector<std::variant<std::uint64_t, double>> contributions_[2];
 };
 
 class LoopbackChannel final : public Channel {
@@ -82,8 +89,13 @@ class LoopbackChannel final : public Channel {
   std::optional<Received> try_receive() override { return hub_.take(rank_, phase_); }
   void release(Bytes) override {}
   void end_phase() override { ++stats_.phases; }
-  std::uint64_t sum_all(std::uint64_t value) override { return hub_.sum(value); }
-  double max_all(double value) override { return value; }
+  std::uint64_t sum_all(std::uint64_t value) override {
+    return hub_.reduce(rank_, value, [](std::uint64_t a, std::uint64_t b) { return a + b; });
+  }
+  double sum_all(double value) override { return hub_.reduce(rank_, value, [](double a, double b) { return a + b; }); }
+  double max_all(double value) override {
+    return hub_.reduce(rank_, value, [](double a, double b) { return std::max(a, b); });
+  }
   ChannelStats stats() const override { return stats_; }
 
  private:

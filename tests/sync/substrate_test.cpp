@@ -133,3 +133,23 @@ TEST(Substrate, OnlyUpdatedMastersReachTheirMirrors) {
     result[0].push_back(0);
   });
 }
+
+TEST(LoopbackChannel, CollectivesAgreeOnEveryRank) {
+  test_support::LoopbackHub hub(3);
+  std::vector<std::thread> ranks;
+  std::vector<std::uint64_t> sums(3);
+  std::vector<double> maxima(3), real_sums(3);
+  for (int r = 0; r < 3; ++r)
+    ranks.emplace_back([&, r] {
+      test_support::LoopbackChannel channel(hub, r);
+      for (int round = 0; round < 100; ++round) {
+        sums[r] = channel.sum_all(std::uint64_t(r + round));
+        maxima[r] = channel.max_all(double(r * round));
+        real_sums[r] = channel.sum_all(0.5 * r);
+        ASSERT_EQ(sums[r], std::uint64_t(3 + 3 * round));
+        ASSERT_EQ(maxima[r], 2.0 * round);
+        ASSERT_EQ(real_sums[r], 1.5);
+      }
+    });
+  for (auto& t : ranks) t.join();
+}

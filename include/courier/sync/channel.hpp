@@ -58,9 +58,11 @@ class Channel {
   // Ends the phase after every message was sent and received. Called by one thread.
   virtual void end_phase() = 0;
 
-  // Collective sum over all ranks (termination detection, statistics).
+  // Collectives over all ranks, called by one thread of each rank in the same order: termination
+  // detection (are there active vertices anywhere?), global sums such as PageRank's dangling
+  // mass, and timings.
   virtual std::uint64_t sum_all(std::uint64_t value) = 0;
-  // Collective maximum of a double over all ranks (timings).
+  virtual double sum_all(double value) = 0;
   virtual double max_all(double value) = 0;
 
   virtual ChannelStats stats() const = 0;
