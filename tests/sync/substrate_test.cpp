@@ -11,7 +11,7 @@
 #include <gtest/gtest.h>
 
 #include "courier/sync/reduction.hpp"
-#include "sync/loopback_channel.hpp"
+#include "support/loopback_channel.hpp"
 
 using namespace courier;
 using namespace courier::sync;
