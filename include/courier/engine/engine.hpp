@@ -49,6 +49,9 @@ class Engine {
   // Push: fn(u, v, e) for every out-edge e = (u, v) of every active u.
   template <class Fn>
   void push(const Frontier& frontier, Fn&& fn);
+  // Topology-driven push: fn(u, v, e) for every out-edge e = (u, v) stored here.
+  template <class Fn>
+  void for_each_edge(Fn&& fn);
   // Pull: fn(v, in_neighbours, first_edge) for every proxy v with in-edges (needs in-edges).
   template <class Fn>
   void pull(Fn&& fn);
@@ -152,6 +155,14 @@ template <class Fn>
 void Engine::push(const Frontier& frontier, Fn&& fn) {
   const auto& out = graph_.out();
   for_each_active(frontier, [&](local_t u) {
+    for (edge_t e = out.offsets[u], end = out.offsets[u + 1]; e < end; ++e) fn(u, out.targets[e], e);
+  });
+}
+
+template <class Fn>
+void Engine::for_each_edge(Fn&& fn) {
+  const auto& out = graph_.out();
+  for_each_vertex(graph_.proxies(), [&](local_t u) {
     for (edge_t e = out.offsets[u], end = out.offsets[u + 1]; e < end; ++e) fn(u, out.targets[e], e);
   });
 }
