@@ -22,7 +22,7 @@ std::vector<std::uint64_t> bfs(Engine& engine, const BfsOptions& options) {
   if (options.source >= g.global_vertices())
     throw InputError(fmt::format("bfs: source {} is not a vertex (the graph has {}); pick a smaller --source",
                                  options.source, g.global_vertices()));
-  Field<std::uint32_t, sync::Min> level(g, kUnvisited, kAlongEdges);
+  Field<std::uint32_t, sync::Min> level(g, kUnvisited, kAlongEdges, Track::always);
   Frontier frontier(g.proxies());
   if (auto s = g.local_id(options.source)) {  // every proxy of the source starts
     level[*s] = 0;

@@ -13,7 +13,7 @@ using namespace courier::engine;
 std::vector<vertex_t> cc_label_propagation(Engine& engine) {
   const dist::LocalGraph& g = engine.graph();
   if (!g.has_in_edges()) throw Error("cc: label propagation needs the graph partitioned with in-edges");
-  Field<vertex_t, sync::Min> label(g, 0, kBothWays);
+  Field<vertex_t, sync::Min> label(g, 0, kBothWays, Track::always);
   Frontier frontier(g.proxies());
   for (local_t v = 0; v < g.proxies(); ++v) {
     label[v] = g.global_id(v);

@@ -1,7 +1,12 @@
 // Connected components with few rounds: each rank joins its proxies with union-find over its own
 // edges once; then every round gives each local component the smallest label any of its proxies
 // has, and syncs labels so that components spread over several ranks agree.
+// The local union-find skips work as Afforest does: join along the first few edges of every
+// vertex, find the largest set by sampling, and visit the remaining edges only of vertices
+// outside it (both directions when in-edges are there, so every edge with an end outside the
+// largest set is seen; without in-edges, all the rest).
 #include <atomic>
+#include <unordered_map>
 
 #include "courier/algo/cc.hpp"
 #include "courier/sync/reduction.hpp"
@@ -47,13 +52,40 @@ class LocalForest {
   std::vector<local_t> parent_;
 };
 
+constexpr local_t kNoSet = UINT32_MAX;
+
+// The most frequent root among a fixed sample of proxies (compressed forest).
+local_t largest_set(LocalForest& forest, local_t proxies) {
+  if (proxies == 0) return kNoSet;
+  std::unordered_map<local_t, unsigned> seen;
+  std::uint64_t x = 0x9E3779B97F4A7C15ull;
+  for (int i = 0; i < 1024; ++i) {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;  // xorshift: any fixed spread will do
+    ++seen[forest.root(static_cast<local_t>(x % proxies))];
+  }
+  return std::max_element(seen.begin(), seen.end(), [](auto& a, auto& b) { return a.second < b.second; })->first;
+}
+
 }  // namespace
 
 std::vector<vertex_t> cc_union_find(Engine& engine) {
   const dist::LocalGraph& g = engine.graph();
   LocalForest forest(g.proxies());
-  engine.for_each_edge([&](local_t u, local_t v, edge_t) { forest.join(u, v); });
+  const auto& out = g.out();
+  constexpr edge_t kFirstEdges = 2;
+  engine.for_each_vertex(g.proxies(), [&](local_t u) {
+    for (edge_t e = out.offsets[u]; e < std::min(out.offsets[u + 1], out.offsets[u] + kFirstEdges); ++e)
+      forest.join(u, out.targets[e]);
+  });
   forest.compress();  // roots are smaller than their members, so one pass in id order suffices
+  const local_t largest = g.has_in_edges() ? largest_set(forest, g.proxies()) : kNoSet;
+  engine.for_each_vertex(g.proxies(), [&](local_t u) {
+    if (largest != kNoSet && forest.find(u) == largest) return;
+    for (edge_t e = out.offsets[u] + kFirstEdges; e < out.offsets[u + 1]; ++e) forest.join(u, out.targets[e]);
+    if (largest != kNoSet)
+      for (local_t w : g.in().neighbors(u)) forest.join(u, w);
+  });
+  forest.compress();
 
   Field<vertex_t, sync::Min> label(g, 0, kBothWays);
   for (local_t v = 0; v < g.proxies(); ++v) label[v] = g.global_id(v);

@@ -18,7 +18,7 @@ std::vector<std::uint32_t> kcore(Engine& engine) {
     if (g.out().degree(v) != 0) degree.set(v, g.out().degree(v));
   });
   engine.sync(degree);
-  Field<std::uint8_t, sync::LogicalOr> removed(g, 0, {At::master, At::source});
+  Field<std::uint8_t, sync::LogicalOr> removed(g, 0, {At::master, At::source}, Track::always);
   Field<std::uint64_t, sync::Sum> lost(g, 0, {At::destination, At::master});
   std::vector<std::uint8_t> alive(g.masters(), 1);
   std::vector<std::uint32_t> core(g.masters(), 0);

@@ -24,7 +24,7 @@ std::vector<std::uint64_t> sssp(Engine& engine, const SsspOptions& options) {
     throw InputError("sssp: the graph needs uint32 edge weights (generate with weights or read a weighted file)");
   const std::uint32_t* weight = weights->data();
 
-  Field<std::uint64_t, sync::Min> dist(g, kUnreached, kAlongEdges);
+  Field<std::uint64_t, sync::Min> dist(g, kUnreached, kAlongEdges, Track::always);
   Frontier pending(g.proxies());  // improved, not yet relaxed
   if (auto s = g.local_id(options.source)) {
     dist[*s] = 0;

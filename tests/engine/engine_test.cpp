@@ -81,7 +81,7 @@ TEST(Engine, DataDrivenRoundsEndWhenNoRankIsActiveAndCountRounds) {
       std::atomic<std::uint64_t> reached{0};
       test_support::on_every_rank(parts, 2, [&](Engine& engine) {
         const auto& g = engine.graph();
-        Field<std::uint8_t, sync::LogicalOr> seen(g, 0, kAlongEdges);
+        Field<std::uint8_t, sync::LogicalOr> seen(g, 0, kAlongEdges, Track::always);
         Frontier frontier(g.proxies());
         if (auto s = g.local_id(0)) {
           seen[*s] = 1;
