@@ -65,7 +65,7 @@ inline graph::EdgeList pieces() {
 inline std::vector<NamedGraph> test_graphs(bool weights) {
   std::vector<NamedGraph> graphs;
   graphs.push_back({"kron:9", generated(graph::Generator::kronecker, 9, weights)});
-  graphs.push_back({"urand:8", generated(graph::Generator::uniform, 8, weights)});
+  graphs.push_back({"urand:10", generated(graph::Generator::uniform, 10, weights)});
   graphs.push_back({"path:300", path(300)});
   graphs.push_back({"star:400", star(400)});
   graphs.push_back({"pieces", pieces()});
