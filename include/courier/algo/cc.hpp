@@ -9,8 +9,8 @@ using graph::vertex_t;
 
 // Weakly connected components, each vertex labelled by the smallest global id of its component,
 // the same as graph::reference::connected_components: one entry per master of this rank.
-// Both need the graph partitioned with in-edges (cc_label_propagation) or not (cc_union_find).
-// Collective.
+// Collective. Label propagation needs the graph partitioned with in-edges; union-find uses them
+// when they are there (to skip more edges) and works without.
 
 // Label propagation: active vertices push their label both ways along edges; rounds grow with
 // the diameter.

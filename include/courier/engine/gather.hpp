@@ -1,6 +1,7 @@
 #pragma once
 // Typed helpers over Engine::exchange: vectors of plain values to every rank, and a per-master
 // result gathered to rank 0 by global id (so a CLI can print, verify and write it).
+#include <algorithm>
 #include <cstring>
 #include <span>
 #include <type_traits>
