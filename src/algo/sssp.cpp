@@ -20,9 +20,11 @@ std::vector<std::uint64_t> sssp(Engine& engine, const SsspOptions& options) {
     throw InputError(fmt::format("sssp: source {} is not a vertex (the graph has {}); pick a smaller --source",
                                  options.source, g.global_vertices()));
   const auto* weights = std::get_if<std::vector<std::uint32_t>>(&g.out().weights);
-  if (weights == nullptr)
+  // Decided together, so that every rank throws or none does (a rank without edges needs none).
+  const bool weighted_here = weights != nullptr || g.edges() == 0;
+  if (engine.sum_all(std::uint64_t{weighted_here ? 0u : 1u}) != 0)
     throw InputError("sssp: the graph needs uint32 edge weights (generate with weights or read a weighted file)");
-  const std::uint32_t* weight = weights->data();
+  const std::uint32_t* weight = weights != nullptr ? weights->data() : nullptr;
 
   Field<std::uint64_t, sync::Min> dist(g, kUnreached, kAlongEdges, Track::always);
   Frontier pending(g.proxies());  // improved, not yet relaxed
