@@ -14,8 +14,20 @@ namespace courier::algo {
 using namespace courier::engine;
 
 namespace {
+
 constexpr std::uint32_t kUnvisited = UINT32_MAX;
+
+// Out-edges stored here of the frontier's proxies (summed over ranks: the frontier's out-edges).
+std::uint64_t out_edges_of(const dist::LocalGraph& g, const Frontier& frontier) {
+  std::uint64_t edges = 0;
+  if (frontier.sparse())
+    for (local_t v : frontier.list()) edges += g.out().degree(v);
+  else
+    frontier.bits().for_each(0, frontier.size(), [&](std::size_t v) { edges += g.out().degree(static_cast<local_t>(v)); });
+  return edges;
 }
+
+}  // namespace
 
 std::vector<std::uint64_t> bfs(Engine& engine, const BfsOptions& options) {
   const dist::LocalGraph& g = engine.graph();
@@ -29,10 +41,24 @@ std::vector<std::uint64_t> bfs(Engine& engine, const BfsOptions& options) {
     frontier.add(*s);
   }
   const bool can_pull = options.direction_optimizing && g.has_in_edges();
-  const double pull_above = options.pull_share * static_cast<double>(g.global_vertices());
+  const double vertices = static_cast<double>(g.global_vertices());
+  double unexplored = can_pull ? static_cast<double>(engine.sum_all(std::uint64_t{g.edges()})) : 0;
+  bool pulling = false;
+  std::uint64_t last_active = 0;
   for (std::uint32_t depth = 0; engine.next_round(frontier); ++depth) {
     const std::uint32_t next = depth + 1;
-    if (can_pull && static_cast<double>(engine.active()) > pull_above) {
+    if (can_pull) {
+      const double active = static_cast<double>(engine.active());
+      if (!pulling) {
+        const double frontier_edges = static_cast<double>(engine.sum_all(out_edges_of(g, frontier)));
+        pulling = frontier_edges > unexplored / options.alpha;
+        unexplored -= frontier_edges;
+      } else {
+        pulling = !(active < vertices / options.beta && engine.active() < last_active);
+      }
+      last_active = engine.active();
+    }
+    if (pulling) {
       engine.pull([&](local_t v, std::span<const local_t> in, edge_t) {
         if (level[v] != kUnvisited) return;
         for (local_t u : in)

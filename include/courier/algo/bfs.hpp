@@ -10,10 +10,12 @@ using graph::vertex_t;
 
 struct BfsOptions {
   vertex_t source = 0;
-  // Pull (each unvisited vertex scans its in-edges) once the frontier holds more than this share
-  // of all vertices, push otherwise. Pull needs the graph partitioned with in-edges.
+  // Beamer's rule, as GAP applies it: switch to pull (each unvisited vertex scans its in-edges)
+  // when the frontier's out-edges exceed the edges not yet explored / alpha; back to push when
+  // the frontier shrinks below vertices / beta. Pull needs the graph partitioned with in-edges.
   bool direction_optimizing = true;
-  double pull_share = 0.05;
+  double alpha = 15;
+  double beta = 18;
 };
 
 // Breadth-first levels following edge directions, the same as graph::reference::bfs: one entry
