@@ -8,6 +8,8 @@
 #include <gtest/gtest.h>
 
 #include "courier/engine/gather.hpp"
+#include "courier/engine/run.hpp"
+#include "courier/sync/solo_channel.hpp"
 #include "courier/sync/reduction.hpp"
 #include "support/ranks.hpp"
 
@@ -146,4 +148,29 @@ TEST(Engine, PullWithoutInEdgesIsAnError) {
                                              engine.pull([](local_t, std::span<const local_t>, edge_t) {});
                                            }),
                Error);
+}
+
+TEST(Engine, RunOnOneRankWithTheSoloChannelReportsItsRounds) {
+  graph::EdgeList path;
+  path.num_vertices = 10;
+  for (graph::vertex_t v = 0; v + 1 < 10; ++v) path.edges.push_back({v, v + 1});
+  const auto parts = dist::partition_in_memory(path, Policy::oec, 1, false);
+  sync::SoloChannel channel;
+  std::uint64_t reached = 0;
+  const RunStats stats = run(parts[0], channel, 2, [&](Engine& engine) {
+    Field<std::uint8_t, sync::LogicalOr> seen(engine.graph(), 0, kAlongEdges, Track::always);
+    Frontier frontier(engine.graph().proxies());
+    seen[0] = 1;
+    frontier.add(0);
+    while (engine.next_round(frontier)) {
+      engine.push(frontier, [&](local_t, local_t v, edge_t) { seen.combine(v, 1); });
+      engine.sync(seen);
+      frontier.take(seen.updated());
+    }
+    for (auto s : seen.values()) reached += s;
+  });
+  EXPECT_EQ(reached, 10u);
+  EXPECT_EQ(stats.rounds.size(), 10u);
+  EXPECT_EQ(stats.reduces + stats.broadcasts, 0u);
+  EXPECT_EQ(stats.messages, 0u);
 }
