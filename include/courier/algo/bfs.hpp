@@ -1,0 +1,25 @@
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "courier/engine/engine.hpp"
+
+namespace courier::algo {
+
+using graph::vertex_t;
+
+struct BfsOptions {
+  vertex_t source = 0;
+  // Beamer's rule, as GAP applies it: switch to pull (each unvisited vertex scans its in-edges)
+  // when the frontier's out-edges exceed the edges not yet explored / alpha; back to push when
+  // the frontier shrinks below vertices / beta. Pull needs the graph partitioned with in-edges.
+  bool direction_optimizing = true;
+  double alpha = 15;
+  double beta = 18;
+};
+
+// Breadth-first levels following edge directions, the same as graph::reference::bfs: one entry
+// per master of this rank (local ids 0..masters-1), kUnreached where not reached. Collective.
+std::vector<std::uint64_t> bfs(engine::Engine& engine, const BfsOptions& options = {});
+
+}  // namespace courier::algo

@@ -1,0 +1,25 @@
+#pragma once
+#include <vector>
+
+#include "courier/engine/engine.hpp"
+
+namespace courier::algo {
+
+using graph::vertex_t;
+
+// Weakly connected components, each vertex labelled by the smallest global id of its component,
+// the same as graph::reference::connected_components: one entry per master of this rank.
+// Collective. Label propagation needs the graph partitioned with in-edges; union-find uses them
+// when they are there (to skip more edges) and works without.
+
+// Label propagation: active vertices push their label both ways along edges; rounds grow with
+// the diameter.
+std::vector<vertex_t> cc_label_propagation(engine::Engine& engine);
+
+// Union-find inside each rank (lock-free linking and path compression, as Afforest links), then
+// rounds that only carry labels between proxies: a label crosses a whole local component in one
+// round, so rounds grow with how often a component crosses ranks, not with its diameter. On one
+// rank it finishes in one round.
+std::vector<vertex_t> cc_union_find(engine::Engine& engine);
+
+}  // namespace courier::algo

@@ -1,0 +1,51 @@
+#pragma once
+// ThreadTeam: a persistent team of threads that runs one function on every member and waits for
+// all of them, round after round, without creating threads each time. The calling thread is
+// member 0. Idle members sleep on an atomic wait, so an oversubscribed machine loses nothing.
+#include <atomic>
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace courier {
+
+class ThreadTeam {
+ public:
+  // `size` members in all (at least 1), the caller included.
+  explicit ThreadTeam(unsigned size);
+  ~ThreadTeam();
+  ThreadTeam(const ThreadTeam&) = delete;
+  ThreadTeam& operator=(const ThreadTeam&) = delete;
+
+  unsigned size() const { return static_cast<unsigned>(workers_.size()) + 1; }
+
+  // Runs fn(member) on every member and returns when all have finished. An exception thrown by
+  // any member is rethrown here (the first one).
+  void run(const std::function<void(unsigned member)>& fn);
+
+  // Splits [0, n) into contiguous chunks, one per member: fn(begin, end, member).
+  template <class Fn>
+  void for_range(std::size_t n, Fn&& fn) {
+    const unsigned members = size();
+    run([&](unsigned member) {
+      fn(n * member / members, n * (member + 1) / members, member);
+    });
+  }
+
+ private:
+  void work(unsigned member);
+  void call(unsigned member);
+
+  std::vector<std::thread> workers_;
+  const std::function<void(unsigned)>* job_ = nullptr;
+  std::atomic<std::uint64_t> generation_{0};
+  std::atomic<unsigned> remaining_{0};
+  std::atomic<bool> stopping_{false};
+  std::mutex error_mutex_;
+  std::exception_ptr error_;
+};
+
+}  // namespace courier

@@ -1,0 +1,95 @@
+#pragma once
+// LocalGraph: one rank's partition of a distributed graph. Its proxies are its masters (local ids
+// 0 .. masters()-1, the rank's contiguous range of global ids) followed by its mirrors (proxies of
+// vertices mastered elsewhere, sorted by global id, hence grouped by owner). Edges are stored
+// with 32-bit local ids. For synchronisation it knows, for every peer, which of its mirrors that
+// peer masters and which of its masters that peer mirrors, in an order both sides agree on.
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <variant>
+#include <vector>
+
+#include "courier/dist/partition_plan.hpp"
+#include "courier/graph/edge_list.hpp"
+
+namespace courier::dist {
+
+using local_t = std::uint32_t;
+
+// Rows of local ids, with weights alongside when the graph has them.
+struct LocalCsr {
+  std::vector<edge_t> offsets;  // proxies + 1 entries
+  std::vector<local_t> targets;
+  graph::EdgeWeights weights;
+
+  edge_t degree(local_t v) const { return offsets[v + 1] - offsets[v]; }
+  std::span<const local_t> neighbors(local_t v) const {
+    return std::span<const local_t>(targets).subspan(offsets[v], degree(v));
+  }
+};
+
+class LocalGraph {
+ public:
+  // `edges` are this rank's edges in global ids (each with plan.edge_owner(...) == rank).
+  // The graph is usable at once, but masters_mirrored_on() is empty until
+  // set_mirrors_requested_by() has been called for each peer with that peer's mirror_requests().
+  LocalGraph(const PartitionPlan& plan, rank_t rank, const graph::EdgeList& edges, bool with_in_edges);
+
+  const PartitionPlan& plan() const { return plan_; }
+  rank_t rank() const { return rank_; }
+  rank_t ranks() const { return plan_.ranks(); }
+  vertex_t global_vertices() const { return plan_.vertices(); }
+
+  local_t masters() const { return masters_; }
+  local_t mirrors() const { return static_cast<local_t>(mirror_ids_.size()); }
+  local_t proxies() const { return masters() + mirrors(); }
+  bool is_master(local_t v) const { return v < masters_; }
+  vertex_t global_id(local_t v) const { return is_master(v) ? first_master_ + v : mirror_ids_[v - masters_]; }
+  std::optional<local_t> local_id(vertex_t global) const;
+  rank_t owner(local_t v) const { return is_master(v) ? rank_ : plan_.master_of(global_id(v)); }
+
+  edge_t edges() const { return out_.targets.size(); }
+  const LocalCsr& out() const { return out_; }
+  bool has_in_edges() const { return !in_.offsets.empty(); }
+  const LocalCsr& in() const { return in_; }
+
+  // My mirrors that `owner` masters: a contiguous range of local ids.
+  std::span<const local_t> mirrors_owned_by(rank_t owner) const {
+    return std::span<const local_t>(mirror_locals_).subspan(mirror_bounds_[owner],
+                                                            mirror_bounds_[owner + 1] - mirror_bounds_[owner]);
+  }
+  // My masters that `peer` mirrors, in the order of peer's mirrors_owned_by(me).
+  std::span<const local_t> masters_mirrored_on(rank_t peer) const { return masters_on_[peer]; }
+
+  // What this rank tells each owner: the global ids of the mirrors it keeps of that owner's masters.
+  std::vector<std::vector<vertex_t>> mirror_requests() const;
+  // Records what `peer` sent in its mirror_requests() for this rank. Throws Error if an id is
+  // not one of this rank's masters.
+  void set_mirrors_requested_by(rank_t peer, std::span<const vertex_t> globals);
+
+ private:
+  PartitionPlan plan_;
+  rank_t rank_;
+  vertex_t first_master_;
+  local_t masters_;
+  std::vector<vertex_t> mirror_ids_;      // global ids, sorted
+  std::vector<local_t> mirror_locals_;    // masters_ .. proxies-1, so ranges can be spans
+  std::vector<std::size_t> mirror_bounds_;  // ranks + 1: mirrors of owner r are [b[r], b[r+1])
+  std::vector<std::vector<local_t>> masters_on_;
+  LocalCsr out_;
+  LocalCsr in_;
+};
+
+// Every rank's partition, built in one process from the whole edge list: for tests, and for the
+// local transport where ranks share an address space.
+std::vector<LocalGraph> partition_in_memory(const graph::EdgeList& edges, Policy policy, rank_t ranks,
+                                            bool with_in_edges);
+
+struct PartitionQuality {
+  double replication = 0;     // proxies per vertex
+  double edge_imbalance = 0;  // largest rank's edges over the mean
+};
+PartitionQuality quality(std::span<const LocalGraph> parts);
+
+}  // namespace courier::dist

@@ -1,0 +1,59 @@
+#pragma once
+// PartitionPlan: where every vertex's master lives and which rank stores every edge. Masters are
+// contiguous ranges of global ids, balanced by edges (Gemini's rule: each range carries about
+// (edges + alpha * vertices) / ranks); the policy decides where edges go. A plan is a few numbers
+// per rank, so every rank holds the same plan and answers any lookup alone.
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "courier/graph/types.hpp"
+
+namespace courier::dist {
+
+using rank_t = int;
+using graph::edge_t;
+using graph::vertex_t;
+
+enum class Policy : std::uint8_t {
+  oec,   // outgoing edge cut: an edge lives with its source's master
+  iec,   // incoming edge cut: an edge lives with its destination's master
+  cvc,   // Cartesian vertex cut: 2D blocks of the adjacency matrix over a near-square rank grid
+  hash,  // hash vertex cut: an edge lives on a rank chosen by hashing its endpoints
+};
+
+const char* to_string(Policy policy);
+// "oec", "iec", "cvc" or "hash"; InputError naming the choices otherwise.
+Policy parse_policy(std::string_view name);
+
+class PartitionPlan {
+ public:
+  // `degree[v]` is v's out-degree (iec: in-degree); masters are cut to balance
+  // degree + alpha per vertex, alpha = 8 * (ranks - 1) as in Gemini.
+  PartitionPlan(Policy policy, rank_t ranks, std::span<const edge_t> degree);
+  // Equal vertex ranges, for when degrees are not known.
+  PartitionPlan(Policy policy, rank_t ranks, vertex_t vertices);
+
+  Policy policy() const { return policy_; }
+  rank_t ranks() const { return static_cast<rank_t>(bounds_.size() - 1); }
+  vertex_t vertices() const { return bounds_.back(); }
+
+  rank_t master_of(vertex_t v) const;
+  vertex_t masters_begin(rank_t r) const { return bounds_[r]; }
+  vertex_t masters_end(rank_t r) const { return bounds_[r + 1]; }
+  rank_t edge_owner(vertex_t src, vertex_t dst) const;
+
+  // The rank grid of cvc: rows x columns = ranks, rows <= columns, as square as possible.
+  rank_t grid_rows() const { return grid_rows_; }
+  rank_t grid_columns() const { return ranks() / grid_rows_; }
+
+ private:
+  PartitionPlan(Policy policy, std::vector<vertex_t> bounds);
+
+  Policy policy_;
+  std::vector<vertex_t> bounds_;  // ranks + 1 entries: rank r masters [bounds_[r], bounds_[r+1])
+  rank_t grid_rows_ = 1;
+};
+
+}  // namespace courier::dist

@@ -1,0 +1,212 @@
+#pragma once
+// Engine: bulk-synchronous rounds of a vertex program on one rank's LocalGraph. A round runs an
+// operator over the team (data-driven: each active vertex of a Frontier; topology-driven: every
+// vertex), then synchronises the Fields it declared (Engine::sync applies the policy rule of
+// access.hpp), then asks every rank whether anything is still active (next_round). Algorithms
+// call it on every rank in the same order and contain no communication code.
+#include <atomic>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "courier/core/error.hpp"
+#include "courier/core/thread_team.hpp"
+#include "courier/core/timer.hpp"
+#include "courier/dist/local_graph.hpp"
+#include "courier/engine/access.hpp"
+#include "courier/engine/field.hpp"
+#include "courier/engine/frontier.hpp"
+#include "courier/engine/stats.hpp"
+#include "courier/sync/channel.hpp"
+#include "courier/sync/substrate.hpp"
+
+namespace courier::engine {
+
+using dist::local_t;
+using graph::edge_t;
+using graph::vertex_t;
+
+class Engine {
+ public:
+  Engine(const dist::LocalGraph& graph, sync::Channel& channel, ThreadTeam& team);
+
+  const dist::LocalGraph& graph() const { return graph_; }
+  sync::Channel& channel() { return channel_; }
+  ThreadTeam& team() { return team_; }
+  dist::rank_t rank() const { return graph_.rank(); }
+  dist::rank_t ranks() const { return graph_.ranks(); }
+
+  // ---- operators (compute time) ----
+  // fn(begin, end, member) over chunks of [0, items) that members take as they finish the last.
+  template <class Fn>
+  void for_chunks(std::size_t items, std::size_t chunk, Fn&& fn);
+  // fn(v) for every active v of `frontier`, in parallel; call frontier.prepare() first (next_round does).
+  template <class Fn>
+  void for_each_active(const Frontier& frontier, Fn&& fn);
+  // fn(v) for every v in [0, count), in parallel (topology-driven; count = masters() or proxies()).
+  template <class Fn>
+  void for_each_vertex(local_t count, Fn&& fn);
+  // Push: fn(u, v, e) for every out-edge e = (u, v) of every active u.
+  template <class Fn>
+  void push(const Frontier& frontier, Fn&& fn);
+  // Topology-driven push: fn(u, v, e) for every out-edge e = (u, v) stored here.
+  template <class Fn>
+  void for_each_edge(Fn&& fn);
+  // Pull: fn(v, in_neighbours, first_edge) for every proxy v with in-edges (needs in-edges).
+  template <class Fn>
+  void pull(Fn&& fn);
+  // The sum of fn(v) over v in [0, count), in parallel.
+  template <class T, class Fn>
+  T sum_over(local_t count, Fn&& fn);
+
+  // ---- synchronisation (communication time) ----
+  // Reduces and/or broadcasts the updated labels of `field`, as its Access and the policy need.
+  // Afterwards `field.updated()` holds the proxies whose label changed (masters and mirrors).
+  template <class T, class Op>
+  void sync(Field<T, Op>& field);
+  // Both directions whatever the policy (e.g. a label every proxy needs once, like degrees).
+  template <class T, class Op>
+  void sync_everywhere(Field<T, Op>& field);
+  SyncPlan plan_for(Access access) const { return sync_plan(graph_.plan().policy(), ranks(), access); }
+
+  // ---- rounds ----
+  // Ends a round and starts the next: counts `frontier` (listing it if sparse) on all ranks;
+  // false when no rank has an active vertex.
+  bool next_round(Frontier& frontier);
+  // Topology-driven: `active` is this rank's count of work left (e.g. 1 if not converged).
+  bool next_round(std::uint64_t active);
+  // The global active count the last next_round saw.
+  std::uint64_t active() const { return round_active_; }
+  std::size_t rounds() const { return stats_.rounds.size() + (round_open_ ? 1 : 0); }
+  // Global collectives, counted as communication time.
+  std::uint64_t sum_all(std::uint64_t value);
+  double sum_all(double value);
+  double max_all(double value);
+  double min_all(double value) { return -max_all(-value); }
+  // Collective: outgoing[r] goes to rank r (this rank's own share is handed back directly);
+  // returns what every rank sent here, indexed by source. Messages of any size, e.g. adjacency
+  // lists; see gather.hpp for typed helpers.
+  std::vector<sync::Bytes> exchange(std::vector<sync::Bytes> outgoing);
+
+  // Collective: totals over all ranks. Call once at the end, on every rank.
+  RunStats finish();
+
+ private:
+  void close_round();
+
+  const dist::LocalGraph& graph_;
+  sync::Channel& channel_;
+  ThreadTeam& team_;
+  sync::Substrate substrate_;
+  Timer started_;
+  bool round_open_ = false;
+  std::uint64_t round_active_ = 0;
+  double compute_ = 0, sync_ = 0;              // this round so far
+  double compute_total_ = 0, sync_total_ = 0;  // all rounds
+  RunStats stats_;
+};
+
+// ---- templates ----
+
+template <class Fn>
+void Engine::for_chunks(std::size_t items, std::size_t chunk, Fn&& fn) {
+  if (items == 0) return;
+  if (items <= chunk || team_.size() == 1) {
+    fn(std::size_t{0}, items, 0u);
+    return;
+  }
+  std::atomic<std::size_t> next{0};
+  team_.run([&](unsigned member) {
+    for (std::size_t begin = next.fetch_add(chunk, std::memory_order_relaxed); begin < items;
+         begin = next.fetch_add(chunk, std::memory_order_relaxed))
+      fn(begin, std::min(items, begin + chunk), member);
+  });
+}
+
+template <class Fn>
+void Engine::for_each_active(const Frontier& frontier, Fn&& fn) {
+  Timer timer;
+  if (frontier.sparse()) {
+    const auto list = frontier.list();
+    for_chunks(list.size(), 64, [&](std::size_t begin, std::size_t end, unsigned) {
+      for (std::size_t i = begin; i < end; ++i) fn(list[i]);
+    });
+  } else {
+    // Chunks of whole 64-bit words, so no two threads share one.
+    const std::size_t n = frontier.size();
+    for_chunks((n + 63) / 64, 16, [&](std::size_t begin, std::size_t end, unsigned) {
+      frontier.bits().for_each(begin * 64, std::min(n, end * 64),
+                               [&](std::size_t v) { fn(static_cast<local_t>(v)); });
+    });
+  }
+  compute_ += timer.elapsed();
+}
+
+template <class Fn>
+void Engine::for_each_vertex(local_t count, Fn&& fn) {
+  Timer timer;
+  for_chunks(count, 1024, [&](std::size_t begin, std::size_t end, unsigned) {
+    for (std::size_t v = begin; v < end; ++v) fn(static_cast<local_t>(v));
+  });
+  compute_ += timer.elapsed();
+}
+
+template <class Fn>
+void Engine::push(const Frontier& frontier, Fn&& fn) {
+  const auto& out = graph_.out();
+  for_each_active(frontier, [&](local_t u) {
+    for (edge_t e = out.offsets[u], end = out.offsets[u + 1]; e < end; ++e) fn(u, out.targets[e], e);
+  });
+}
+
+template <class Fn>
+void Engine::for_each_edge(Fn&& fn) {
+  const auto& out = graph_.out();
+  for_each_vertex(graph_.proxies(), [&](local_t u) {
+    for (edge_t e = out.offsets[u], end = out.offsets[u + 1]; e < end; ++e) fn(u, out.targets[e], e);
+  });
+}
+
+template <class Fn>
+void Engine::pull(Fn&& fn) {
+  const auto& in = graph_.in();
+  if (!graph_.has_in_edges()) throw Error("engine: a pull operator needs the graph partitioned with in-edges");
+  for_each_vertex(graph_.proxies(), [&](local_t v) {
+    if (in.offsets[v] != in.offsets[v + 1]) fn(v, in.neighbors(v), in.offsets[v]);
+  });
+}
+
+template <class T, class Fn>
+T Engine::sum_over(local_t count, Fn&& fn) {
+  Timer timer;
+  std::vector<T> partial(team_.size(), T{});
+  for_chunks(count, 1024, [&](std::size_t begin, std::size_t end, unsigned member) {
+    T sum{};
+    for (std::size_t v = begin; v < end; ++v) sum += fn(static_cast<local_t>(v));
+    partial[member] += sum;
+  });
+  T total{};
+  for (const T& p : partial) total += p;
+  compute_ += timer.elapsed();
+  return total;
+}
+
+template <class T, class Op>
+void Engine::sync(Field<T, Op>& field) {
+  Timer timer;
+  const SyncPlan plan = plan_for(field.access());
+  if (plan.reduce) substrate_.template reduce<Op>(field.values(), field.updated());
+  if (plan.broadcast) substrate_.broadcast(field.values(), field.updated());
+  sync_ += timer.elapsed();
+}
+
+template <class T, class Op>
+void Engine::sync_everywhere(Field<T, Op>& field) {
+  if (ranks() == 1) return;
+  Timer timer;
+  substrate_.template reduce<Op>(field.values(), field.updated());
+  substrate_.broadcast(field.values(), field.updated());
+  sync_ += timer.elapsed();
+}
+
+}  // namespace courier::engine

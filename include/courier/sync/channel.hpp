@@ -1,0 +1,71 @@
+#pragma once
+// Channel: the communication layer under master/mirror synchronisation (paper 000, III-A). One
+// synchronisation is a phase in which this rank sends one message to each rank in a known set and
+// receives one from each rank in another; compute threads gather into buffers and hand them over,
+// and take received buffers as they arrive, in any order, to scatter them. Three implementations
+// (lci on comm/, mpi-probe and mpi-rma on MPI) sit behind this interface so every algorithm runs
+// unchanged on each and they can be compared.
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace courier::sync {
+
+using rank_t = int;
+using Bytes = std::vector<std::byte>;
+
+struct Received {
+  rank_t source = -1;
+  Bytes bytes;
+};
+
+struct ChannelStats {
+  std::uint64_t messages_sent = 0;
+  std::uint64_t bytes_sent = 0;
+  std::uint64_t phases = 0;
+  std::uint64_t buffer_bytes_peak = 0;  // the most bytes of communication buffers alive at once
+  double setup_seconds = 0;             // e.g. window creation
+};
+
+class Channel {
+ public:
+  virtual ~Channel() = default;
+
+  virtual rank_t rank() const = 0;
+  virtual rank_t ranks() const = 0;
+  virtual std::string name() const = 0;
+
+  // Once per pattern, before its first phase: the largest message this rank may send to each
+  // peer and receive from each peer in one phase (indexed by rank). MPI-RMA sizes its windows
+  // with it; the others ignore it. Collective.
+  virtual void reserve(std::span<const std::size_t> max_send, std::span<const std::size_t> max_receive) = 0;
+
+  // Starts a phase: one message goes to each rank of `to`, one comes from each rank of `from`.
+  // Called by one thread; the calls below may come from many threads at once.
+  virtual void begin_phase(std::span<const rank_t> to, std::span<const rank_t> from) = 0;
+  // A buffer of at least `bytes` capacity to gather into (recycled when possible), empty.
+  virtual Bytes acquire(std::size_t bytes) = 0;
+  // Hands the message for `peer` over; the channel owns `message` from now on.
+  virtual void send(rank_t peer, Bytes message) = 0;
+  // The next message of this phase that has arrived, if any; nullopt when none has yet (or all
+  // have been taken). Never blocks.
+  virtual std::optional<Received> try_receive() = 0;
+  // Gives a received buffer back for reuse.
+  virtual void release(Bytes buffer) = 0;
+  // Ends the phase after every message was sent and received. Called by one thread.
+  virtual void end_phase() = 0;
+
+  // Collectives over all ranks, called by one thread of each rank in the same order: termination
+  // detection (are there active vertices anywhere?), global sums such as PageRank's dangling
+  // mass, and timings.
+  virtual std::uint64_t sum_all(std::uint64_t value) = 0;
+  virtual double sum_all(double value) = 0;
+  virtual double max_all(double value) = 0;
+
+  virtual ChannelStats stats() const = 0;
+};
+
+}  // namespace courier::sync

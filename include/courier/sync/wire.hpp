@@ -1,0 +1,116 @@
+#pragma once
+// The bytes of one synchronisation message: which entries of an agreed list of proxies it carries
+// and their values. The metadata is chosen per message by size (as Gluon does):
+//   empty    nothing was updated: the header alone tells the receiver so;
+//   all      every entry was updated: values only, no metadata;
+//   bitset   one bit per list entry, then the values of the set ones;
+//   offsets  a 32-bit index per updated entry, then the values.
+// Global ids are never needed: both sides hold the list in the same order (LocalGraph's mirror
+// lists), and an offset is never longer than a global id.
+#include <cstdint>
+#include <cstring>
+#include <span>
+#include <type_traits>
+
+#include "courier/core/bitset.hpp"
+#include "courier/core/error.hpp"
+#include "courier/sync/channel.hpp"
+
+namespace courier::sync {
+
+enum class Metadata : std::uint32_t { empty, all, bitset, offsets };
+
+struct MessageHeader {
+  Metadata metadata = Metadata::empty;
+  std::uint32_t count = 0;  // values carried
+};
+
+// The largest message for a list of `entries` values of `value_bytes` each.
+inline std::size_t max_message_bytes(std::size_t entries, std::size_t value_bytes) {
+  return sizeof(MessageHeader) + (entries + 63) / 64 * 8 + entries * value_bytes;
+}
+
+// Appends to `out` the entries i of `list` whose proxy list[i] is set in `updated`, with
+// values value[list[i]].
+template <class T, class Local>
+void encode(std::span<const Local> list, const Bitset& updated, std::span<const T> value, Bytes& out) {
+  static_assert(std::is_trivially_copyable_v<T>);
+  const std::size_t n = list.size();
+  std::size_t k = 0;
+  for (Local l : list) k += updated.test(l);
+  MessageHeader header{Metadata::empty, static_cast<std::uint32_t>(k)};
+  const std::size_t bitset_bytes = (n + 63) / 64 * 8, offset_bytes = k * sizeof(std::uint32_t);
+  if (k == 0)
+    header.metadata = Metadata::empty;
+  else if (k == n)
+    header.metadata = Metadata::all;
+  else
+    header.metadata = bitset_bytes < offset_bytes ? Metadata::bitset : Metadata::offsets;
+  const std::size_t metadata_bytes =
+      header.metadata == Metadata::bitset ? bitset_bytes : header.metadata == Metadata::offsets ? offset_bytes : 0;
+
+  const std::size_t start = out.size();
+  out.resize(start + sizeof header + metadata_bytes + k * sizeof(T));
+  std::byte* at = out.data() + start;
+  std::memcpy(at, &header, sizeof header);
+  std::byte* meta = at + sizeof header;
+  std::byte* values = meta + metadata_bytes;
+  if (header.metadata == Metadata::bitset) std::memset(meta, 0, bitset_bytes);
+  std::size_t j = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!updated.test(list[i])) continue;
+    if (header.metadata == Metadata::bitset) {
+      meta[i / 8] |= std::byte{static_cast<unsigned char>(1u << (i % 8))};
+    } else if (header.metadata == Metadata::offsets) {
+      const auto offset = static_cast<std::uint32_t>(i);
+      std::memcpy(meta + j * sizeof offset, &offset, sizeof offset);
+    }
+    std::memcpy(values + j * sizeof(T), &value[list[i]], sizeof(T));
+    ++j;
+  }
+}
+
+// Calls apply(list index, value) for every entry of a message made by encode for a list of
+// `entries`; returns the bytes it read. Throws Error on a message that does not fit the list.
+template <class T, class Apply>
+std::size_t decode(std::span<const std::byte> message, std::size_t entries, Apply&& apply) {
+  MessageHeader header;
+  if (message.size() < sizeof header) throw Error("sync: a message shorter than its header");
+  std::memcpy(&header, message.data(), sizeof header);
+  const std::size_t k = header.count;
+  const std::byte* meta = message.data() + sizeof header;
+  std::size_t metadata_bytes = 0;
+  switch (header.metadata) {
+    case Metadata::empty: metadata_bytes = 0; break;
+    case Metadata::all: metadata_bytes = 0; break;
+    case Metadata::bitset: metadata_bytes = (entries + 63) / 64 * 8; break;
+    case Metadata::offsets: metadata_bytes = k * sizeof(std::uint32_t); break;
+    default: throw Error("sync: a message with unknown metadata");
+  }
+  const std::size_t total = sizeof header + metadata_bytes + k * sizeof(T);
+  if (message.size() < total || k > entries || (header.metadata == Metadata::all && k != entries))
+    throw Error("sync: a message that does not fit its mirror list (ranks disagree on the partition?)");
+  const std::byte* values = meta + metadata_bytes;
+  auto value_at = [&](std::size_t j) {
+    T v;
+    std::memcpy(&v, values + j * sizeof(T), sizeof(T));
+    return v;
+  };
+  if (header.metadata == Metadata::all) {
+    for (std::size_t i = 0; i < k; ++i) apply(i, value_at(i));
+  } else if (header.metadata == Metadata::bitset) {
+    std::size_t j = 0;
+    for (std::size_t i = 0; i < entries && j < k; ++i)
+      if ((std::to_integer<unsigned>(meta[i / 8]) >> (i % 8)) & 1u) apply(i, value_at(j++));
+  } else if (header.metadata == Metadata::offsets) {
+    for (std::size_t j = 0; j < k; ++j) {
+      std::uint32_t offset;
+      std::memcpy(&offset, meta + j * sizeof offset, sizeof offset);
+      if (offset >= entries) throw Error("sync: an offset beyond its mirror list");
+      apply(offset, value_at(j));
+    }
+  }
+  return total;
+}
+
+}  // namespace courier::sync

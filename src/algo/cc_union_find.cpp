@@ -1,0 +1,111 @@
+// Connected components with few rounds: each rank joins its proxies with union-find over its own
+// edges once; then every round gives each local component the smallest label any of its proxies
+// has, and syncs labels so that components spread over several ranks agree.
+// The local union-find skips work as Afforest does: join along the first few edges of every
+// vertex, find the largest set by sampling, and visit the remaining edges only of vertices
+// outside it (both directions when in-edges are there, so every edge with an end outside the
+// largest set is seen; without in-edges, all the rest).
+#include <atomic>
+#include <unordered_map>
+
+#include "courier/algo/cc.hpp"
+#include "courier/sync/reduction.hpp"
+
+namespace courier::algo {
+
+using namespace courier::engine;
+
+namespace {
+
+// A lock-free disjoint-set forest over local ids; roots are the smallest id of their set.
+class LocalForest {
+ public:
+  explicit LocalForest(local_t n) : parent_(n) {
+    for (local_t v = 0; v < n; ++v) parent_[v] = v;
+  }
+  local_t find(local_t v) {
+    for (;;) {  // path halving
+      local_t p = load(v);
+      const local_t gp = load(p);
+      if (p == gp) return p;
+      std::atomic_ref<local_t>(parent_[v]).compare_exchange_weak(p, gp, std::memory_order_relaxed);
+      v = gp;
+    }
+  }
+  void join(local_t a, local_t b) {
+    for (;;) {
+      a = find(a);
+      b = find(b);
+      if (a == b) return;
+      if (a < b) std::swap(a, b);  // hang the larger root under the smaller
+      local_t expected = a;
+      if (std::atomic_ref<local_t>(parent_[a]).compare_exchange_strong(expected, b, std::memory_order_relaxed)) return;
+    }
+  }
+  local_t root(local_t v) const { return parent_[v]; }  // after compress()
+  void compress() {
+    for (local_t v = 0; v < parent_.size(); ++v) parent_[v] = parent_[parent_[v]];
+  }
+
+ private:
+  local_t load(local_t v) { return std::atomic_ref<local_t>(parent_[v]).load(std::memory_order_relaxed); }
+  std::vector<local_t> parent_;
+};
+
+constexpr local_t kNoSet = UINT32_MAX;
+
+// The most frequent root among a fixed sample of proxies (compressed forest).
+local_t largest_set(LocalForest& forest, local_t proxies) {
+  if (proxies == 0) return kNoSet;
+  std::unordered_map<local_t, unsigned> seen;
+  std::uint64_t x = 0x9E3779B97F4A7C15ull;
+  for (int i = 0; i < 1024; ++i) {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;  // xorshift: any fixed spread will do
+    ++seen[forest.root(static_cast<local_t>(x % proxies))];
+  }
+  return std::max_element(seen.begin(), seen.end(), [](auto& a, auto& b) { return a.second < b.second; })->first;
+}
+
+}  // namespace
+
+std::vector<vertex_t> cc_union_find(Engine& engine) {
+  const dist::LocalGraph& g = engine.graph();
+  LocalForest forest(g.proxies());
+  const auto& out = g.out();
+  constexpr edge_t kFirstEdges = 2;
+  engine.for_each_vertex(g.proxies(), [&](local_t u) {
+    for (edge_t e = out.offsets[u]; e < std::min(out.offsets[u + 1], out.offsets[u] + kFirstEdges); ++e)
+      forest.join(u, out.targets[e]);
+  });
+  forest.compress();  // roots are smaller than their members, so one pass in id order suffices
+  const local_t largest = g.has_in_edges() ? largest_set(forest, g.proxies()) : kNoSet;
+  engine.for_each_vertex(g.proxies(), [&](local_t u) {
+    if (largest != kNoSet && forest.find(u) == largest) return;
+    for (edge_t e = out.offsets[u] + kFirstEdges; e < out.offsets[u + 1]; ++e) forest.join(u, out.targets[e]);
+    if (largest != kNoSet)
+      for (local_t w : g.in().neighbors(u)) forest.join(u, w);
+  });
+  forest.compress();
+
+  Field<vertex_t, sync::Min> label(g, 0, kBothWays);
+  for (local_t v = 0; v < g.proxies(); ++v) label[v] = g.global_id(v);
+  std::vector<vertex_t> smallest(g.proxies());  // per root: the smallest label in its set
+  std::uint64_t arrived = 1;                    // labels from other ranks not yet spread here
+  while (engine.next_round(arrived)) {
+    for (local_t v = 0; v < g.proxies(); ++v) smallest[v] = label[v];
+    engine.for_each_vertex(g.proxies(), [&](local_t v) {
+      std::atomic_ref<vertex_t> best(smallest[forest.root(v)]);
+      for (vertex_t b = best.load(std::memory_order_relaxed); label[v] < b;)
+        if (best.compare_exchange_weak(b, label[v], std::memory_order_relaxed)) break;
+    });
+    engine.for_each_vertex(g.proxies(), [&](local_t v) {
+      if (smallest[forest.root(v)] < label[v]) label.set(v, smallest[forest.root(v)]);
+    });
+    engine.sync(label);
+    label.updated().clear();
+    arrived = engine.sum_over<std::uint64_t>(g.proxies(), [&](local_t v) { return label[v] < smallest[forest.root(v)]; });
+  }
+  return {label.values().begin(), label.values().begin() + g.masters()};
+}
+
+}  // namespace courier::algo

@@ -1,0 +1,70 @@
+// Single-source shortest paths: data-driven Bellman-Ford, or delta-stepping when options.delta
+// is set. Distance is a min-label read at sources and written at destinations.
+#include "courier/algo/sssp.hpp"
+
+#include <cmath>
+#include <fmt/format.h>
+
+#include "courier/core/error.hpp"
+#include "courier/graph/reference/unreached.hpp"
+#include "courier/sync/reduction.hpp"
+
+namespace courier::algo {
+
+using namespace courier::engine;
+using graph::reference::kUnreached;
+
+std::vector<std::uint64_t> sssp(Engine& engine, const SsspOptions& options) {
+  const dist::LocalGraph& g = engine.graph();
+  if (options.source >= g.global_vertices())
+    throw InputError(fmt::format("sssp: source {} is not a vertex (the graph has {}); pick a smaller --source",
+                                 options.source, g.global_vertices()));
+  const auto* weights = std::get_if<std::vector<std::uint32_t>>(&g.out().weights);
+  // Decided together, so that every rank throws or none does (a rank without edges needs none).
+  const bool weighted_here = weights != nullptr || g.edges() == 0;
+  if (engine.sum_all(std::uint64_t{weighted_here ? 0u : 1u}) != 0)
+    throw InputError("sssp: the graph needs uint32 edge weights (generate with weights or read a weighted file)");
+  const std::uint32_t* weight = weights != nullptr ? weights->data() : nullptr;
+
+  Field<std::uint64_t, sync::Min> dist(g, kUnreached, kAlongEdges, Track::always);
+  Frontier pending(g.proxies());  // improved, not yet relaxed
+  if (auto s = g.local_id(options.source)) {
+    dist[*s] = 0;
+    pending.add(*s);
+  }
+  const std::uint64_t delta = options.delta == 0 ? kUnreached : options.delta;
+  std::uint64_t bucket_end = delta;  // this bucket holds distances below it
+  Frontier frontier(g.proxies());
+  for (;;) {
+    // The round's work: pending vertices in the current bucket (all of them for Bellman-Ford).
+    frontier.clear();
+    pending.prepare();
+    engine.for_each_active(pending, [&](local_t v) {
+      if (dist[v] < bucket_end) {
+        frontier.add(v);
+        pending.bits().reset(v);
+      }
+    });
+    if (!engine.next_round(frontier)) {
+      // Bucket empty everywhere: move to the one holding the closest pending vertex, if any.
+      double closest = INFINITY;
+      pending.bits().for_each(0, pending.size(), [&](std::size_t v) {
+        closest = std::min(closest, static_cast<double>(dist[static_cast<local_t>(v)]));
+      });
+      closest = engine.min_all(closest);
+      if (std::isinf(closest)) break;
+      bucket_end = (static_cast<std::uint64_t>(closest) / delta + 1) * delta;
+      continue;
+    }
+    engine.push(frontier, [&](local_t u, local_t v, edge_t e) {
+      const std::uint64_t candidate = dist.load(u) + weight[e];
+      if (candidate < dist.load(v)) dist.combine(v, candidate);
+    });
+    engine.sync(dist);
+    dist.updated().for_each(0, g.proxies(), [&](std::size_t v) { pending.add(static_cast<local_t>(v)); });
+    dist.updated().clear();
+  }
+  return {dist.values().begin(), dist.values().begin() + g.masters()};
+}
+
+}  // namespace courier::algo

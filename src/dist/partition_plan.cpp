@@ -1,0 +1,97 @@
+#include "courier/dist/partition_plan.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "courier/core/error.hpp"
+
+namespace courier::dist {
+
+namespace {
+
+rank_t near_square_rows(rank_t ranks) {
+  rank_t rows = 1;
+  for (rank_t r = 1; r * r <= ranks; ++r)
+    if (ranks % r == 0) rows = r;
+  return rows;
+}
+
+std::uint64_t mix(std::uint64_t x) {  // a strong 64-bit finaliser: spreads edges evenly
+  x ^= x >> 30;
+  x *= 0xbf58476d1ce4e5b9ULL;
+  x ^= x >> 27;
+  x *= 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+}  // namespace
+
+const char* to_string(Policy policy) {
+  switch (policy) {
+    case Policy::oec: return "oec";
+    case Policy::iec: return "iec";
+    case Policy::cvc: return "cvc";
+    case Policy::hash: return "hash";
+  }
+  return "?";
+}
+
+Policy parse_policy(std::string_view name) {
+  for (Policy p : {Policy::oec, Policy::iec, Policy::cvc, Policy::hash})
+    if (name == to_string(p)) return p;
+  throw InputError(fmt::format("unknown partition policy '{}': choose oec, iec, cvc or hash", name));
+}
+
+PartitionPlan::PartitionPlan(Policy policy, std::vector<vertex_t> bounds)
+    : policy_(policy), bounds_(std::move(bounds)) {
+  if (bounds_.size() < 2) throw Error("PartitionPlan: at least one rank is needed");
+  grid_rows_ = near_square_rows(ranks());
+}
+
+PartitionPlan::PartitionPlan(Policy policy, rank_t ranks, vertex_t vertices)
+    : PartitionPlan(policy, [&] {
+        std::vector<vertex_t> bounds(static_cast<std::size_t>(std::max(ranks, 1)) + 1);
+        for (std::size_t r = 0; r < bounds.size(); ++r) bounds[r] = vertices * r / (bounds.size() - 1);
+        return bounds;
+      }()) {}
+
+PartitionPlan::PartitionPlan(Policy policy, rank_t ranks, std::span<const edge_t> degree)
+    : PartitionPlan(policy, [&] {
+        const std::size_t parts = static_cast<std::size_t>(std::max(ranks, 1));
+        const vertex_t n = degree.size();
+        const double alpha = 8.0 * static_cast<double>(parts - 1);
+        double total = 0;
+        for (edge_t d : degree) total += static_cast<double>(d) + alpha;
+        // Cut where the running weight passes each rank's share.
+        std::vector<vertex_t> bounds(parts + 1, n);
+        bounds[0] = 0;
+        double running = 0;
+        std::size_t next = 1;
+        for (vertex_t v = 0; v < n && next < parts; ++v) {
+          running += static_cast<double>(degree[v]) + alpha;
+          while (next < parts && running >= total * static_cast<double>(next) / static_cast<double>(parts))
+            bounds[next++] = v + 1;
+        }
+        return bounds;
+      }()) {}
+
+rank_t PartitionPlan::master_of(vertex_t v) const {
+  // The last rank whose range starts at or before v (empty ranges are skipped by upper_bound).
+  return static_cast<rank_t>(std::upper_bound(bounds_.begin(), bounds_.end() - 1, v) - bounds_.begin() - 1);
+}
+
+rank_t PartitionPlan::edge_owner(vertex_t src, vertex_t dst) const {
+  switch (policy_) {
+    case Policy::oec: return master_of(src);
+    case Policy::iec: return master_of(dst);
+    case Policy::cvc: {
+      const rank_t columns = grid_columns();
+      return (master_of(src) / columns) * columns + master_of(dst) % columns;
+    }
+    case Policy::hash: return static_cast<rank_t>(mix(src * 0x9e3779b97f4a7c15ULL ^ dst) % static_cast<std::uint64_t>(ranks()));
+  }
+  return 0;
+}
+
+}  // namespace courier::dist

@@ -1,0 +1,26 @@
+#include "courier/engine/frontier.hpp"
+
+#include <utility>
+
+namespace courier::engine {
+
+void Frontier::take(Bitset& updated) {
+  std::swap(bits_, updated);
+  updated.clear();
+  list_.clear();
+  sparse_ = false;
+}
+
+std::uint64_t Frontier::prepare() {
+  const std::uint64_t count = bits_.count();
+  list_.clear();
+  // A list pays off when it is much shorter than the bitset's words are many.
+  sparse_ = count * 32 < bits_.size();
+  if (sparse_) {
+    list_.reserve(count);
+    bits_.for_each(0, bits_.size(), [&](std::size_t v) { list_.push_back(static_cast<local_t>(v)); });
+  }
+  return count;
+}
+
+}  // namespace courier::engine

@@ -1,0 +1,67 @@
+// Component labels on every policy and 1-4 ranks equal the sequential reference, for label
+// propagation and union-find; union-find takes one round on one rank.
+#include "courier/algo/cc.hpp"
+
+#include <gtest/gtest.h>
+
+#include "algo/algo_graphs.hpp"
+#include "courier/engine/gather.hpp"
+#include "courier/graph/csr.hpp"
+#include "courier/graph/reference/connected_components.hpp"
+#include "support/ranks.hpp"
+
+using namespace courier;
+
+namespace {
+
+using Cc = std::vector<graph::vertex_t> (*)(engine::Engine&);
+
+void check_cc(const graph::EdgeList& edges, Cc cc) {
+  const auto expected = graph::reference::connected_components(graph::build_csr(edges));
+  for (dist::Policy policy : {dist::Policy::oec, dist::Policy::iec, dist::Policy::cvc, dist::Policy::hash})
+    for (int ranks = 1; ranks <= 4; ++ranks) {
+      SCOPED_TRACE(::testing::Message() << dist::to_string(policy) << " x " << ranks);
+      const auto parts = dist::partition_in_memory(edges, policy, ranks, true);
+      std::vector<graph::vertex_t> label;
+      test_support::on_every_rank(parts, 2, [&](engine::Engine& engine) {
+        const auto mine = cc(engine);
+        auto all = engine::gather_masters<graph::vertex_t>(engine, mine);
+        if (engine.rank() == 0) label = std::move(all);
+      });
+      ASSERT_EQ(label, expected);
+    }
+}
+
+}  // namespace
+
+TEST(AlgoCc, LabelPropagationEqualsReference) {
+  for (const auto& g : test_support::test_graphs(false)) {
+    SCOPED_TRACE(g.name);
+    check_cc(g.edges, algo::cc_label_propagation);
+  }
+}
+
+TEST(AlgoCc, UnionFindEqualsReference) {
+  for (const auto& g : test_support::test_graphs(false)) {
+    SCOPED_TRACE(g.name);
+    check_cc(g.edges, algo::cc_union_find);
+  }
+}
+
+TEST(AlgoCc, UnionFindTakesOneRoundOnOneRankAndFewOnFour) {
+  const auto edges = test_support::path(300);
+  for (int ranks : {1, 4}) {
+    const auto parts = dist::partition_in_memory(edges, dist::Policy::oec, ranks, false);
+    std::size_t rounds = 0;
+    test_support::on_every_rank(parts, 2, [&](engine::Engine& engine) {
+      algo::cc_union_find(engine);
+      const auto stats = engine.finish();
+      if (engine.rank() == 0) rounds = stats.rounds.size();
+    });
+    // The path crosses ranks at most ranks - 1 times.
+    EXPECT_LE(rounds, static_cast<std::size_t>(ranks) + 1) << ranks << " ranks";
+    if (ranks == 1) {
+      EXPECT_EQ(rounds, 1u);
+    }
+  }
+}

@@ -1,0 +1,52 @@
+// SSSP distances on every policy and 1-4 ranks equal the sequential reference, for Bellman-Ford
+// and delta-stepping.
+#include "courier/algo/sssp.hpp"
+
+#include <gtest/gtest.h>
+
+#include "algo/algo_graphs.hpp"
+#include "courier/engine/gather.hpp"
+#include "courier/graph/csr.hpp"
+#include "courier/graph/reference/sssp.hpp"
+#include "support/ranks.hpp"
+
+using namespace courier;
+
+namespace {
+
+void check_sssp(const graph::EdgeList& edges, graph::vertex_t source, std::uint64_t delta) {
+  const auto expected = graph::reference::sssp(graph::build_csr(edges), source).dist_int;
+  for (dist::Policy policy : {dist::Policy::oec, dist::Policy::iec, dist::Policy::cvc, dist::Policy::hash})
+    for (int ranks = 1; ranks <= 4; ++ranks) {
+      SCOPED_TRACE(::testing::Message() << dist::to_string(policy) << " x " << ranks);
+      const auto parts = dist::partition_in_memory(edges, policy, ranks, false);
+      std::vector<std::uint64_t> distance;
+      test_support::on_every_rank(parts, 2, [&](engine::Engine& engine) {
+        const auto mine = algo::sssp(engine, {.source = source, .delta = delta});
+        auto all = engine::gather_masters<std::uint64_t>(engine, mine);
+        if (engine.rank() == 0) distance = std::move(all);
+      });
+      ASSERT_EQ(distance, expected);
+    }
+}
+
+}  // namespace
+
+TEST(AlgoSssp, BellmanFordEqualsReference) {
+  for (const auto& g : test_support::test_graphs(true)) {
+    SCOPED_TRACE(g.name);
+    check_sssp(g.edges, 0, 0);
+  }
+}
+
+TEST(AlgoSssp, DeltaSteppingEqualsReference) {
+  for (const auto& g : test_support::test_graphs(true)) {
+    SCOPED_TRACE(g.name);
+    for (std::uint64_t delta : {1u, 40u}) check_sssp(g.edges, 5, delta);
+  }
+}
+
+TEST(AlgoSssp, UnweightedGraphIsAnInputError) {
+  const auto parts = dist::partition_in_memory(test_support::path(10), dist::Policy::oec, 1, false);
+  EXPECT_THROW(test_support::on_every_rank(parts, 1, [](engine::Engine& engine) { algo::sssp(engine); }), InputError);
+}

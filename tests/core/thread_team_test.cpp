@@ -1,0 +1,57 @@
+#include "courier/core/thread_team.hpp"
+
+#include <atomic>
+#include <numeric>
+#include <stdexcept>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "courier/core/bitset.hpp"
+
+TEST(ThreadTeam, RunsEveryMemberEachRound) {
+  courier::ThreadTeam team(3);
+  EXPECT_EQ(team.size(), 3u);
+  std::atomic<int> calls{0};
+  for (int round = 0; round < 200; ++round) team.run([&](unsigned) { calls.fetch_add(1); });
+  EXPECT_EQ(calls.load(), 600);
+}
+
+TEST(ThreadTeam, ForRangeCoversTheRangeOnce) {
+  courier::ThreadTeam team(4);
+  std::vector<int> hits(1001, 0);
+  team.for_range(hits.size(), [&](std::size_t begin, std::size_t end, unsigned) {
+    for (std::size_t i = begin; i < end; ++i) ++hits[i];
+  });
+  EXPECT_EQ(std::accumulate(hits.begin(), hits.end(), 0), 1001);
+  EXPECT_EQ(*std::min_element(hits.begin(), hits.end()), 1);
+}
+
+TEST(ThreadTeam, RethrowsAMembersException) {
+  courier::ThreadTeam team(2);
+  EXPECT_THROW(team.run([](unsigned member) {
+    if (member == 1) throw std::runtime_error("member 1 failed");
+  }),
+               std::runtime_error);
+  std::atomic<int> calls{0};
+  team.run([&](unsigned) { calls.fetch_add(1); });  // still usable
+  EXPECT_EQ(calls.load(), 2);
+}
+
+TEST(Bitset, ConcurrentSetsCountAndIterate) {
+  courier::Bitset bits(1000);
+  courier::ThreadTeam team(4);
+  team.for_range(1000, [&](std::size_t begin, std::size_t end, unsigned) {
+    for (std::size_t i = begin; i < end; ++i)
+      if (i % 3 == 0) bits.set(i);
+  });
+  EXPECT_EQ(bits.count(), 334u);
+  std::vector<std::size_t> seen;
+  bits.for_each(100, 130, [&](std::size_t i) { seen.push_back(i); });
+  EXPECT_EQ(seen, (std::vector<std::size_t>{102, 105, 108, 111, 114, 117, 120, 123, 126, 129}));
+  EXPECT_FALSE(bits.set(999));  // already set
+  bits.reset(999);
+  EXPECT_FALSE(bits.test(999));
+  bits.clear();
+  EXPECT_FALSE(bits.any());
+}

@@ -1,0 +1,169 @@
+// Partition plans and local graphs: every edge lands exactly once, on the rank the policy says,
+// masters cover every vertex once, and the mirror lists of each pair of ranks agree.
+#include <algorithm>
+#include <random>
+#include <tuple>
+
+#include <gtest/gtest.h>
+
+#include "courier/core/error.hpp"
+#include "courier/dist/local_graph.hpp"
+
+using namespace courier::dist;
+using courier::graph::Edge;
+using courier::graph::EdgeList;
+
+namespace {
+
+EdgeList random_graph(vertex_t n, edge_t m, std::uint64_t seed, bool weights) {
+  std::mt19937_64 rng(seed);
+  EdgeList list;
+  list.num_vertices = n;
+  std::vector<std::uint32_t> w;
+  for (edge_t i = 0; i < m; ++i) {
+    // Skewed sources, so balancing by edges matters.
+    const vertex_t src = std::min<vertex_t>(n - 1, static_cast<vertex_t>(std::pow(rng() % 1000 / 1000.0, 3) * n));
+    list.edges.push_back({src, rng() % n});
+    w.push_back(static_cast<std::uint32_t>(1 + rng() % 255));
+  }
+  if (weights) list.weights = std::move(w);
+  return list;
+}
+
+using WeightedEdge = std::tuple<vertex_t, vertex_t, std::uint32_t>;
+
+std::vector<WeightedEdge> sorted_edges(const EdgeList& list) {
+  std::vector<WeightedEdge> all;
+  const auto* w = std::get_if<std::vector<std::uint32_t>>(&list.weights);
+  for (std::size_t i = 0; i < list.edges.size(); ++i)
+    all.emplace_back(list.edges[i].src, list.edges[i].dst, w ? (*w)[i] : 0);
+  std::sort(all.begin(), all.end());
+  return all;
+}
+
+std::vector<WeightedEdge> sorted_edges(const std::vector<LocalGraph>& parts) {
+  std::vector<WeightedEdge> all;
+  for (const LocalGraph& g : parts) {
+    const auto* w = std::get_if<std::vector<std::uint32_t>>(&g.out().weights);
+    for (local_t v = 0; v < g.proxies(); ++v)
+      for (edge_t e = g.out().offsets[v]; e < g.out().offsets[v + 1]; ++e)
+        all.emplace_back(g.global_id(v), g.global_id(g.out().targets[e]), w ? (*w)[e] : 0);
+  }
+  std::sort(all.begin(), all.end());
+  return all;
+}
+
+void check_partition(const EdgeList& list, Policy policy, rank_t ranks) {
+  SCOPED_TRACE(::testing::Message() << to_string(policy) << " on " << ranks << " ranks");
+  const std::vector<LocalGraph> parts = partition_in_memory(list, policy, ranks, true);
+  ASSERT_EQ(parts.size(), static_cast<std::size_t>(ranks));
+  EXPECT_EQ(sorted_edges(parts), sorted_edges(list));
+
+  vertex_t masters = 0;
+  for (const LocalGraph& g : parts) {
+    masters += g.masters();
+    EXPECT_EQ(g.in().targets.size(), g.out().targets.size());
+    for (local_t v = 0; v < g.proxies(); ++v) {
+      EXPECT_EQ(g.local_id(g.global_id(v)), v);
+      EXPECT_EQ(g.owner(v), g.plan().master_of(g.global_id(v)));
+      EXPECT_EQ(g.is_master(v), g.owner(v) == g.rank());
+      for (local_t u : g.out().neighbors(v)) {
+        EXPECT_EQ(g.plan().edge_owner(g.global_id(v), g.global_id(u)), g.rank());
+        if (policy == Policy::oec) {
+          EXPECT_TRUE(g.is_master(v));
+        }
+        if (policy == Policy::iec) {
+          EXPECT_TRUE(g.is_master(u));
+        }
+      }
+    }
+  }
+  EXPECT_EQ(masters, list.num_vertices);
+
+  // What r mirrors of owner's masters is, id for id, what owner sends to r.
+  for (rank_t r = 0; r < ranks; ++r)
+    for (rank_t owner = 0; owner < ranks; ++owner) {
+      const auto mirrors = parts[r].mirrors_owned_by(owner);
+      const auto masters_there = parts[owner].masters_mirrored_on(r);
+      ASSERT_EQ(mirrors.size(), masters_there.size());
+      for (std::size_t i = 0; i < mirrors.size(); ++i)
+        EXPECT_EQ(parts[r].global_id(mirrors[i]), parts[owner].global_id(masters_there[i]));
+      if (owner == r) {
+        EXPECT_TRUE(mirrors.empty());
+      }
+    }
+}
+
+}  // namespace
+
+TEST(PartitionPlan, PolicyNames) {
+  for (Policy p : {Policy::oec, Policy::iec, Policy::cvc, Policy::hash}) EXPECT_EQ(parse_policy(to_string(p)), p);
+  EXPECT_THROW(parse_policy("metis"), courier::InputError);
+}
+
+TEST(PartitionPlan, MasterRangesAreBalancedByEdgesAndCoverEveryVertex) {
+  // Vertex 0 has 1000 edges, the other 99 none: with 2 ranks it sits alone-ish on rank 0.
+  std::vector<edge_t> degree(100, 0);
+  degree[0] = 1000;
+  const PartitionPlan plan(Policy::oec, 2, degree);
+  EXPECT_EQ(plan.vertices(), 100u);
+  EXPECT_EQ(plan.masters_begin(0), 0u);
+  EXPECT_EQ(plan.masters_end(1), 100u);
+  EXPECT_LT(plan.masters_end(0), 50u);  // far fewer vertices than an even split
+  for (vertex_t v = 0; v < 100; ++v) {
+    const rank_t r = plan.master_of(v);
+    EXPECT_GE(v, plan.masters_begin(r));
+    EXPECT_LT(v, plan.masters_end(r));
+  }
+}
+
+TEST(PartitionPlan, MoreRanksThanVerticesLeavesSomeEmpty) {
+  const PartitionPlan plan(Policy::oec, 5, vertex_t{3});
+  vertex_t covered = 0;
+  for (rank_t r = 0; r < 5; ++r) covered += plan.masters_end(r) - plan.masters_begin(r);
+  EXPECT_EQ(covered, 3u);
+  for (vertex_t v = 0; v < 3; ++v) EXPECT_LT(plan.master_of(v), 5);
+}
+
+TEST(PartitionPlan, CartesianGridIsNearSquare) {
+  EXPECT_EQ(PartitionPlan(Policy::cvc, 4, vertex_t{16}).grid_rows(), 2);
+  EXPECT_EQ(PartitionPlan(Policy::cvc, 6, vertex_t{16}).grid_rows(), 2);
+  EXPECT_EQ(PartitionPlan(Policy::cvc, 6, vertex_t{16}).grid_columns(), 3);
+  EXPECT_EQ(PartitionPlan(Policy::cvc, 7, vertex_t{16}).grid_rows(), 1);
+  // A vertex's out-edges stay in its grid row, its in-edges in its grid column.
+  const PartitionPlan plan(Policy::cvc, 4, vertex_t{64});
+  for (vertex_t u = 0; u < 64; ++u)
+    for (vertex_t v = 0; v < 64; ++v) {
+      const rank_t r = plan.edge_owner(u, v);
+      EXPECT_EQ(r / 2, plan.master_of(u) / 2);
+      EXPECT_EQ(r % 2, plan.master_of(v) % 2);
+    }
+}
+
+TEST(LocalGraph, EveryPolicyAndRankCountPartitionsExactly) {
+  const EdgeList skewed = random_graph(300, 3000, 7, true);
+  for (Policy p : {Policy::oec, Policy::iec, Policy::cvc, Policy::hash})
+    for (rank_t ranks : {1, 2, 3, 4, 7}) check_partition(skewed, p, ranks);
+}
+
+TEST(LocalGraph, SmallGraphsWithIsolatedVerticesAndLoops) {
+  EdgeList path;
+  path.num_vertices = 6;  // 5 is isolated
+  path.edges = {{0, 1}, {1, 2}, {2, 3}, {3, 4}, {2, 2}};
+  for (Policy p : {Policy::oec, Policy::iec, Policy::cvc, Policy::hash})
+    for (rank_t ranks : {1, 2, 4, 7}) check_partition(path, p, ranks);
+  EdgeList empty;
+  for (rank_t ranks : {1, 3}) check_partition(empty, Policy::oec, ranks);
+}
+
+TEST(LocalGraph, QualityOfAnEdgeCutAndAVertexCut) {
+  const EdgeList g = random_graph(1000, 20000, 3, false);
+  const auto one = partition_in_memory(g, Policy::oec, 1, false);
+  EXPECT_DOUBLE_EQ(quality(one).replication, 1.0);
+  EXPECT_DOUBLE_EQ(quality(one).edge_imbalance, 1.0);
+  const auto cut = partition_in_memory(g, Policy::oec, 4, false);
+  EXPECT_GT(quality(cut).replication, 1.0);
+  EXPECT_LE(quality(cut).replication, 4.0);
+  // A hash vertex cut spreads edges almost evenly.
+  EXPECT_LT(quality(partition_in_memory(g, Policy::hash, 4, false)).edge_imbalance, 1.1);
+}

@@ -1,0 +1,176 @@
+// The engine on 1-4 ranks as threads: operators visit what they should, a declared field travels
+// only the ways the rule gives, rounds end when no rank is active, results gather to rank 0.
+#include "courier/engine/engine.hpp"
+
+#include <atomic>
+#include <random>
+
+#include <gtest/gtest.h>
+
+#include "courier/engine/gather.hpp"
+#include "courier/engine/run.hpp"
+#include "courier/sync/solo_channel.hpp"
+#include "courier/sync/reduction.hpp"
+#include "support/ranks.hpp"
+
+using namespace courier;
+using namespace courier::engine;
+using courier::dist::Policy;
+
+namespace {
+
+graph::EdgeList random_graph(graph::vertex_t n, std::size_t m, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  graph::EdgeList list;
+  list.num_vertices = n;
+  for (std::size_t i = 0; i < m; ++i) list.edges.push_back({rng() % n, rng() % n});
+  return list;
+}
+
+constexpr Policy kPolicies[] = {Policy::oec, Policy::iec, Policy::cvc, Policy::hash};
+
+}  // namespace
+
+TEST(Engine, GatherMastersPutsEveryValueAtItsGlobalId) {
+  const auto edges = random_graph(300, 2000, 1);
+  for (Policy policy : kPolicies)
+    for (int ranks = 1; ranks <= 4; ++ranks) {
+      const auto parts = dist::partition_in_memory(edges, policy, ranks, false);
+      std::vector<graph::vertex_t> all;
+      std::vector<std::size_t> sizes(static_cast<std::size_t>(ranks));
+      test_support::on_every_rank(parts, 2, [&](Engine& engine) {
+        std::vector<graph::vertex_t> mine(engine.graph().masters());
+        for (local_t v = 0; v < mine.size(); ++v) mine[v] = engine.graph().global_id(v) * 3;
+        auto gathered = gather_masters<graph::vertex_t>(engine, mine);
+        sizes[engine.rank()] = gathered.size();
+        if (engine.rank() == 0) all = std::move(gathered);
+      });
+      ASSERT_EQ(all.size(), 300u);
+      for (graph::vertex_t v = 0; v < 300; ++v) ASSERT_EQ(all[v], v * 3);
+      for (int r = 1; r < ranks; ++r) EXPECT_EQ(sizes[r], 0u);
+    }
+}
+
+TEST(Engine, ExchangeDeliversMessagesOfAnySizeToTheirRank) {
+  const auto edges = random_graph(100, 300, 2);
+  for (int ranks = 1; ranks <= 4; ++ranks) {
+    const auto parts = dist::partition_in_memory(edges, Policy::hash, ranks, false);
+    test_support::on_every_rank(parts, 2, [&](Engine& engine) {
+      // Rank r sends to rank s a message of r * s values (empty ones too), each worth 100 r + s.
+      std::vector<std::vector<std::uint32_t>> out(static_cast<std::size_t>(ranks));
+      for (int s = 0; s < ranks; ++s) out[s].assign(static_cast<std::size_t>(engine.rank() * s), 100 * engine.rank() + s);
+      for (int round = 0; round < 2; ++round) {
+        const auto in = exchange_values(engine, out);
+        for (int r = 0; r < ranks; ++r) {
+          ASSERT_EQ(in[r].size(), static_cast<std::size_t>(r * engine.rank()));
+          for (auto x : in[r]) ASSERT_EQ(x, static_cast<std::uint32_t>(100 * r + engine.rank()));
+        }
+      }
+    });
+  }
+}
+
+TEST(Engine, DataDrivenRoundsEndWhenNoRankIsActiveAndCountRounds) {
+  // A path 0 -> 1 -> ... -> 49: pushing "reached" from 0 takes 50 rounds (the last finds nothing new).
+  graph::EdgeList path;
+  path.num_vertices = 50;
+  for (graph::vertex_t v = 0; v + 1 < 50; ++v) path.edges.push_back({v, v + 1});
+  for (Policy policy : kPolicies)
+    for (int ranks = 1; ranks <= 4; ++ranks) {
+      SCOPED_TRACE(::testing::Message() << dist::to_string(policy) << " x " << ranks);
+      const auto parts = dist::partition_in_memory(path, policy, ranks, false);
+      std::vector<RunStats> stats(static_cast<std::size_t>(ranks));
+      std::atomic<std::uint64_t> reached{0};
+      test_support::on_every_rank(parts, 2, [&](Engine& engine) {
+        const auto& g = engine.graph();
+        Field<std::uint8_t, sync::LogicalOr> seen(g, 0, kAlongEdges, Track::always);
+        Frontier frontier(g.proxies());
+        if (auto s = g.local_id(0)) {
+          seen[*s] = 1;
+          frontier.add(*s);
+        }
+        while (engine.next_round(frontier)) {
+          engine.push(frontier, [&](local_t, local_t v, edge_t) {
+            if (!seen.load(v)) seen.combine(v, 1);
+          });
+          engine.sync(seen);
+          frontier.take(seen.updated());
+        }
+        std::uint64_t mine = 0;
+        for (local_t v = 0; v < g.masters(); ++v) mine += seen[v];
+        reached += mine;
+        stats[engine.rank()] = engine.finish();
+      });
+      EXPECT_EQ(reached.load(), 50u);
+      const SyncPlan plan = sync_plan(policy, ranks, kAlongEdges);
+      for (const RunStats& s : stats) {
+        ASSERT_EQ(s.rounds.size(), 50u);
+        // One vertex is reached per round; under oec only its master is active, elsewhere its
+        // mirrors too.
+        for (const RoundStats& round : s.rounds) {
+          if (policy == Policy::oec || ranks == 1) {
+            EXPECT_EQ(round.active, 1u);
+          }
+          EXPECT_GE(round.active, 1u);
+          EXPECT_LE(round.active, static_cast<std::uint64_t>(ranks));
+        }
+        EXPECT_EQ(s.reduces, plan.reduce ? 50u : 0u);
+        EXPECT_EQ(s.broadcasts, plan.broadcast ? 50u : 0u);
+        // Totals are maxima over ranks, so every rank reports the same, and parts fit in the whole.
+        EXPECT_EQ(s.compute_seconds, stats[0].compute_seconds);
+        EXPECT_GT(s.compute_seconds, 0.0);
+        EXPECT_LE(s.compute_seconds, s.total_seconds);
+        EXPECT_LE(s.sync_seconds, s.total_seconds);
+        if (ranks > 1) {
+          EXPECT_GT(s.sync_seconds, 0.0);
+        }
+        if (ranks > 1) {
+          EXPECT_GT(s.messages, 0u);
+        }
+      }
+    }
+}
+
+TEST(Engine, SumOverAndForEachVertexVisitEveryVertexOnce) {
+  const auto parts = dist::partition_in_memory(random_graph(5000, 100, 3), Policy::oec, 1, false);
+  test_support::on_every_rank(parts, 2, [&](Engine& engine) {
+    std::vector<std::atomic<int>> visits(5000);
+    engine.for_each_vertex(5000, [&](local_t v) { ++visits[v]; });
+    for (auto& x : visits) ASSERT_EQ(x.load(), 1);
+    EXPECT_EQ(engine.sum_over<std::uint64_t>(5000, [](local_t v) { return std::uint64_t{v}; }), 5000u * 4999 / 2);
+  });
+}
+
+TEST(Engine, PullWithoutInEdgesIsAnError) {
+  const auto parts = dist::partition_in_memory(random_graph(10, 20, 4), Policy::oec, 1, false);
+  EXPECT_THROW(test_support::on_every_rank(parts, 1,
+                                           [](Engine& engine) {
+                                             engine.pull([](local_t, std::span<const local_t>, edge_t) {});
+                                           }),
+               Error);
+}
+
+TEST(Engine, RunOnOneRankWithTheSoloChannelReportsItsRounds) {
+  graph::EdgeList path;
+  path.num_vertices = 10;
+  for (graph::vertex_t v = 0; v + 1 < 10; ++v) path.edges.push_back({v, v + 1});
+  const auto parts = dist::partition_in_memory(path, Policy::oec, 1, false);
+  sync::SoloChannel channel;
+  std::uint64_t reached = 0;
+  const RunStats stats = run(parts[0], channel, 2, [&](Engine& engine) {
+    Field<std::uint8_t, sync::LogicalOr> seen(engine.graph(), 0, kAlongEdges, Track::always);
+    Frontier frontier(engine.graph().proxies());
+    seen[0] = 1;
+    frontier.add(0);
+    while (engine.next_round(frontier)) {
+      engine.push(frontier, [&](local_t, local_t v, edge_t) { seen.combine(v, 1); });
+      engine.sync(seen);
+      frontier.take(seen.updated());
+    }
+    for (auto s : seen.values()) reached += s;
+  });
+  EXPECT_EQ(reached, 10u);
+  EXPECT_EQ(stats.rounds.size(), 10u);
+  EXPECT_EQ(stats.reduces + stats.broadcasts, 0u);
+  EXPECT_EQ(stats.messages, 0u);
+}

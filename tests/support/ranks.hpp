@@ -1,0 +1,36 @@
+#pragma once
+// Runs one body per rank, ranks as threads of this test joined by a loopback channel, each with
+// its own team of threads and engine: how the engine and algorithm tests run distributed code.
+#include <exception>
+#include <functional>
+#include <thread>
+#include <vector>
+
+#include "courier/dist/local_graph.hpp"
+#include "courier/engine/engine.hpp"
+#include "support/loopback_channel.hpp"
+
+namespace courier::test_support {
+
+inline void on_every_rank(const std::vector<dist::LocalGraph>& parts, unsigned threads_per_rank,
+                          const std::function<void(engine::Engine&)>& body) {
+  sync::test_support::LoopbackHub hub(static_cast<int>(parts.size()));
+  std::vector<std::thread> ranks;
+  std::vector<std::exception_ptr> errors(parts.size());
+  for (int r = 0; r < static_cast<int>(parts.size()); ++r)
+    ranks.emplace_back([&, r] {
+      try {
+        sync::test_support::LoopbackChannel channel(hub, r);
+        ThreadTeam team(threads_per_rank);
+        engine::Engine engine(parts[r], channel, team);
+        body(engine);
+      } catch (...) {
+        errors[r] = std::current_exception();
+      }
+    });
+  for (auto& t : ranks) t.join();
+  for (auto& e : errors)
+    if (e) std::rethrow_exception(e);
+}
+
+}  // namespace courier::test_support

@@ -1,0 +1,155 @@
+// Reduce and broadcast over every partition policy and rank count, with ranks as threads and a
+// loopback channel: masters end with the combination of all their proxies, mirrors with their
+// master's value, and only updated labels travel.
+#include "courier/sync/substrate.hpp"
+
+#include <functional>
+#include <numeric>
+#include <random>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+#include "courier/sync/reduction.hpp"
+#include "support/loopback_channel.hpp"
+
+using namespace courier;
+using namespace courier::sync;
+using courier::dist::LocalGraph;
+using courier::dist::Policy;
+using courier::graph::EdgeList;
+using courier::graph::vertex_t;
+
+namespace {
+
+EdgeList random_graph(vertex_t n, std::size_t m, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  EdgeList list;
+  list.num_vertices = n;
+  for (std::size_t i = 0; i < m; ++i) list.edges.push_back({rng() % n, rng() % n});
+  return list;
+}
+
+// Runs body(rank, graph, substrate) on every rank, each rank a thread with a team of 2.
+void on_every_rank(const std::vector<LocalGraph>& parts,
+                   const std::function<void(int, const LocalGraph&, Substrate&)>& body) {
+  test_support::LoopbackHub hub(static_cast<int>(parts.size()));
+  std::vector<std::thread> ranks;
+  std::vector<std::exception_ptr> errors(parts.size());
+  for (int r = 0; r < static_cast<int>(parts.size()); ++r)
+    ranks.emplace_back([&, r] {
+      try {
+        test_support::LoopbackChannel channel(hub, r);
+        ThreadTeam team(2);
+        Substrate substrate(parts[r], channel, team);
+        body(r, parts[r], substrate);
+      } catch (...) {
+        errors[r] = std::current_exception();
+      }
+    });
+  for (auto& t : ranks) t.join();
+  for (auto& e : errors)
+    if (e) std::rethrow_exception(e);
+}
+
+// A value every proxy of v on rank r starts with: different on every rank.
+std::uint64_t initial(vertex_t v, int r) { return (v * 7919 + static_cast<vertex_t>(r) * 104729) % 1000 + 1; }
+
+}  // namespace
+
+TEST(Substrate, ReduceMinThenBroadcastGivesEveryProxyTheMinimum) {
+  const EdgeList g = random_graph(200, 1500, 11);
+  for (Policy policy : {Policy::oec, Policy::iec, Policy::cvc, Policy::hash})
+    for (int ranks : {1, 2, 3, 4}) {
+      SCOPED_TRACE(::testing::Message() << dist::to_string(policy) << " x " << ranks);
+      const auto parts = dist::partition_in_memory(g, policy, ranks, false);
+      // The expected minimum over all proxies of each vertex.
+      std::vector<std::uint64_t> expected(g.num_vertices, std::numeric_limits<std::uint64_t>::max());
+      for (int r = 0; r < ranks; ++r)
+        for (dist::local_t l = 0; l < parts[r].proxies(); ++l) {
+          const vertex_t v = parts[r].global_id(l);
+          expected[v] = std::min(expected[v], initial(v, r));
+        }
+      std::vector<std::vector<std::uint64_t>> result(static_cast<std::size_t>(ranks));
+      on_every_rank(parts, [&](int r, const LocalGraph& graph, Substrate& substrate) {
+        std::vector<std::uint64_t> value(graph.proxies());
+        Bitset updated(graph.proxies());
+        for (dist::local_t l = 0; l < graph.proxies(); ++l) {
+          value[l] = initial(graph.global_id(l), r);
+          updated.set(l);
+        }
+        substrate.reduce<Min>(value, updated);
+        for (dist::local_t m = graph.masters(); m < graph.proxies(); ++m) EXPECT_FALSE(updated.test(m));
+        substrate.broadcast(value, updated);
+        result[r] = value;
+      });
+      for (int r = 0; r < ranks; ++r)
+        for (dist::local_t l = 0; l < parts[r].proxies(); ++l)
+          ASSERT_EQ(result[r][l], expected[parts[r].global_id(l)]) << "rank " << r << " proxy " << l;
+    }
+}
+
+TEST(Substrate, ReduceSumCountsEachMirrorOnceAndResetsIt) {
+  const EdgeList g = random_graph(100, 800, 5);
+  const auto parts = dist::partition_in_memory(g, Policy::cvc, 4, false);
+  std::vector<double> expected(g.num_vertices, 0.0);
+  for (int r = 0; r < 4; ++r)
+    for (dist::local_t l = 0; l < parts[r].proxies(); ++l) expected[parts[r].global_id(l)] += 1.0;
+  std::vector<std::vector<double>> result(4);
+  on_every_rank(parts, [&](int r, const LocalGraph& graph, Substrate& substrate) {
+    std::vector<double> value(graph.proxies(), 1.0);
+    Bitset updated(graph.proxies());
+    for (dist::local_t l = 0; l < graph.proxies(); ++l) updated.set(l);
+    substrate.reduce<Sum>(value, updated);
+    for (dist::local_t m = graph.masters(); m < graph.proxies(); ++m) EXPECT_EQ(value[m], 0.0);
+    // A second reduce with nothing updated changes nothing.
+    updated.clear();
+    substrate.reduce<Sum>(value, updated);
+    EXPECT_FALSE(updated.any());
+    result[r] = value;
+  });
+  for (int r = 0; r < 4; ++r)
+    for (dist::local_t l = 0; l < parts[r].masters(); ++l)
+      EXPECT_EQ(result[r][l], expected[parts[r].global_id(l)]);
+}
+
+TEST(Substrate, OnlyUpdatedMastersReachTheirMirrors) {
+  const EdgeList g = random_graph(120, 1000, 9);
+  const auto parts = dist::partition_in_memory(g, Policy::hash, 3, false);
+  std::vector<std::vector<std::uint32_t>> result(3);
+  on_every_rank(parts, [&](int, const LocalGraph& graph, Substrate& substrate) {
+    std::vector<std::uint32_t> value(graph.proxies(), 0);
+    Bitset updated(graph.proxies());
+    for (dist::local_t l = 0; l < graph.masters(); ++l) {
+      value[l] = static_cast<std::uint32_t>(graph.global_id(l)) + 1;
+      if (graph.global_id(l) % 3 == 0) updated.set(l);  // only these were "written" this round
+    }
+    substrate.broadcast(value, updated);
+    for (dist::local_t m = graph.masters(); m < graph.proxies(); ++m) {
+      const bool sent = graph.global_id(m) % 3 == 0;
+      EXPECT_EQ(updated.test(m), sent);
+      EXPECT_EQ(value[m], sent ? graph.global_id(m) + 1 : 0u);
+    }
+    result[0].push_back(0);
+  });
+}
+
+TEST(LoopbackChannel, CollectivesAgreeOnEveryRank) {
+  test_support::LoopbackHub hub(3);
+  std::vector<std::thread> ranks;
+  std::vector<std::uint64_t> sums(3);
+  std::vector<double> maxima(3), real_sums(3);
+  for (int r = 0; r < 3; ++r)
+    ranks.emplace_back([&, r] {
+      test_support::LoopbackChannel channel(hub, r);
+      for (int round = 0; round < 100; ++round) {
+        sums[r] = channel.sum_all(std::uint64_t(r + round));
+        maxima[r] = channel.max_all(double(r * round));
+        real_sums[r] = channel.sum_all(0.5 * r);
+        ASSERT_EQ(sums[r], std::uint64_t(3 + 3 * round));
+        ASSERT_EQ(maxima[r], 2.0 * round);
+        ASSERT_EQ(real_sums[r], 1.5);
+      }
+    });
+  for (auto& t : ranks) t.join();
+}
