@@ -2,6 +2,7 @@
 // Synthetic graphs, deterministic for a given seed whatever the thread count. Edge i is a pure
 // function of (seed, i), so any rank can generate any slice of the edges on its own.
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 #include "courier/graph/edge_list.hpp"
@@ -10,21 +11,35 @@ namespace courier::graph {
 
 enum class Generator { kronecker, uniform };
 
+inline constexpr int kMinGeneratorScale = 1;
+inline constexpr int kMaxGeneratorScale = 40;
+inline constexpr int kMaxEdgeFactor = 1 << 16;
+
 struct GeneratorOptions {
   Generator kind = Generator::kronecker;
-  int scale = 10;          // 2^scale vertices
+  int scale = 10;          // 2^scale vertices, 1..40
   int edge_factor = 16;    // edge_factor * 2^scale edges
   std::uint64_t seed = 1;
   bool weights = false;    // uniform random uint32 weights in [1, 255]
+  unsigned threads = 0;    // 0: std::thread::hardware_concurrency(); never changes the result
 };
 
-// Graph500 Kronecker (A=0.57, B=0.19, C=0.19, ids scrambled) or uniform random.
+// Graph500 Kronecker (A=0.57, B=0.19, C=0.19, D=0.05; each edge drawn bit by bit, ids scrambled by
+// VertexScramble) or uniform random endpoints. Self loops and duplicate edges are kept, as
+// Graph500 does; the edges are directed as drawn (symmetrize for an undirected graph).
+// Throws InputError for a scale outside 1..40 or an edge factor outside 1..65536.
 EdgeList generate(const GeneratorOptions& options);
-// Only edges [first, last) of the same graph.
+// Only edges [first, last) of the same graph (num_vertices is the whole graph's).
 EdgeList generate_range(const GeneratorOptions& options, edge_t first, edge_t last);
+// edge_factor * 2^scale.
+edge_t generated_edge_count(const GeneratorOptions& options);
 
-// "kron:SCALE" or "urand:SCALE"; false if `spec` is not a generator spec at all, throws
-// InputError if it is one but malformed ("kron:x").
+// A spec is exactly "kron:SCALE" or "urand:SCALE", optionally followed by ":ef=E" (edge factor)
+// and/or ":seed=S"; it sets only the fields it names. Returns false if `spec` does not start with
+// "kron:" or "urand:" (it is a file name then; a file called like a spec is read as ./kron:16.el),
+// and throws InputError, showing the right form, if it does but is malformed ("kron:x").
 bool parse_generator_spec(std::string_view spec, GeneratorOptions& options);
+// "kron:16" (with ":ef=E" / ":seed=S" when they differ from the defaults).
+std::string generator_spec(const GeneratorOptions& options);
 
 }  // namespace courier::graph
