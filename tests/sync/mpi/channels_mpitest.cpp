@@ -232,6 +232,46 @@ TEST_P(MpiLayer, FootprintCountsTheBuffersAndRmaItsWorstCaseWindows) {
   }
 }
 
+// A label wider than the channel was reserved for reserves again: mpi-rma grows its windows (on
+// every rank together) and the results stay right.
+TEST_P(MpiLayer, AWiderLabelAfterANarrowOneGrowsTheWindows) {
+  const int rank = world_rank(), ranks = world_size();
+  const EdgeList g = random_graph(150, 1200, 29);
+  const auto parts = dist::partition_in_memory(g, Policy::oec, ranks, false);
+  std::vector<std::uint64_t> expected(g.num_vertices, 0);
+  for (int r = 0; r < ranks; ++r)
+    for (local_t l = 0; l < parts[r].proxies(); ++l) {
+      const vertex_t v = parts[r].global_id(l);
+      expected[v] = std::max(expected[v], initial(v, r));
+    }
+  const LocalGraph& graph = parts[rank];
+  auto channel = this->channel();
+  ThreadTeam team(2);
+  Substrate substrate(graph, *channel, team);
+  auto* rma = dynamic_cast<MpiRmaChannel*>(channel.get());
+  std::uint64_t narrow_windows = 0;
+  {
+    std::vector<std::uint16_t> value(graph.proxies());
+    Bitset updated(graph.proxies());
+    for (local_t l = 0; l < graph.proxies(); ++l) value[l] = static_cast<std::uint16_t>(initial(graph.global_id(l), rank)), updated.set(l);
+    substrate.reduce<Max>(value, updated);
+    substrate.broadcast(value, updated);
+    for (local_t l = 0; l < graph.proxies(); ++l) EXPECT_EQ(value[l], expected[graph.global_id(l)]);
+    if (rma) narrow_windows = rma->window_bytes();
+  }
+  const double narrow_setup = channel->stats().setup_seconds;
+  std::vector<std::uint64_t> value(graph.proxies());
+  Bitset updated(graph.proxies());
+  for (local_t l = 0; l < graph.proxies(); ++l) value[l] = initial(graph.global_id(l), rank) << 40, updated.set(l);
+  substrate.reduce<Max>(value, updated);
+  substrate.broadcast(value, updated);
+  for (local_t l = 0; l < graph.proxies(); ++l) EXPECT_EQ(value[l], expected[graph.global_id(l)] << 40);
+  if (rma && ranks > 1) {
+    EXPECT_GT(rma->window_bytes(), narrow_windows);
+    EXPECT_GT(channel->stats().setup_seconds, narrow_setup);
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Layers, MpiLayer, ::testing::Values("mpi-probe", "mpi-rma"), layer_name);
 
 TEST(MpiChannelFactory, NamesTheLayersAndRejectsOthers) {
@@ -336,6 +376,37 @@ TEST(MpiProbeAggregation, ZeroAgeSendsEveryMessageAtOnce) {
   if (channel->rank() == 0) {
     EXPECT_EQ(channel->probe_stats().wire_messages, 3u);
   }
+}
+
+// ---- misuse is reported, not hung on ----
+
+TEST(MpiRmaChannel, AMessageBeyondTheReservedSizeIsAnError) {
+  auto channel = MpiRmaChannel::create(MPI_COMM_WORLD);
+  const int rank = channel->rank(), ranks = channel->ranks();
+  const rank_t next = (rank + 1) % ranks, previous = (rank + ranks - 1) % ranks;
+  std::vector<std::size_t> sizes(static_cast<std::size_t>(ranks), 0);
+  sizes[static_cast<std::size_t>(next)] = 32;  // what I send to next
+  std::vector<std::size_t> receive(static_cast<std::size_t>(ranks), 0);
+  receive[static_cast<std::size_t>(previous)] = 32;
+  channel->reserve(sizes, receive);
+  EXPECT_GE(channel->window_bytes(), 40u);
+  const std::vector<rank_t> to{next}, from{previous};
+  channel->begin_phase(to, from);
+  EXPECT_THROW(channel->send(next, pattern(33, 0)), Error);
+  channel->send(next, pattern(32, rank));
+  std::optional<Received> got;
+  while (!(got = channel->try_receive())) std::this_thread::yield();
+  EXPECT_EQ(got->source, previous);
+  EXPECT_EQ(got->bytes, pattern(32, previous));
+  channel->end_phase();
+}
+
+TEST(MpiProbeChannel, EndingAPhaseBeforeItsMessagesArrivedIsAnError) {
+  auto channel = MpiProbeChannel::create(MPI_COMM_WORLD);
+  const int rank = channel->rank(), ranks = channel->ranks();
+  const std::vector<rank_t> nobody, from{(rank + 1) % ranks};
+  channel->begin_phase(nobody, from);  // nobody sends: the phase cannot end
+  EXPECT_THROW(channel->end_phase(), Error);
 }
 
 int main(int argc, char** argv) { return courier::test_support::run_all_tests_under_mpi(argc, argv); }
