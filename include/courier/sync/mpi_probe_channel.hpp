@@ -13,7 +13,8 @@
 // Thread level: only the communication thread calls MPI, but it is not the thread that called
 // MPI_Init_thread, so MPI_THREAD_FUNNELED is not enough by the letter of the standard: the channel
 // needs MPI_THREAD_SERIALIZED, and MPI_THREAD_MULTIPLE if the program calls MPI itself while a
-// channel lives. Collectives (sum_all, max_all) run on the communication thread too, as
+// channel lives or keeps two channels (two communication threads) alive at once; the constructor
+// checks what it can (MPI_Query_thread, channels alive) and throws Error with the fix. Collectives (sum_all, max_all) run on the communication thread too, as
 // MPI_Iallreduce on the channel's own duplicated communicator, tested while sends and receives
 // keep progressing; so one thread issues every MPI call and the level above is enough.
 #include <mpi.h>

@@ -18,7 +18,8 @@
 // Thread level: the paper's layer puts from compute threads and polls from a helper thread, so it
 // needs MPI_THREAD_MULTIPLE. Here one communication thread issues every MPI call (puts handed to it
 // through a queue, window tests, collectives), which is simpler to reason about and needs only
-// MPI_THREAD_SERIALIZED (MULTIPLE if the program calls MPI itself while a channel lives); its
+// MPI_THREAD_SERIALIZED (MULTIPLE if the program calls MPI itself while a channel lives, or keeps
+// two channels alive at once); its
 // polling with MPI_Win_test also drives the progress the paper's helper thread gets from
 // MPI_Iprobe.
 #include <mpi.h>

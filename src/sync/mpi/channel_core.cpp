@@ -1,5 +1,6 @@
 #include "channel_core.hpp"
 
+#include <atomic>
 #include <string>
 
 #include "backoff.hpp"
@@ -8,6 +9,9 @@
 namespace courier::sync::mpi {
 
 namespace {
+
+// Channels alive in this process: each has its own MPI thread, so two at once need MULTIPLE.
+std::atomic<int> live_channels{0};
 
 int ranks_of(MPI_Comm comm) {
   int size = 1;
@@ -28,7 +32,12 @@ ChannelCore::ChannelCore(MPI_Comm comm, const char* layer)
     throw Error(std::string(layer) +
                 ": needs MPI_THREAD_SERIALIZED or more (its communication thread is not the main thread); "
                 "call MPI_Init_thread with MPI_THREAD_MULTIPLE");
+  if (provided < MPI_THREAD_MULTIPLE && live_channels.load() > 0)
+    throw Error(std::string(layer) +
+                ": another MPI channel is alive and each has its own MPI thread; at MPI_THREAD_SERIALIZED only "
+                "one may exist at a time: call MPI_Init_thread with MPI_THREAD_MULTIPLE");
   check(MPI_Comm_dup(comm, &comm_), "MPI_Comm_dup");
+  ++live_channels;
   MPI_Comm_rank(comm_, &rank_);
   MPI_Comm_size(comm_, &ranks_);
 }
@@ -36,6 +45,7 @@ ChannelCore::ChannelCore(MPI_Comm comm, const char* layer)
 ChannelCore::~ChannelCore() {
   thread_.stop();
   if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
+  --live_channels;
 }
 
 void ChannelCore::wait(MPI_Request& request) {

@@ -409,4 +409,7 @@ TEST(MpiProbeChannel, EndingAPhaseBeforeItsMessagesArrivedIsAnError) {
   EXPECT_THROW(channel->end_phase(), Error);
 }
 
-int main(int argc, char** argv) { return courier::test_support::run_all_tests_under_mpi(argc, argv); }
+// MULTIPLE: the tests keep two channels alive at once and call MPI themselves while one lives.
+int main(int argc, char** argv) {
+  return courier::test_support::run_all_tests_under_mpi(argc, argv, MPI_THREAD_MULTIPLE);
+}

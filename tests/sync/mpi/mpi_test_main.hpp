@@ -34,11 +34,14 @@ class RankFailurePrinter : public ::testing::EmptyTestEventListener {
   int rank_;
 };
 
-// MPI_Init_thread (MULTIPLE: the tests call MPI themselves while channels live) around
-// RUN_ALL_TESTS; fails on every rank if any rank failed.
-inline int run_all_tests_under_mpi(int argc, char** argv) {
+// MPI_Init_thread at `level` around RUN_ALL_TESTS; fails on every rank if any rank failed.
+inline int run_all_tests_under_mpi(int argc, char** argv, int level) {
   int provided = 0;
-  MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+  MPI_Init_thread(&argc, &argv, level, &provided);
+  if (provided < level) {
+    std::fprintf(stderr, "this MPI provides thread level %d, the test needs %d\n", provided, level);
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
   ::testing::InitGoogleTest(&argc, argv);
   const int rank = world_rank();
   auto& listeners = ::testing::UnitTest::GetInstance()->listeners();
