@@ -13,19 +13,20 @@ namespace {
 // Channels alive in this process: each has its own MPI thread, so two at once need MULTIPLE.
 std::atomic<int> live_channels{0};
 
-int ranks_of(MPI_Comm comm) {
+// Checked first of all: no MPI call is legal before MPI_Init.
+int ranks_of(MPI_Comm comm, const char* layer) {
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  if (!initialized) throw Error(std::string(layer) + ": MPI is not initialised; call MPI_Init_thread first");
   int size = 1;
-  MPI_Comm_size(comm, &size);
+  check(MPI_Comm_size(comm, &size), "MPI_Comm_size");
   return size;
 }
 
 }  // namespace
 
 ChannelCore::ChannelCore(MPI_Comm comm, const char* layer)
-    : layer_(layer), pool_(static_cast<std::size_t>(4 * ranks_of(comm) + 8)) {
-  int initialized = 0;
-  MPI_Initialized(&initialized);
-  if (!initialized) throw Error(std::string(layer) + ": MPI is not initialised; call MPI_Init_thread first");
+    : layer_(layer), pool_(static_cast<std::size_t>(4 * ranks_of(comm, layer) + 8)) {
   int provided = MPI_THREAD_SINGLE;
   check(MPI_Query_thread(&provided), "MPI_Query_thread");
   if (provided < MPI_THREAD_SERIALIZED)
@@ -38,6 +39,8 @@ ChannelCore::ChannelCore(MPI_Comm comm, const char* layer)
                 "one may exist at a time: call MPI_Init_thread with MPI_THREAD_MULTIPLE");
   check(MPI_Comm_dup(comm, &comm_), "MPI_Comm_dup");
   ++live_channels;
+  // Errors on the channel's communicator come back as codes, which check() turns into exceptions.
+  MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN);
   MPI_Comm_rank(comm_, &rank_);
   MPI_Comm_size(comm_, &ranks_);
 }

@@ -256,6 +256,7 @@ void RmaChannel::resize_windows(std::vector<std::size_t> need) {
     void* base = nullptr;
     check(MPI_Win_allocate(static_cast<MPI_Aint>(bytes), 1, info, core_.comm(), &base, &window.win),
           "MPI_Win_allocate");
+    MPI_Win_set_errhandler(window.win, MPI_ERRORS_RETURN);
     window.base = static_cast<std::byte*>(base);
     window.bytes = bytes;
     core_.pool().add_fixed(bytes);
