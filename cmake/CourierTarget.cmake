@@ -22,10 +22,14 @@ function(courier_target_defaults target)
   endif()
 endfunction()
 
-# courier_library(<layer> [DEPS ...]): the static library Courier::<layer> from src/<layer>/**.cpp.
+# courier_library(<layer> [DEPS ...] [EXCLUDE_REGEX re]): the static library Courier::<layer> from
+# src/<layer>/**.cpp, leaving out sources whose path matches `re` (e.g. parts built only with MPI).
 function(courier_library layer)
-  cmake_parse_arguments(ARG "" "" "DEPS;PRIVATE_DEPS" ${ARGN})
+  cmake_parse_arguments(ARG "" "EXCLUDE_REGEX" "DEPS;PRIVATE_DEPS" ${ARGN})
   file(GLOB_RECURSE sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*.cpp)
+  if(ARG_EXCLUDE_REGEX)
+    list(FILTER sources EXCLUDE REGEX "${ARG_EXCLUDE_REGEX}")
+  endif()
   set(target courier_${layer})
   add_library(${target} STATIC ${sources})
   add_library(Courier::${layer} ALIAS ${target})

@@ -1,0 +1,89 @@
+#include "channel_core.hpp"
+
+#include <atomic>
+#include <string>
+
+#include "backoff.hpp"
+#include "mpi_check.hpp"
+
+namespace courier::sync::mpi {
+
+namespace {
+
+// Channels alive in this process: each has its own MPI thread, so two at once need MULTIPLE.
+std::atomic<int> live_channels{0};
+
+// Checked first of all: no MPI call is legal before MPI_Init.
+int ranks_of(MPI_Comm comm, const char* layer) {
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  if (!initialized) throw Error(std::string(layer) + ": MPI is not initialised; call MPI_Init_thread first");
+  int size = 1;
+  check(MPI_Comm_size(comm, &size), "MPI_Comm_size");
+  return size;
+}
+
+}  // namespace
+
+ChannelCore::ChannelCore(MPI_Comm comm, const char* layer)
+    : layer_(layer), pool_(static_cast<std::size_t>(4 * ranks_of(comm, layer) + 8)) {
+  int provided = MPI_THREAD_SINGLE;
+  check(MPI_Query_thread(&provided), "MPI_Query_thread");
+  if (provided < MPI_THREAD_SERIALIZED)
+    throw Error(std::string(layer) +
+                ": needs MPI_THREAD_SERIALIZED or more (its communication thread is not the main thread); "
+                "call MPI_Init_thread with MPI_THREAD_MULTIPLE");
+  if (provided < MPI_THREAD_MULTIPLE && live_channels.load() > 0)
+    throw Error(std::string(layer) +
+                ": another MPI channel is alive and each has its own MPI thread; at MPI_THREAD_SERIALIZED only "
+                "one may exist at a time: call MPI_Init_thread with MPI_THREAD_MULTIPLE");
+  check(MPI_Comm_dup(comm, &comm_), "MPI_Comm_dup");
+  ++live_channels;
+  // Errors on the channel's communicator come back as codes, which check() turns into exceptions.
+  MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN);
+  MPI_Comm_rank(comm_, &rank_);
+  MPI_Comm_size(comm_, &ranks_);
+}
+
+ChannelCore::~ChannelCore() {
+  thread_.stop();
+  if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
+  --live_channels;
+}
+
+void ChannelCore::wait(MPI_Request& request) {
+  Backoff backoff;
+  for (;;) {
+    int done = 0;
+    check(MPI_Test(&request, &done, MPI_STATUS_IGNORE), "MPI_Test");
+    if (done) return;
+    if (thread_.progress_once() == Activity::worked)
+      backoff.reset();
+    else
+      backoff.pause();
+  }
+}
+
+template <class T>
+T ChannelCore::allreduce(T value, MPI_Datatype type, MPI_Op op) {
+  thread_.rethrow_if_failed();
+  return thread_.call([&] {
+    T result{};
+    MPI_Request request;
+    check(MPI_Iallreduce(&value, &result, 1, type, op, comm_, &request), "MPI_Iallreduce");
+    wait(request);
+    return result;
+  });
+}
+
+std::uint64_t ChannelCore::sum_all(std::uint64_t value) { return allreduce(value, MPI_UINT64_T, MPI_SUM); }
+double ChannelCore::sum_all(double value) { return allreduce(value, MPI_DOUBLE, MPI_SUM); }
+double ChannelCore::max_all(double value) { return allreduce(value, MPI_DOUBLE, MPI_MAX); }
+
+void ChannelCore::check_peer(rank_t peer, const char* where) const {
+  if (peer < 0 || peer >= ranks_)
+    throw Error(std::string(layer_) + ": " + where + " to rank " + std::to_string(peer) + " of " +
+                std::to_string(ranks_));
+}
+
+}  // namespace courier::sync::mpi

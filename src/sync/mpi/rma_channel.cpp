@@ -1,0 +1,330 @@
+// mpi-rma (see include/courier/sync/mpi_rma_channel.hpp). Everything named "comm thread" below
+// runs only on the communication thread; the rest is called by compute threads.
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <cstring>
+#include <deque>
+#include <map>
+#include <mutex>
+#include <string>
+
+#include "backoff.hpp"
+#include "channel_core.hpp"
+#include "courier/core/timer.hpp"
+#include "courier/sync/mpi_rma_channel.hpp"
+#include "mpi_check.hpp"
+
+namespace courier::sync {
+
+namespace {
+
+using namespace mpi;
+
+// The front of every remote buffer: the size of the message behind it.
+using SizeWord = std::uint64_t;
+
+std::size_t round_up(std::size_t bytes) { return (bytes + 7) / 8 * 8; }
+
+class RmaChannel final : public MpiRmaChannel {
+ public:
+  explicit RmaChannel(MPI_Comm comm);
+  ~RmaChannel() override;
+
+  rank_t rank() const override { return core_.rank(); }
+  rank_t ranks() const override { return core_.ranks(); }
+  std::string name() const override { return "mpi-rma"; }
+
+  void reserve(std::span<const std::size_t> max_send, std::span<const std::size_t> max_receive) override;
+  void begin_phase(std::span<const rank_t> to, std::span<const rank_t> from) override;
+  Bytes acquire(std::size_t bytes) override { return core_.pool().acquire(bytes); }
+  void send(rank_t peer, Bytes message) override;
+  std::optional<Received> try_receive() override;
+  void release(Bytes buffer) override { core_.pool().recycle(std::move(buffer)); }
+  void end_phase() override;
+
+  std::uint64_t sum_all(std::uint64_t value) override { return core_.sum_all(value); }
+  double sum_all(double value) override { return core_.sum_all(value); }
+  double max_all(double value) override { return core_.max_all(value); }
+
+  ChannelStats stats() const override;
+  std::uint64_t window_bytes() const override { return window_bytes_.load(); }
+
+ private:
+  struct Window {  // where messages from one source land on this rank
+    MPI_Win win = MPI_WIN_NULL;
+    std::byte* base = nullptr;
+    std::size_t bytes = 0;  // size word + the largest message
+  };
+
+  // comm thread
+  Activity progress();
+  void resize_windows(std::vector<std::size_t> need);
+  void open_epochs(std::vector<rank_t> to, std::vector<rank_t> from);
+  void put(rank_t peer, Bytes message);
+  MPI_Group group_of(std::vector<rank_t> ranks);
+  void close();
+
+  mpi::ChannelCore core_;
+  MPI_Group everyone_ = MPI_GROUP_NULL;
+  std::map<std::vector<rank_t>, MPI_Group> groups_;  // cached: patterns repeat every round
+
+  // Changed only by reserve() between phases.
+  std::vector<Window> windows_;                // by source
+  std::vector<std::size_t> remote_capacity_;   // by destination: the largest message my buffer there takes
+  std::atomic<std::uint64_t> window_bytes_{0};
+  double setup_seconds_ = 0;
+
+  // comm thread only
+  std::vector<rank_t> exposed_;      // sources whose messages have not landed yet
+  std::size_t puts_left_ = 0;
+  std::vector<SizeWord> size_words_;  // by destination: must stay put until the epoch completes
+  std::vector<Bytes> in_flight_;
+
+  // The phase
+  std::size_t expected_sends_ = 0, expected_receives_ = 0;
+  std::atomic<std::size_t> sent_{0}, taken_{0};
+  std::atomic<bool> access_done_{true};
+  bool phase_open_ = false;
+  std::mutex landed_mutex_;
+  std::deque<rank_t> landed_;  // sources whose message can be read
+
+  std::atomic<std::uint64_t> messages_{0}, bytes_{0}, phases_{0};
+};
+
+RmaChannel::RmaChannel(MPI_Comm comm)
+    : core_(comm, "mpi-rma"),
+      windows_(static_cast<std::size_t>(core_.ranks())),
+      remote_capacity_(static_cast<std::size_t>(core_.ranks()), 0),
+      size_words_(static_cast<std::size_t>(core_.ranks()), 0) {
+  check(MPI_Comm_group(core_.comm(), &everyone_), "MPI_Comm_group");
+  core_.thread().start([this] { return progress(); });
+}
+
+RmaChannel::~RmaChannel() {
+  try {
+    core_.thread().rethrow_if_failed();
+    core_.thread().call([this] { close(); });
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "mpi-rma: closing after an error: %s\n", error.what());
+  }
+  core_.thread().stop();
+}
+
+void RmaChannel::reserve(std::span<const std::size_t> max_send, std::span<const std::size_t> max_receive) {
+  core_.thread().rethrow_if_failed();
+  const auto ranks = static_cast<std::size_t>(core_.ranks());
+  if (max_send.size() != ranks || max_receive.size() != ranks)
+    throw Error("mpi-rma: reserve needs one size per rank (" + std::to_string(ranks) + ")");
+  if (phase_open_) throw Error("mpi-rma: reserve during a phase; call it before begin_phase");
+  std::vector<std::size_t> need(ranks, 0);
+  for (std::size_t s = 0; s < ranks; ++s)
+    if (static_cast<rank_t>(s) != core_.rank() && max_receive[s] > 0)
+      need[s] = sizeof(SizeWord) + round_up(max_receive[s]);
+  core_.thread().call([&] { resize_windows(std::move(need)); });
+}
+
+void RmaChannel::begin_phase(std::span<const rank_t> to, std::span<const rank_t> from) {
+  core_.thread().rethrow_if_failed();
+  if (phase_open_) throw Error("mpi-rma: begin_phase while the previous phase is still open");
+  for (rank_t peer : to) {
+    core_.check_peer(peer, "begin_phase: a send");
+    if (remote_capacity_[static_cast<std::size_t>(peer)] == 0)
+      throw Error("mpi-rma: no window to send to rank " + std::to_string(peer) + "; reserve() sizes first");
+  }
+  for (rank_t peer : from) {
+    core_.check_peer(peer, "begin_phase: a receive");
+    if (windows_[static_cast<std::size_t>(peer)].bytes == 0)
+      throw Error("mpi-rma: no window to receive from rank " + std::to_string(peer) + "; reserve() sizes first");
+  }
+  expected_sends_ = to.size();
+  expected_receives_ = from.size();
+  sent_ = 0;
+  taken_ = 0;
+  access_done_ = to.empty();
+  phase_open_ = true;
+  core_.thread().post([this, to = std::vector<rank_t>(to.begin(), to.end()),
+                       from = std::vector<rank_t>(from.begin(), from.end())]() mutable {
+    open_epochs(std::move(to), std::move(from));
+  });
+}
+
+void RmaChannel::send(rank_t peer, Bytes message) {
+  core_.thread().rethrow_if_failed();
+  core_.check_peer(peer, "send");
+  const std::size_t capacity = remote_capacity_[static_cast<std::size_t>(peer)];
+  if (message.size() > capacity)
+    throw Error("mpi-rma: a message of " + std::to_string(message.size()) + " bytes for rank " +
+                std::to_string(peer) + ", whose window takes " + std::to_string(capacity) +
+                "; reserve() must cover the largest message");
+  messages_.fetch_add(1, std::memory_order_relaxed);
+  bytes_.fetch_add(message.size(), std::memory_order_relaxed);
+  sent_.fetch_add(1, std::memory_order_relaxed);
+  core_.thread().post([this, peer, message = std::move(message)]() mutable { put(peer, std::move(message)); });
+}
+
+std::optional<Received> RmaChannel::try_receive() {
+  core_.thread().rethrow_if_failed();
+  rank_t source;
+  {
+    std::lock_guard lock(landed_mutex_);
+    if (landed_.empty()) return std::nullopt;
+    source = landed_.front();
+    landed_.pop_front();
+  }
+  // The epoch on this window is over: its memory is ours to read until the next MPI_Win_post.
+  const Window& window = windows_[static_cast<std::size_t>(source)];
+  SizeWord size;
+  std::memcpy(&size, window.base, sizeof size);
+  if (size > window.bytes - sizeof size)
+    throw Error("mpi-rma: rank " + std::to_string(source) + " wrote a size beyond its window");
+  Bytes bytes = core_.pool().acquire(static_cast<std::size_t>(size));
+  bytes.insert(bytes.end(), window.base + sizeof size, window.base + sizeof size + size);
+  taken_.fetch_add(1, std::memory_order_relaxed);
+  return Received{source, std::move(bytes)};
+}
+
+void RmaChannel::end_phase() {
+  core_.thread().rethrow_if_failed();
+  if (sent_.load() != expected_sends_ || taken_.load() != expected_receives_)
+    throw Error("mpi-rma: end_phase with " + std::to_string(sent_.load()) + " of " +
+                std::to_string(expected_sends_) + " messages sent and " + std::to_string(taken_.load()) + " of " +
+                std::to_string(expected_receives_) + " received; a phase sends and receives all of its messages");
+  // The access epoch must be closed before the next one opens on this window.
+  Backoff backoff;
+  while (!access_done_.load(std::memory_order_acquire)) {
+    core_.thread().rethrow_if_failed();
+    backoff.pause();
+  }
+  phase_open_ = false;
+  phases_.fetch_add(1, std::memory_order_relaxed);
+}
+
+ChannelStats RmaChannel::stats() const {
+  ChannelStats s;
+  s.messages_sent = messages_.load();
+  s.bytes_sent = bytes_.load();
+  s.phases = phases_.load();
+  s.buffer_bytes_peak = core_.pool().peak_bytes();
+  s.setup_seconds = setup_seconds_;
+  return s;
+}
+
+// ---- communication thread ----
+
+Activity RmaChannel::progress() {
+  bool worked = false;
+  for (std::size_t i = 0; i < exposed_.size();) {
+    int done = 0;
+    check(MPI_Win_test(windows_[static_cast<std::size_t>(exposed_[i])].win, &done), "MPI_Win_test");
+    if (!done) {
+      ++i;
+      continue;
+    }
+    {
+      std::lock_guard lock(landed_mutex_);
+      landed_.push_back(exposed_[i]);
+    }
+    exposed_[i] = exposed_.back();
+    exposed_.pop_back();
+    worked = true;
+  }
+  if (worked) return Activity::worked;
+  return exposed_.empty() && puts_left_ == 0 ? Activity::idle : Activity::polling;
+}
+
+void RmaChannel::resize_windows(std::vector<std::size_t> need) {
+  const auto ranks = static_cast<std::size_t>(core_.ranks());
+  // Window s is collective over all ranks: grow it everywhere if any rank needs more.
+  std::vector<int> grow(ranks, 0);
+  for (std::size_t s = 0; s < ranks; ++s) grow[s] = need[s] > windows_[s].bytes;
+  check(MPI_Allreduce(MPI_IN_PLACE, grow.data(), static_cast<int>(ranks), MPI_INT, MPI_MAX, core_.comm()),
+        "MPI_Allreduce");
+  MPI_Info info;
+  check(MPI_Info_create(&info), "MPI_Info_create");
+  MPI_Info_set(info, "no_locks", "true");  // active target only: lets MPI skip lock support
+  Timer timer;
+  for (std::size_t s = 0; s < ranks; ++s) {
+    if (!grow[s]) continue;
+    Window& window = windows_[s];
+    const std::size_t bytes = std::max(window.bytes, need[s]);
+    if (window.win != MPI_WIN_NULL) {
+      check(MPI_Win_free(&window.win), "MPI_Win_free");
+      core_.pool().remove_fixed(window.bytes);
+      window_bytes_ -= window.bytes;
+    }
+    void* base = nullptr;
+    check(MPI_Win_allocate(static_cast<MPI_Aint>(bytes), 1, info, core_.comm(), &base, &window.win),
+          "MPI_Win_allocate");
+    MPI_Win_set_errhandler(window.win, MPI_ERRORS_RETURN);
+    window.base = static_cast<std::byte*>(base);
+    window.bytes = bytes;
+    core_.pool().add_fixed(bytes);
+    window_bytes_ += bytes;
+  }
+  setup_seconds_ += timer.elapsed();
+  MPI_Info_free(&info);
+  // Tell each source how large a message its buffer here takes.
+  std::vector<std::uint64_t> capacity_here(ranks, 0), capacity_there(ranks, 0);
+  for (std::size_t s = 0; s < ranks; ++s)
+    capacity_here[s] = windows_[s].bytes > sizeof(SizeWord) ? windows_[s].bytes - sizeof(SizeWord) : 0;
+  check(MPI_Alltoall(capacity_here.data(), 1, MPI_UINT64_T, capacity_there.data(), 1, MPI_UINT64_T, core_.comm()),
+        "MPI_Alltoall");
+  for (std::size_t r = 0; r < ranks; ++r) remote_capacity_[r] = static_cast<std::size_t>(capacity_there[r]);
+}
+
+void RmaChannel::open_epochs(std::vector<rank_t> to, std::vector<rank_t> from) {
+  // Expose each source's buffer to that source alone, so its window completes on its own.
+  for (rank_t source : from) {
+    check(MPI_Win_post(group_of({source}), 0, windows_[static_cast<std::size_t>(source)].win), "MPI_Win_post");
+    exposed_.push_back(source);
+  }
+  if (!to.empty()) {
+    puts_left_ = to.size();
+    std::sort(to.begin(), to.end());
+    check(MPI_Win_start(group_of(std::move(to)), 0, windows_[static_cast<std::size_t>(core_.rank())].win),
+          "MPI_Win_start");
+  }
+}
+
+void RmaChannel::put(rank_t peer, Bytes message) {
+  const MPI_Win win = windows_[static_cast<std::size_t>(core_.rank())].win;
+  SizeWord& size = size_words_[static_cast<std::size_t>(peer)];
+  size = message.size();
+  check(MPI_Put(&size, sizeof size, MPI_BYTE, peer, 0, sizeof size, MPI_BYTE, win), "MPI_Put");
+  if (!message.empty()) {
+    const int count = count_of(message.size(), "a message");
+    check(MPI_Put(message.data(), count, MPI_BYTE, peer, sizeof size, count, MPI_BYTE, win), "MPI_Put");
+  }
+  in_flight_.push_back(std::move(message));
+  if (--puts_left_ > 0) return;
+  check(MPI_Win_complete(win), "MPI_Win_complete");
+  for (auto& sent : in_flight_) core_.pool().recycle(std::move(sent));
+  in_flight_.clear();
+  access_done_.store(true, std::memory_order_release);
+}
+
+MPI_Group RmaChannel::group_of(std::vector<rank_t> ranks) {
+  auto [it, inserted] = groups_.try_emplace(std::move(ranks), MPI_GROUP_NULL);
+  if (inserted)
+    check(MPI_Group_incl(everyone_, static_cast<int>(it->first.size()), it->first.data(), &it->second),
+          "MPI_Group_incl");
+  return it->second;
+}
+
+void RmaChannel::close() {
+  for (Window& window : windows_)
+    if (window.win != MPI_WIN_NULL) {
+      check(MPI_Win_free(&window.win), "MPI_Win_free");
+      core_.pool().remove_fixed(window.bytes);
+    }
+  for (auto& [ranks, group] : groups_) MPI_Group_free(&group);
+  groups_.clear();
+  if (everyone_ != MPI_GROUP_NULL) MPI_Group_free(&everyone_);
+}
+
+}  // namespace
+
+std::unique_ptr<MpiRmaChannel> MpiRmaChannel::create(MPI_Comm comm) { return std::make_unique<RmaChannel>(comm); }
+
+}  // namespace courier::sync
