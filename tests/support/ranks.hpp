@@ -6,14 +6,29 @@
 #include <thread>
 #include <vector>
 
+#include "courier/comm/local_world.hpp"
 #include "courier/dist/local_graph.hpp"
 #include "courier/engine/engine.hpp"
+#include "courier/sync/lci_channel.hpp"
 #include "support/loopback_channel.hpp"
 
 namespace courier::test_support {
 
+// The channel the ranks talk through: the loopback test double, or the real lci layer on the
+// comm runtime's local transport.
+enum class Layer { loopback, lci };
+
 inline void on_every_rank(const std::vector<dist::LocalGraph>& parts, unsigned threads_per_rank,
-                          const std::function<void(engine::Engine&)>& body) {
+                          const std::function<void(engine::Engine&)>& body, Layer layer = Layer::loopback) {
+  if (layer == Layer::lci) {
+    comm::run_local(static_cast<comm::rank_t>(parts.size()), [&](comm::Runtime& runtime) {
+      sync::LciChannel channel(runtime);
+      ThreadTeam team(threads_per_rank);
+      engine::Engine engine(parts[runtime.rank()], channel, team);
+      body(engine);
+    });
+    return;
+  }
   sync::test_support::LoopbackHub hub(static_cast<int>(parts.size()));
   std::vector<std::thread> ranks;
   std::vector<std::exception_ptr> errors(parts.size());

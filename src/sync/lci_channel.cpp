@@ -1,0 +1,263 @@
+#include "courier/sync/lci_channel.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "courier/core/backoff.hpp"
+#include "courier/core/error.hpp"
+
+namespace courier::sync {
+
+// Recycled buffers, and the bytes of buffers alive (handed out or kept for reuse): the layer's
+// communication-buffer footprint.
+class LciChannel::Pool {
+ public:
+  explicit Pool(std::size_t keep) : keep_(keep) {}
+
+  Bytes acquire(std::size_t bytes) {
+    Bytes buffer;
+    {
+      std::lock_guard lock(mutex_);
+      if (!free_.empty()) {
+        buffer = std::move(free_.back());
+        free_.pop_back();
+      }
+    }
+    const std::size_t before = buffer.capacity();
+    buffer.clear();
+    buffer.reserve(std::max<std::size_t>(bytes, 1));  // never empty: data() names the buffer
+    grow(buffer.capacity() - before);
+    return buffer;
+  }
+
+  void give(Bytes buffer) {
+    std::lock_guard lock(mutex_);
+    if (free_.size() < keep_) {
+      free_.push_back(std::move(buffer));
+      return;
+    }
+    live_ -= std::min(live_, buffer.capacity());
+  }
+
+  std::uint64_t peak() const {
+    std::lock_guard lock(mutex_);
+    return peak_;
+  }
+
+ private:
+  void grow(std::size_t bytes) {
+    std::lock_guard lock(mutex_);
+    live_ += bytes;
+    peak_ = std::max<std::uint64_t>(peak_, live_);
+  }
+
+  const std::size_t keep_;
+  mutable std::mutex mutex_;
+  std::vector<Bytes> free_;
+  std::uint64_t live_ = 0, peak_ = 0;
+};
+
+// The runtime allocates received messages here, so they arrive in pooled vectors.
+class LciChannel::PoolAllocator final : public comm::Allocator {
+ public:
+  explicit PoolAllocator(Pool& pool) : pool_(pool) {}
+
+  std::byte* allocate(std::size_t bytes) override {
+    Bytes buffer = pool_.acquire(bytes);
+    buffer.resize(bytes);
+    std::byte* data = buffer.data();
+    std::lock_guard lock(mutex_);
+    lent_.emplace(data, std::move(buffer));  // moving a vector keeps its data where it is
+    return data;
+  }
+  void deallocate(std::byte* data, std::size_t) override { pool_.give(take(data)); }
+
+  Bytes take(const std::byte* data) {
+    std::lock_guard lock(mutex_);
+    const auto it = lent_.find(data);
+    if (it == lent_.end()) throw Error("lci channel: a received buffer the channel did not allocate");
+    Bytes buffer = std::move(it->second);
+    lent_.erase(it);
+    return buffer;
+  }
+
+ private:
+  Pool& pool_;
+  std::mutex mutex_;
+  std::unordered_map<const std::byte*, Bytes> lent_;
+};
+
+namespace {
+
+comm::EndpointOptions queue_endpoint(comm::Allocator* allocator) {
+  comm::EndpointOptions options;
+  options.completion = comm::CompletionKind::queue;
+  options.allocator = allocator;
+  return options;
+}
+
+}  // namespace
+
+LciChannel::LciChannel(comm::Runtime& runtime)
+    : runtime_(runtime),
+      pool_(std::make_unique<Pool>(4 * static_cast<std::size_t>(runtime.size()) + 8)),
+      allocator_(std::make_unique<PoolAllocator>(*pool_)),
+      messages_(runtime.create_endpoint(queue_endpoint(allocator_.get()))),
+      collectives_(runtime.create_endpoint(queue_endpoint(nullptr))) {}
+
+LciChannel::~LciChannel() = default;
+
+rank_t LciChannel::rank() const { return runtime_.rank(); }
+rank_t LciChannel::ranks() const { return runtime_.size(); }
+
+void LciChannel::post(comm::Endpoint& endpoint, rank_t peer, comm::tag_t tag, std::span<const std::byte> data,
+                      void* context) {
+  Backoff backoff;
+  while (endpoint.send(peer, tag, data, context) == comm::Post::retry) {
+    if (!runtime_.progress()) backoff.pause();  // no packet free: let progress drain the queues
+  }
+}
+
+void LciChannel::begin_phase(std::span<const rank_t>, std::span<const rank_t>) {
+  std::lock_guard lock(mutex_);
+  ++phase_;
+  ++phases_;
+}
+
+Bytes LciChannel::acquire(std::size_t bytes) { return pool_->acquire(bytes); }
+
+void LciChannel::send(rank_t peer, Bytes message) {
+  const std::span<const std::byte> data(message.data(), message.size());
+  std::uint64_t phase;
+  {
+    std::lock_guard lock(mutex_);
+    phase = phase_;
+    ++messages_sent_;
+    bytes_sent_ += message.size();
+  }
+  if (message.size() <= runtime_.eager_limit()) {
+    post(messages_, peer, phase, data, nullptr);  // eager: copied into packets at once
+    pool_->give(std::move(message));
+    return;
+  }
+  // Rendezvous: the bytes must stay put until the runtime reports the send finished.
+  const void* key = message.data();
+  {
+    std::lock_guard lock(mutex_);
+    in_flight_.emplace(key, std::move(message));
+  }
+  post(messages_, peer, phase, data, const_cast<void*>(key));
+}
+
+std::optional<Received> LciChannel::take(const comm::Completion& completion) {
+  if (completion.op == comm::Op::send) {
+    Bytes done;
+    {
+      std::lock_guard lock(mutex_);
+      const auto it = in_flight_.find(completion.context);
+      if (it == in_flight_.end()) throw Error("lci channel: completion of a send it never posted");
+      done = std::move(it->second);
+      in_flight_.erase(it);
+    }
+    pool_->give(std::move(done));
+    return std::nullopt;
+  }
+  Received received{completion.rank, allocator_->take(completion.data)};
+  std::lock_guard lock(mutex_);
+  if (completion.tag == phase_) return received;
+  early_.emplace(completion.tag, std::move(received));  // a faster rank's next phase
+  return std::nullopt;
+}
+
+std::optional<Received> LciChannel::try_receive() {
+  {
+    std::lock_guard lock(mutex_);
+    if (const auto it = early_.find(phase_); it != early_.end()) {
+      Received received = std::move(it->second);
+      early_.erase(it);
+      return received;
+    }
+  }
+  runtime_.progress();  // harmless with a progress server; needed without one
+  comm::Completion completion;
+  while (messages_.poll(completion))
+    if (auto received = take(completion)) return received;
+  return std::nullopt;
+}
+
+void LciChannel::release(Bytes buffer) { pool_->give(std::move(buffer)); }
+
+void LciChannel::end_phase() {}
+
+std::vector<std::uint64_t> LciChannel::all_gather(std::uint64_t bits) {
+  const rank_t ranks = runtime_.size(), me = runtime_.rank();
+  std::vector<std::uint64_t> values(static_cast<std::size_t>(ranks));
+  values[me] = bits;
+  const std::uint64_t sequence = ++collective_;
+  std::byte payload[sizeof bits];
+  std::memcpy(payload, &bits, sizeof bits);
+  for (rank_t peer = 0; peer < ranks; ++peer)
+    if (peer != me) post(collectives_, peer, sequence, payload, nullptr);
+
+  rank_t missing = ranks - 1;
+  // A faster rank may already have sent its value for this sequence, or even the next one.
+  for (auto it = early_values_.find(sequence); it != early_values_.end() && it->first == sequence;
+       it = early_values_.erase(it)) {
+    values[it->second.first] = it->second.second;
+    --missing;
+  }
+  Backoff backoff;
+  while (missing > 0) {
+    comm::Completion c;
+    if (!collectives_.poll(c)) {
+      if (!runtime_.progress()) backoff.pause();
+      continue;
+    }
+    backoff.reset();
+    std::uint64_t value;
+    std::memcpy(&value, c.data, sizeof value);
+    collectives_.release(c);
+    if (c.tag == sequence) {
+      values[c.rank] = value;
+      --missing;
+    } else {
+      early_values_.emplace(c.tag, std::make_pair(c.rank, value));
+    }
+  }
+  return values;
+}
+
+std::uint64_t LciChannel::sum_all(std::uint64_t value) {
+  std::uint64_t sum = 0;
+  for (std::uint64_t v : all_gather(value)) sum += v;
+  return sum;
+}
+
+double LciChannel::sum_all(double value) {
+  double sum = 0;  // in rank order on every rank: every rank gets the same bits
+  for (std::uint64_t v : all_gather(std::bit_cast<std::uint64_t>(value))) sum += std::bit_cast<double>(v);
+  return sum;
+}
+
+double LciChannel::max_all(double value) {
+  double result = value;
+  for (std::uint64_t v : all_gather(std::bit_cast<std::uint64_t>(value))) result = std::max(result, std::bit_cast<double>(v));
+  return result;
+}
+
+ChannelStats LciChannel::stats() const {
+  ChannelStats stats;
+  {
+    std::lock_guard lock(mutex_);
+    stats.messages_sent = messages_sent_;
+    stats.bytes_sent = bytes_sent_;
+    stats.phases = phases_;
+  }
+  stats.buffer_bytes_peak = pool_->peak();
+  return stats;
+}
+
+}  // namespace courier::sync

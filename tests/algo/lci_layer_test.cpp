@@ -1,0 +1,22 @@
+// The algorithms through the real lci layer (Courier's runtime on the local transport, ranks as
+// threads with their own progress servers) give the reference's results, as on the test double.
+#include "algo/every_algorithm.hpp"
+
+using namespace courier;
+using courier::test_support::Layer;
+
+class LciLayer : public ::testing::TestWithParam<std::tuple<dist::Policy, int>> {};
+
+TEST_P(LciLayer, EveryAlgorithmEqualsReference) {
+  const auto [policy, ranks] = GetParam();
+  test_support::expect_every_algorithm_equals_reference(policy, ranks, Layer::lci);
+}
+
+INSTANTIATE_TEST_SUITE_P(PoliciesAndRanks, LciLayer,
+                         ::testing::Combine(::testing::Values(dist::Policy::oec, dist::Policy::iec, dist::Policy::cvc,
+                                                              dist::Policy::hash),
+                                            ::testing::Values(1, 2, 3, 4)),
+                         [](const auto& info) {
+                           return std::string(dist::to_string(std::get<0>(info.param))) + "_" +
+                                  std::to_string(std::get<1>(info.param)) + "ranks";
+                         });
