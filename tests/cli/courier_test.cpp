@@ -78,11 +78,30 @@ TEST(Cli, GenerateInfoAndConvertAgree) {
   EXPECT_EQ(body(from_csr.output), body(from_el.output));
 }
 
-TEST(Cli, RunVerifiesEveryAlgorithmOnAGeneratedGraph) {
-  for (const char* algorithm : {"bfs", "sssp", "cc", "pagerank", "tc", "kcore", "degree"}) {
-    const Outcome run = courier(std::string("run ") + algorithm + " --graph urand:9 --weights --verify");
-    EXPECT_EQ(run.status, 0) << algorithm << "\n" << run.output;
-    EXPECT_NE(run.output.find("Verification: PASS"), std::string::npos) << algorithm << "\n" << run.output;
+TEST(Cli, RunVerifiesEveryAlgorithmOnEveryEngine) {
+  for (const char* engine : {"--engine seq", "--ranks 1", "--ranks 3 --policy cvc", "--ranks 2 --policy hash --threads 1",
+                             "--ranks 4 --policy iec"})
+    for (const char* algorithm : {"bfs", "sssp", "cc", "pagerank", "tc", "kcore", "degree"}) {
+      const Outcome run = courier(std::string("run ") + algorithm + " --graph kron:9 --weights --verify " + engine);
+      EXPECT_EQ(run.status, 0) << algorithm << " " << engine << "\n" << run.output;
+      EXPECT_NE(run.output.find("Verification: PASS"), std::string::npos) << algorithm << " " << engine << "\n"
+                                                                            << run.output;
+    }
+}
+
+TEST(Cli, EnginesAgreeOnTheSummary) {
+  for (const char* algorithm : {"bfs", "cc", "tc", "kcore"}) {
+    const std::string graph = " --graph urand:10 --symmetrize";
+    const Outcome seq = courier(std::string("run ") + algorithm + graph + " --engine seq");
+    const Outcome vertex = courier(std::string("run ") + algorithm + graph + " --ranks 3 --policy cvc");
+    ASSERT_EQ(seq.status, 0) << seq.output;
+    ASSERT_EQ(vertex.status, 0) << vertex.output;
+    // The lines between the graph line and the time line are the summary.
+    auto summary = [](const std::string& text) {
+      const auto from = text.find('\n', text.find("Graph:")), to = text.find("Time:");
+      return text.substr(from, to - from);
+    };
+    EXPECT_EQ(summary(seq.output), summary(vertex.output)) << algorithm;
   }
 }
 
@@ -136,6 +155,10 @@ TEST(Cli, WrongOptionsFailWithAClearMessage) {
   const Outcome extension = courier("generate kron --scale 4 -o graph.xyz");
   EXPECT_NE(extension.status, 0);
   EXPECT_NE(extension.output.find(".xyz"), std::string::npos) << extension.output;
+  const Outcome layer = courier("run bfs --graph kron:4 --comm mpi-probe");
+  EXPECT_NE(layer.status, 0);
+  EXPECT_NE(layer.output.find("mpirun"), std::string::npos) << layer.output;
+  EXPECT_NE(courier("run bfs --graph kron:4 --policy metis").status, 0);
   const Outcome unweighted = courier("run sssp --graph kron:4");
   EXPECT_NE(unweighted.status, 0);
   EXPECT_NE(unweighted.output.find("weight"), std::string::npos) << unweighted.output;

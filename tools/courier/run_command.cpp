@@ -8,6 +8,7 @@
 #include "graph_options.hpp"
 #include "run_result.hpp"
 #include "sequential_engine.hpp"
+#include "vertex_engine.hpp"
 
 namespace courier::cli {
 
@@ -16,7 +17,9 @@ namespace {
 struct Options {
   std::string algorithm;
   std::string graph;
-  std::string engine = "seq";
+  std::string engine = "vertex";
+  VertexEngineOptions vertex;
+  std::string policy = "oec";
   graph::LoadOptions load;
   RunOptions run;
   std::string output;
@@ -24,7 +27,8 @@ struct Options {
   bool verify = false;
 };
 
-void write_json(const Options& o, const graph::Csr& csr, const RunResult& result, const nlohmann::json& times) {
+void write_json(const Options& o, const graph::Csr& csr, const RunResult& result, const nlohmann::json& times,
+                const nlohmann::json& engine_stats) {
   nlohmann::json doc = {
       {"command", "run"},
       {"algorithm", o.algorithm},
@@ -34,6 +38,7 @@ void write_json(const Options& o, const graph::Csr& csr, const RunResult& result
       {"edges", csr.num_edges()},
       {"summary", result.summary},
       {"times", times},
+      {"engine_stats", engine_stats},
       {"options",
        {{"symmetrize", o.load.symmetrize},
         {"drop_self_loops", o.load.drop_self_loops},
@@ -43,7 +48,11 @@ void write_json(const Options& o, const graph::Csr& csr, const RunResult& result
         {"base", o.load.read.base},
         {"damping", o.run.damping},
         {"tolerance", o.run.tolerance},
-        {"max_iterations", o.run.max_iterations}}},
+        {"max_iterations", o.run.max_iterations},
+        {"ranks", o.vertex.ranks},
+        {"threads", o.vertex.threads},
+        {"policy", o.policy},
+        {"comm", o.vertex.comm}}},
   };
   if (o.verify) doc["verification"] = result.mismatch.empty() ? "PASS" : "FAIL";
   AtomicFile file(o.json);
@@ -56,17 +65,45 @@ int run(const Options& o) {
   Timer timer;
   const graph::Csr csr = graph::load_graph(o.graph, o.load);
   const double load_seconds = timer.lap();
-  RunResult result = run_sequential(o.algorithm, csr, o.run);
-  const double run_seconds = timer.lap();
+  const bool sequential = o.engine == "seq";
+  RunResult result;
+  nlohmann::json engine_stats = nlohmann::json::object();
+  nlohmann::json times = {{"load", load_seconds}};
+  std::string engine_line = "seq engine";
+  if (sequential) {
+    result = run_sequential(o.algorithm, csr, o.run);
+    times["run"] = timer.lap();
+  } else {
+    VertexEngineOptions vertex = o.vertex;
+    vertex.policy = dist::parse_policy(o.policy);
+    VertexRun run = run_vertex(o.algorithm, csr, o.run, vertex);
+    result = std::move(run.result);
+    engine_stats = std::move(run.stats);
+    times["partition"] = run.partition_seconds;
+    times["run"] = run.run_seconds;
+    timer.lap();
+    engine_line = fmt::format("vertex engine, {} ranks x {} threads, policy {}, comm {}", vertex.ranks, vertex.threads,
+                              o.policy, vertex.comm);
+  }
 
-  fmt::print("Algorithm:  {} ({} engine)\n", o.algorithm, o.engine);
+  fmt::print("Algorithm:  {} ({})\n", o.algorithm, engine_line);
   fmt::print("Graph:      {} ({} vertices, {} edges)\n", o.graph, csr.num_vertices(), csr.num_edges());
   for (const auto& [key, value] : result.lines) fmt::print("{:<11} {}\n", key + ":", value);
-  fmt::print("Time:       {:.6f} s (load {:.3f} s)\n", run_seconds, load_seconds);
-  nlohmann::json times = {{"load", load_seconds}, {"run", run_seconds}};
+  if (sequential) {
+    fmt::print("Time:       {:.6f} s (load {:.3f} s)\n", times["run"].get<double>(), load_seconds);
+  } else {
+    fmt::print("Time:       {:.6f} s (load {:.3f} s, partition {:.3f} s)\n", times["run"].get<double>(), load_seconds,
+               times["partition"].get<double>());
+    fmt::print("Engine:     {} rounds, compute {:.6f} s, communication {:.6f} s, {} messages, {} bytes\n",
+               engine_stats["rounds"].get<std::size_t>(), engine_stats["compute_seconds"].get<double>(),
+               engine_stats["sync_seconds"].get<double>(), engine_stats["messages"].get<std::uint64_t>(),
+               engine_stats["bytes"].get<std::uint64_t>());
+    fmt::print("Partition:  replication {:.3f} proxies per vertex, edge imbalance {:.3f}\n",
+               engine_stats["replication"].get<double>(), engine_stats["edge_imbalance"].get<double>());
+  }
 
   if (o.verify) {
-    verify_sequential(o.algorithm, csr, o.run, result);
+    verify_result(o.algorithm, csr, o.run, sequential, result);
     times["verify"] = timer.lap();
     if (result.mismatch.empty())
       fmt::print("Verification: PASS ({})\n", result.verifier);
@@ -74,7 +111,7 @@ int run(const Options& o) {
       fmt::print("Verification: FAIL ({})\n{}", result.verifier, result.mismatch);
   }
   if (!o.output.empty()) write_vertex_values(o.output, result.values);
-  if (!o.json.empty()) write_json(o, csr, result, times);
+  if (!o.json.empty()) write_json(o, csr, result, times, engine_stats);
   return result.mismatch.empty() ? 0 : 2;
 }
 
@@ -85,14 +122,27 @@ void add_run_command(CLI::App& app) {
   auto* command = app.add_subcommand(
       "run",
       "Run an algorithm on a graph and summarise the result.\n"
-      "Example: courier run bfs --graph kron:16 --verify\n"
+      "Example: courier run bfs --graph kron:16 --ranks 4 --policy cvc --verify\n"
       "         courier run sssp --graph rome99.gr --source 0 --output dist.txt");
   command->add_option("algorithm", options->algorithm, "bfs, sssp, cc, pagerank, tc, kcore or degree")
       ->required()
-      ->check(CLI::IsMember(sequential_algorithms()));
+      ->check(CLI::IsMember(algorithm_names()));
   command->add_option("-g,--graph", options->graph, "Graph file or generator spec (kron:16, urand:16)")->required();
-  command->add_option("--engine", options->engine, "seq: the sequential reference")
-      ->check(CLI::IsMember({"seq"}))
+  command->add_option("--engine", options->engine,
+                      "vertex: the distributed vertex-program engine; seq: the sequential reference")
+      ->check(CLI::IsMember({"vertex", "seq"}))
+      ->capture_default_str();
+  command->add_option("--ranks", options->vertex.ranks, "vertex: ranks (threads of this process, local transport)")
+      ->check(CLI::Range(1, 1024))
+      ->capture_default_str();
+  command->add_option("--threads", options->vertex.threads, "vertex: compute threads per rank")
+      ->check(CLI::Range(1, 1024))
+      ->capture_default_str();
+  command->add_option("--policy", options->policy, "vertex: partition policy (oec, iec, cvc, hash)")
+      ->check(CLI::IsMember({"oec", "iec", "cvc", "hash"}))
+      ->capture_default_str();
+  command->add_option("--comm", options->vertex.comm, "vertex: communication layer (lci, mpi-probe, mpi-rma)")
+      ->check(CLI::IsMember({"lci", "mpi-probe", "mpi-rma"}))
       ->capture_default_str();
   add_graph_options(*command, options->load);
   command->add_option("-s,--source", options->run.source, "bfs, sssp: the source (default: largest out-degree)");

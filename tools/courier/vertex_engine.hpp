@@ -1,0 +1,31 @@
+#pragma once
+// The `vertex` engine: the graph partitioned over ranks and the algorithm run as a distributed
+// vertex program (engine/ + algo/), its result gathered to rank 0 and summarised as the
+// sequential engine's is. Without a launcher the ranks are threads of this process on the local
+// transport, talking through the lci layer.
+#include <string>
+
+#include "courier/dist/partition_plan.hpp"
+#include "courier/graph/csr.hpp"
+#include "run_result.hpp"
+
+namespace courier::cli {
+
+struct VertexEngineOptions {
+  int ranks = 1;
+  unsigned threads = 2;  // per rank, the rank's own thread included
+  dist::Policy policy = dist::Policy::oec;
+  std::string comm = "lci";
+};
+
+struct VertexRun {
+  RunResult result;
+  nlohmann::json stats;  // rounds, compute / sync seconds, messages, bytes, partition quality
+  double partition_seconds = 0;
+  double run_seconds = 0;
+};
+
+VertexRun run_vertex(const std::string& algorithm, const graph::Csr& graph, const RunOptions& options,
+                     const VertexEngineOptions& engine);
+
+}  // namespace courier::cli
