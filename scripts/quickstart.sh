@@ -1,12 +1,19 @@
 #!/usr/bin/env bash
-# Set-up, build, then the main job: generate a Kronecker graph and analyse it.
+# Set-up, build, then the main job: generate a Graph500 Kronecker graph and analyse it on several
+# ranks with the distributed engine (ranks as threads of one process: no launcher needed), each
+# result verified. Under a launcher the same commands run as `mpirun -np N courier run ...`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/build.sh
 scale=${SCALE:-18}
+ranks=${RANKS:-4}
+courier=build/tools/courier/courier
 mkdir -p build/data
 graph=build/data/kron${scale}.csr
-[ -f "$graph" ] || build/tools/courier/courier generate kron --scale "$scale" -o "$graph"
-build/tools/courier/courier info "$graph"
-build/tools/courier/courier run bfs --graph "$graph" --verify
-build/tools/courier/courier run pagerank --graph "$graph"
+# Graph500 graphs are undirected: symmetrize once, when the file is made.
+[ -f "$graph" ] || $courier convert "kron:${scale}" --weights --symmetrize -o "$graph"
+$courier info "$graph"
+for algorithm in bfs cc sssp pagerank; do
+  echo
+  $courier run "$algorithm" --graph "$graph" --ranks "$ranks" --policy cvc --verify
+done
