@@ -1,0 +1,102 @@
+#include "courier/sync/exchange.hpp"
+
+#include <chrono>
+#include <cstring>
+#include <thread>
+
+#include "courier/core/error.hpp"
+
+namespace courier::sync {
+
+namespace {
+
+// Sends messages[peer] to every peer and returns what every peer sent, in one phase.
+std::vector<Bytes> one_phase(Channel& channel, std::vector<Bytes> messages, std::span<const rank_t> peers) {
+  std::vector<Bytes> received(messages.size());
+  channel.begin_phase(peers, peers);
+  for (rank_t peer : peers) channel.send(peer, std::move(messages[peer]));
+  std::size_t arrived = 0;
+  for (unsigned idle = 0; arrived < peers.size();) {
+    auto message = channel.try_receive();
+    if (!message) {
+      // Back off: ranks may outnumber cores.
+      if (++idle < 64)
+        std::this_thread::yield();
+      else
+        std::this_thread::sleep_for(std::chrono::microseconds(50));
+      continue;
+    }
+    idle = 0;
+    received[message->source] = std::move(message->bytes);
+    ++arrived;
+  }
+  channel.end_phase();
+  return received;
+}
+
+Bytes size_message(Channel& channel, std::uint64_t size) {
+  Bytes message = channel.acquire(sizeof size);
+  message.resize(sizeof size);
+  std::memcpy(message.data(), &size, sizeof size);
+  return message;
+}
+
+}  // namespace
+
+std::vector<Bytes> exchange_all(Channel& channel, std::vector<Bytes> outgoing) {
+  const auto n = static_cast<std::size_t>(channel.ranks());
+  const rank_t me = channel.rank();
+  if (outgoing.size() != n) throw Error("sync: exchange_all needs one message per rank");
+  std::vector<Bytes> received(n);
+  received[me] = std::move(outgoing[me]);
+  if (n == 1) return received;
+  std::vector<rank_t> peers;
+  for (rank_t r = 0; r < static_cast<rank_t>(n); ++r)
+    if (r != me) peers.push_back(r);
+
+  // Phase 1: sizes.
+  std::vector<std::size_t> send_sizes(n, 0), receive_sizes(n, 0);
+  std::vector<Bytes> sizes_out(n);
+  for (rank_t peer : peers) {
+    send_sizes[peer] = outgoing[peer].size();
+    sizes_out[peer] = size_message(channel, send_sizes[peer]);
+  }
+  const std::vector<std::size_t> eight(n, sizeof(std::uint64_t));
+  channel.reserve(eight, eight);
+  const auto sizes = one_phase(channel, std::move(sizes_out), peers);
+  for (rank_t peer : peers) {
+    std::uint64_t size = 0;
+    if (sizes[peer].size() != sizeof size) throw Error("sync: exchange_all received a malformed size");
+    std::memcpy(&size, sizes[peer].data(), sizeof size);
+    receive_sizes[peer] = size;
+  }
+  // Phase 2: the messages, in the channel's own buffers.
+  channel.reserve(send_sizes, receive_sizes);
+  std::vector<Bytes> messages(n);
+  for (rank_t peer : peers) {
+    messages[peer] = channel.acquire(outgoing[peer].size());
+    messages[peer].assign(outgoing[peer].begin(), outgoing[peer].end());
+  }
+  auto data = one_phase(channel, std::move(messages), peers);
+  for (rank_t peer : peers) received[peer] = std::move(data[peer]);
+  return received;
+}
+
+void connect_mirrors(dist::LocalGraph& graph, Channel& channel) {
+  const auto requests = graph.mirror_requests();
+  std::vector<Bytes> outgoing(requests.size());
+  for (std::size_t r = 0; r < requests.size(); ++r) {
+    outgoing[r].resize(requests[r].size() * sizeof(graph::vertex_t));
+    if (!requests[r].empty()) std::memcpy(outgoing[r].data(), requests[r].data(), outgoing[r].size());
+  }
+  const auto incoming = exchange_all(channel, std::move(outgoing));
+  for (rank_t peer = 0; peer < static_cast<rank_t>(incoming.size()); ++peer) {
+    const Bytes& bytes = incoming[peer];
+    if (bytes.size() % sizeof(graph::vertex_t) != 0) throw Error("sync: a malformed mirror request");
+    std::vector<graph::vertex_t> globals(bytes.size() / sizeof(graph::vertex_t));
+    if (!globals.empty()) std::memcpy(globals.data(), bytes.data(), bytes.size());
+    graph.set_mirrors_requested_by(peer, globals);
+  }
+}
+
+}  // namespace courier::sync
