@@ -6,6 +6,7 @@
 #include "courier/core/error.hpp"
 #include "courier/core/timer.hpp"
 #include "graph_options.hpp"
+#include "launcher.hpp"
 #include "run_result.hpp"
 #include "sequential_engine.hpp"
 #include "vertex_engine.hpp"
@@ -60,10 +61,29 @@ void write_json(const Options& o, const graph::Csr& csr, const RunResult& result
   file.commit();
 }
 
-int run(const Options& o) {
-  announce("reading", o.graph);
+// A failure every rank agreed on (the graph could not be loaded): ranks other than 0 stay quiet.
+struct AgreedFailure {
+  std::string message;
+};
+
+int run_on(const Options& o, const MpiSession* mpi) {
+  const bool speaker = !mpi || mpi->rank() == 0;
+  if (speaker) announce("reading", o.graph);
   Timer timer;
-  const graph::Csr csr = graph::load_graph(o.graph, o.load);
+  graph::Csr csr;
+  if (!mpi) {
+    csr = graph::load_graph(o.graph, o.load);
+  } else {
+    // Every rank must know whether every rank has the graph before any collective starts.
+    std::string error;
+    try {
+      csr = graph::load_graph(o.graph, o.load);
+    } catch (const std::exception& e) {
+      error = e.what();
+    }
+    if (!mpi->all(error.empty()))
+      throw AgreedFailure{error.empty() ? "another rank could not load the graph" : error};
+  }
   const double load_seconds = timer.lap();
   const bool sequential = o.engine == "seq";
   RunResult result;
@@ -76,15 +96,21 @@ int run(const Options& o) {
   } else {
     VertexEngineOptions vertex = o.vertex;
     vertex.policy = dist::parse_policy(o.policy);
+#ifdef COURIER_HAVE_MPI
+    if (mpi) vertex.ranks = mpi->ranks();
+    VertexRun run = mpi ? run_vertex_mpi(o.algorithm, csr, o.run, vertex, *mpi) : run_vertex(o.algorithm, csr, o.run, vertex);
+#else
     VertexRun run = run_vertex(o.algorithm, csr, o.run, vertex);
+#endif
     result = std::move(run.result);
     engine_stats = std::move(run.stats);
     times["partition"] = run.partition_seconds;
     times["run"] = run.run_seconds;
     timer.lap();
-    engine_line = fmt::format("vertex engine, {} ranks x {} threads, policy {}, comm {}", vertex.ranks, vertex.threads,
-                              o.policy, vertex.comm);
+    engine_line = fmt::format("vertex engine, {} ranks{} x {} threads, policy {}, comm {}", vertex.ranks,
+                              mpi ? " (MPI)" : "", vertex.threads, o.policy, vertex.comm);
   }
+  if (!speaker) return 0;  // rank 0 has the result and speaks for the run
 
   fmt::print("Algorithm:  {} ({})\n", o.algorithm, engine_line);
   fmt::print("Graph:      {} ({} vertices, {} edges)\n", o.graph, csr.num_vertices(), csr.num_edges());
@@ -113,6 +139,23 @@ int run(const Options& o) {
   if (!o.output.empty()) write_vertex_values(o.output, result.values);
   if (!o.json.empty()) write_json(o, csr, result, times, engine_stats);
   return result.mismatch.empty() ? 0 : 2;
+}
+
+int run(const Options& o) {
+  if (o.engine == "seq" || !launched_by_mpi()) return run_on(o, nullptr);
+  MpiSession mpi;
+  try {
+    return run_on(o, &mpi);
+  } catch (const AgreedFailure& failure) {
+    if (mpi.rank() == 0) fmt::print(stderr, "courier: error: {}\n", failure.message);
+    return 1;  // every rank stops here together; MPI finalises normally
+  } catch (const std::exception& e) {
+    // One rank failed while others may wait for it in a collective: end the whole run.
+    fmt::print(stderr, "courier: error (rank {} of {}): {}\n", mpi.rank(), mpi.ranks(), e.what());
+    std::fflush(stderr);
+    abort_run_if_distributed();
+    return 1;
+  }
 }
 
 }  // namespace

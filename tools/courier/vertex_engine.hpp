@@ -7,6 +7,7 @@
 
 #include "courier/dist/partition_plan.hpp"
 #include "courier/graph/csr.hpp"
+#include "launcher.hpp"
 #include "run_result.hpp"
 
 namespace courier::cli {
@@ -25,7 +26,15 @@ struct VertexRun {
   double run_seconds = 0;
 };
 
+// Without a launcher: engine.ranks ranks as threads of this process.
 VertexRun run_vertex(const std::string& algorithm, const graph::Csr& graph, const RunOptions& options,
                      const VertexEngineOptions& engine);
+#ifdef COURIER_HAVE_MPI
+// Under a launcher: this process is rank mpi.rank() of mpi.ranks(); every rank has loaded `graph`
+// and keeps only its partition (distributed loading, where no rank holds the whole graph, is
+// issue 5's next step). The result and statistics are complete on rank 0 only.
+VertexRun run_vertex_mpi(const std::string& algorithm, const graph::Csr& graph, const RunOptions& options,
+                         const VertexEngineOptions& engine, const MpiSession& mpi);
+#endif
 
 }  // namespace courier::cli
