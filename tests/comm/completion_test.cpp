@@ -217,9 +217,11 @@ TEST(CommCompletion, RecvMatchesExactTagsOnly) {
     matched[r] = &world[r].create_endpoint(o);
   }
   const auto a = pattern(10, 5), b = pattern(3000, 6), c7 = pattern(20, 7);
+  std::atomic<bool> seven_posted{false};
   world.run([&](comm::Runtime& rt) {
     comm::Endpoint& ep = *matched[rt.rank()];
     if (rt.rank() == 0) {
+      wait_until(rt, [&] { return seven_posted.load(); });
       send_all(rt, ep, 1, 5, a);
       send_all(rt, ep, 1, 6, b);  // rendezvous: its origin completion goes to sender_counter
       send_all(rt, ep, 1, 7, c7);
@@ -228,8 +230,9 @@ TEST(CommCompletion, RecvMatchesExactTagsOnly) {
       return;
     }
     comm::Completion got;
-    // Posted before the message can be here: completes through the synchronizer with our context.
+    // Posted before rank 0 sends: completes through the synchronizer with our context.
     ASSERT_EQ(ep.recv(0, 7, &claimed_context, &got), comm::Post::posted);
+    seven_posted.store(true);
     wait_until(rt, [&] { return counter.count() == 1; });
     comm::Completion seven = counter.last();
     EXPECT_EQ(seven.tag, 7u);
