@@ -41,6 +41,7 @@ void BM_MessageRate(benchmark::State& state) {
     }
     std::atomic<int> ready{0};
     std::atomic<bool> go{false};
+    std::atomic<int> finished{0};
     std::vector<std::thread> workers;
     for (comm::rank_t r = 0; r < 2; ++r) {
       for (int t = 0; t < threads; ++t) {
@@ -69,6 +70,12 @@ void BM_MessageRate(benchmark::State& state) {
             } else {
               backoff.pause();
             }
+          }
+          // With explicit progress, a rank's frames move only while someone progresses it:
+          // keep progressing until every thread of both ranks is done.
+          finished.fetch_add(1);
+          while (!server && finished.load() < 2 * threads) {
+            if (!rt.progress()) backoff.pause();
           }
         });
       }
@@ -107,6 +114,7 @@ void BM_Latency(benchmark::State& state) {
     options.progress_thread = server;
     net::LocalFabric fabric(2);
     comm::Runtime rank0(fabric.device(0), options), rank1(fabric.device(1), options);
+    std::atomic<int> finished{0};
     auto play = [&](comm::Runtime& rt, bool serve_first) {
       comm::Endpoint& ep = rt.endpoint();
       courier::Backoff backoff;
@@ -154,6 +162,11 @@ void BM_Latency(benchmark::State& state) {
         }
         if (!server) rt.progress();
         backoff.pause();
+      }
+      // With explicit progress the last reply moves only while its sender progresses.
+      finished.fetch_add(1);
+      while (!server && finished.load() < 2) {
+        if (!rt.progress()) backoff.pause();
       }
     };
     const auto start = Clock::now();

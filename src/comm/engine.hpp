@@ -36,10 +36,12 @@ struct EndpointState {
   std::unique_ptr<MpmcQueue<Completion>> queue;  // queue endpoints
   std::unique_ptr<Endpoint> handle;
   // Counters bumped by posting threads (one endpoint per thread keeps them uncontended).
-  std::atomic<std::uint64_t> messages_sent{0}, eager_sent{0}, rendezvous_sent{0}, bytes_sent{0};
+  // Their own cache line: the engine writes the fields below while the poster counts.
+  alignas(cache_line_bytes) std::atomic<std::uint64_t> messages_sent{0};
+  std::atomic<std::uint64_t> eager_sent{0}, rendezvous_sent{0}, bytes_sent{0};
   std::atomic<std::uint64_t> puts{0}, gets{0}, retries{0};
   // [engine] arrivals in first-packet order; origin-side completions that found the queue full.
-  std::deque<Arrival> arrivals;
+  alignas(cache_line_bytes) std::deque<Arrival> arrivals;
   std::deque<Completion> local_completions;
   // match_tags: messages nobody claimed yet, and recvs waiting for their message.
   std::mutex match_mutex;

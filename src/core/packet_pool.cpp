@@ -44,6 +44,7 @@ struct ThreadCache {
 };
 
 void give_back(PacketPool::Shared& pool, std::byte* const* packets, std::size_t n) {
+  if (n > 0) pool.in_use.fetch_sub(n, std::memory_order_relaxed);
   for (std::size_t i = 0; i < n; ++i) {
     // The shared queue holds every packet at once, so a push cannot fail; a failure is a bug.
     if (!pool.free.try_push(packets[i])) throw Error("PacketPool: shared queue overflow (a packet was released twice)");
@@ -85,10 +86,7 @@ PacketPool::PacketPool(std::size_t count, std::size_t packet_bytes, std::ptrdiff
     cache = static_cast<std::size_t>(cache_capacity);
   }
   shared_ = std::make_shared<Shared>(count, bytes, cache);
-  for (std::size_t i = 0; i < count; ++i) {
-    std::byte* packet = shared_->arena + i * bytes;
-    give_back(*shared_, &packet, 1);
-  }
+  for (std::size_t i = 0; i < count; ++i) shared_->free.try_push(shared_->arena + i * bytes);
 }
 
 PacketPool::~PacketPool() = default;
@@ -107,16 +105,15 @@ std::byte* PacketPool::try_acquire() {
     const std::size_t batch = std::max<std::size_t>(1, pool.cache_capacity / 2);
     for (std::size_t i = 0; i < batch && pool.free.try_pop(packet); ++i) cache.packets.push_back(packet);
     if (cache.packets.empty()) return nullptr;
+    pool.note_acquired(cache.packets.size());
   }
   packet = cache.packets.back();
   cache.packets.pop_back();
-  pool.note_acquired(1);
   return packet;
 }
 
 void PacketPool::release(std::byte* packet) {
   Shared& pool = *shared_;
-  pool.in_use.fetch_sub(1, std::memory_order_relaxed);
   if (pool.cache_capacity == 0) {
     give_back(pool, &packet, 1);
     return;

@@ -217,9 +217,11 @@ TEST(CommCompletion, RecvMatchesExactTagsOnly) {
     matched[r] = &world[r].create_endpoint(o);
   }
   const auto a = pattern(10, 5), b = pattern(3000, 6), c7 = pattern(20, 7);
+  std::atomic<bool> seven_posted{false};
   world.run([&](comm::Runtime& rt) {
     comm::Endpoint& ep = *matched[rt.rank()];
     if (rt.rank() == 0) {
+      wait_until(rt, [&] { return seven_posted.load(); });
       send_all(rt, ep, 1, 5, a);
       send_all(rt, ep, 1, 6, b);  // rendezvous: its origin completion goes to sender_counter
       send_all(rt, ep, 1, 7, c7);
@@ -228,8 +230,9 @@ TEST(CommCompletion, RecvMatchesExactTagsOnly) {
       return;
     }
     comm::Completion got;
-    // Posted before the message can be here: completes through the synchronizer with our context.
+    // Posted before rank 0 sends: completes through the synchronizer with our context.
     ASSERT_EQ(ep.recv(0, 7, &claimed_context, &got), comm::Post::posted);
+    seven_posted.store(true);
     wait_until(rt, [&] { return counter.count() == 1; });
     comm::Completion seven = counter.last();
     EXPECT_EQ(seven.tag, 7u);
@@ -302,4 +305,102 @@ TEST(CommCompletion, OneSidedPutAndGet) {
   });
   EXPECT_EQ(world[0].stats().puts, 2u);
   EXPECT_EQ(world[0].stats().gets, 2u);
+}
+
+namespace {
+
+// Counts what the runtime allocated for received messages and what the caller gave back.
+struct CountingAllocator final : comm::Allocator {
+  std::byte* allocate(std::size_t bytes) override {
+    allocated.fetch_add(1);
+    return new std::byte[bytes == 0 ? 1 : bytes];
+  }
+  void deallocate(std::byte* data, std::size_t) override {
+    freed.fetch_add(1);
+    delete[] data;
+  }
+  std::atomic<int> allocated{0}, freed{0};
+};
+
+}  // namespace
+
+TEST(CommCompletion, CallerAllocatorAndEndpointsCreatedLate) {
+  comm::RuntimeOptions options;
+  options.progress_thread = false;
+  options.eager_bytes = 256;
+  World world(2, options);
+  CountingAllocator allocator;
+  // Rank 0 creates endpoint 1 and sends to it before rank 1 has created its endpoint 1.
+  comm::Endpoint& sender = world[0].create_endpoint({});
+  const auto small = pattern(40, 11), large = pattern(5000, 12);
+  ASSERT_EQ(sender.send(1, 21, small), comm::Post::done);
+  ASSERT_EQ(sender.send(1, 22, large), comm::Post::posted);
+  for (int i = 0; i < 20; ++i) {
+    world[0].progress();
+    world[1].progress();
+  }
+  EXPECT_EQ(allocator.allocated.load(), 0);
+  comm::EndpointOptions late;
+  late.allocator = &allocator;
+  comm::Endpoint& receiver = world[1].create_endpoint(late);
+  std::vector<comm::Completion> got;
+  for (int i = 0; i < 1000 && got.size() < 2; ++i) {
+    world[0].progress();
+    world[1].progress();
+    comm::Completion c;
+    while (receiver.poll(c)) got.push_back(c);
+  }
+  ASSERT_EQ(got.size(), 2u);
+  EXPECT_EQ(got[0].tag, 21u);
+  EXPECT_TRUE(equal(got[0], small));
+  EXPECT_EQ(got[1].tag, 22u);
+  EXPECT_TRUE(equal(got[1], large));
+  EXPECT_EQ(&receiver.allocator(), &allocator);
+  EXPECT_EQ(allocator.allocated.load(), 2);
+  for (const auto& c : got) receiver.release(c);
+  EXPECT_EQ(allocator.freed.load(), 2);
+  world.run([&](comm::Runtime& rt) {
+    if (rt.rank() != 0) return;
+    comm::Completion c;
+    wait_until(rt, [&] { return sender.poll(c); });  // the large send's origin completion
+    EXPECT_EQ(c.op, comm::Op::send);
+  });
+}
+
+TEST(CommCompletion, HandlerRepliesFromInsideProgressActiveMessageStyle) {
+  // Rank 1's handler answers every request with a reply carrying tag + 1000; rank 0 counts replies.
+  World world(2);
+  std::atomic<int> replies{0}, failed_replies{0};
+  std::array<comm::Endpoint*, 2> am{};
+  for (comm::rank_t r = 0; r < 2; ++r) {
+    comm::EndpointOptions o;
+    o.completion = comm::CompletionKind::handler;
+    o.handler = [&, r](const comm::Completion& c) {
+      if (c.op != comm::Op::recv) return;
+      if (r == 1) {
+        const std::vector<std::byte> answer(c.data, c.data + c.size);
+        // Inside progress a handler must not wait; a full queue would count as a failed reply.
+        if (am[1]->send(0, c.tag + 1000, answer) == comm::Post::retry) failed_replies.fetch_add(1);
+      } else {
+        EXPECT_GE(c.tag, 1000u);
+        replies.fetch_add(1);
+      }
+      delete[] c.data;
+    };
+    am[r] = &world[r].create_endpoint(o);
+  }
+  std::atomic<bool> done{false};
+  world.run([&](comm::Runtime& rt) {
+    if (rt.rank() != 0) {
+      // Posts end at shutdown, so rank 1 (whose handler replies) stays up until rank 0 is done.
+      wait_until(rt, [&] { return done.load(); });
+      return;
+    }
+    const auto request = pattern(16, 13);
+    for (comm::tag_t t = 0; t < 50; ++t) send_all(rt, *am[0], 1, t, request);
+    wait_until(rt, [&] { return replies.load() + failed_replies.load() == 50; });
+    done.store(true);
+  });
+  EXPECT_EQ(failed_replies.load(), 0);
+  EXPECT_EQ(replies.load(), 50);
 }

@@ -14,7 +14,8 @@
 //   if (ep.poll(c)) { use(c.rank, c.tag, c.data, c.size); ep.release(c); }
 //   runtime.shutdown();                                   // collective
 //
-// Shutdown (collective; the destructor does it if the caller did not): new posts throw; each
+// Shutdown (collective; the destructor does it if the caller did not): new posts throw (also
+// from handlers, which then fail the rank's progress: keep a rank up while it must answer); each
 // rank keeps progressing until everything it queued has been handed to the transport and its
 // rendezvous transfers finished, then tells every rank how many packets it sent (FIN) and
 // progresses until it has received every packet announced to it, then meets the others in a
@@ -70,7 +71,9 @@ class Runtime {
 
   // One round of progress; true if it found work. Safe from any thread at any time: a caller
   // that finds another thread progressing returns false at once. Needed only without the
-  // progress thread, and harmless with it.
+  // progress thread, and harmless with it. Without the progress thread, what a rank posted
+  // moves only while some thread of that rank calls progress() (or shutdown()): a rank that has
+  // finished its own work keeps progressing until its peers are done too.
   bool progress();
 
   Stats stats() const;

@@ -32,7 +32,10 @@ class PacketPool {
   std::size_t count() const;
   std::size_t packet_bytes() const;
   std::size_t cache_capacity() const;
-  std::size_t in_use() const;       // packets acquired and not yet released
+  // Packets outside the shared queue: in use, or waiting in a thread's cache. Counted per
+  // refill / spill rather than per packet, so the fast path touches no shared counter; exact
+  // when caching is off or every thread's cache is empty.
+  std::size_t in_use() const;
   std::size_t high_water() const;   // the largest in_use() seen
   bool owns(const std::byte* packet) const;
 

@@ -1,0 +1,126 @@
+// The collective shutdown (see Runtime's header): flush, exchange FIN with packet counts, drain
+// what was announced, meet in a barrier; and freeing what nobody took.
+#include <string>
+
+#include "courier/core/backoff.hpp"
+#include "courier/core/error.hpp"
+#include "engine.hpp"
+
+namespace courier::comm {
+
+bool Engine::busy_origin() const { return free_slots.size_approx() != slots.size(); }
+
+std::size_t Engine::step_shutdown() {
+  const auto now = std::chrono::steady_clock::now();
+  const Phase current = phase.load(std::memory_order_relaxed);
+  if (current == Phase::flushing) {
+    bool idle = !busy_origin() && pending_puts.empty() && pending_exposes.empty();
+    for (auto& p : peers) idle = idle && p->idle();
+    if (!idle && now < deadline) return 0;
+    if (!idle) {
+      // Timed out: whatever is still queued will never be sent.
+      for (auto& p : peers) {
+        std::byte* packet = p->carry;
+        p->carry = nullptr;
+        while (packet != nullptr || p->outgoing.try_pop(packet)) {
+          pool.release(packet);
+          bump(dropped);
+          packet = nullptr;
+        }
+        if (p->frame_used > 0) bump(dropped);
+        p->frame_used = 0;
+      }
+    }
+    for (rank_t d = 0; d < ranks; ++d) {
+      wire::Header fin;
+      fin.type = wire::Type::fin;
+      fin.a = peers[static_cast<std::size_t>(d)]->packets_sent;
+      send_control(d, fin);
+    }
+    deadline = now + options.shutdown_timeout;
+    phase.store(Phase::finishing, std::memory_order_release);
+    return 1;
+  }
+  if (current == Phase::finishing) {
+    bool finished = incoming.empty();
+    std::string missing;
+    for (rank_t r = 0; r < ranks; ++r) {
+      const Peer& p = *peers[static_cast<std::size_t>(r)];
+      const bool heard = p.fin_received && p.packets_received >= p.fin_count;
+      if (!heard) missing += (missing.empty() ? "" : ", ") + std::to_string(r);
+      finished = finished && heard && p.control.empty() && p.frame_used == 0;
+    }
+    if (finished) {
+      phase.store(Phase::done, std::memory_order_release);
+      return 1;
+    }
+    if (now >= deadline) {
+      failure = "comm::Runtime::shutdown on rank " + std::to_string(rank) + ": ranks [" + missing +
+                "] did not finish shutting down within " + std::to_string(options.shutdown_timeout.count()) +
+                " ms; every rank must call shutdown (or destroy its Runtime) and keep its progress running";
+      phase.store(Phase::failed, std::memory_order_release);
+      return 1;
+    }
+  }
+  return 0;
+}
+
+void Engine::shutdown() {
+  if (shut_down) return;
+  shut_down = true;
+  closing.store(true, std::memory_order_relaxed);
+  {
+    std::lock_guard lock(progress_mutex);
+    deadline = std::chrono::steady_clock::now() + options.shutdown_timeout;
+    if (phase.load(std::memory_order_relaxed) == Phase::running) phase.store(Phase::flushing, std::memory_order_release);
+  }
+  Backoff backoff;
+  auto finished = [&] {
+    const Phase p = phase.load(std::memory_order_acquire);
+    return p == Phase::done || p == Phase::failed;
+  };
+  while (!finished()) {
+    if (!server.joinable() && progress()) {
+      backoff.reset();
+    } else {
+      backoff.pause();
+    }
+  }
+  stop_server.store(true, std::memory_order_release);
+  if (server.joinable()) server.join();
+  if (phase.load(std::memory_order_acquire) == Phase::failed) throw Error(failure);
+  device->barrier();
+}
+
+void Engine::free_undelivered() {
+  const std::size_t endpoint_total = endpoint_count.load(std::memory_order_acquire);
+  for (std::size_t i = 0; i < endpoint_total; ++i) {
+    EndpointState& e = *endpoints[i].load(std::memory_order_acquire);
+    auto free_one = [&](const Completion& c) {
+      if (c.op != Op::recv) return;
+      e.allocator->deallocate(c.data, c.size);
+      bump(freed_undelivered);
+    };
+    Completion c;
+    while (e.queue && e.queue->try_pop(c)) free_one(c);
+    for (const Arrival& a : e.arrivals) free_one(a.completion);
+    e.arrivals.clear();
+    std::lock_guard lock(e.match_mutex);
+    for (auto& [key, list] : e.unexpected) {
+      for (const Completion& u : list) free_one(u);
+    }
+    e.unexpected.clear();
+  }
+  incoming.clear();
+  // Packets still queued (a runtime destroyed without shutdown) go back to the pool.
+  for (auto& p : peers) {
+    std::byte* packet = p->carry;
+    p->carry = nullptr;
+    while (packet != nullptr || p->outgoing.try_pop(packet)) {
+      pool.release(packet);
+      packet = nullptr;
+    }
+  }
+}
+
+}  // namespace courier::comm
