@@ -8,6 +8,7 @@
 #include <mpi.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -58,6 +59,15 @@ void print_row(const Row& row) {
   std::fflush(stdout);
 }
 
+// The median of `repeats` runs: this machine is shared and noisy (DESIGN.md, Measuring).
+template <class Run>
+double median_of(int repeats, Run run) {
+  std::vector<double> results;
+  for (int i = 0; i < repeats; ++i) results.push_back(run());
+  std::sort(results.begin(), results.end());
+  return results[results.size() / 2];
+}
+
 bool selected(const std::string& name, const std::vector<std::string>& only) {
   return only.empty() || std::find(only.begin(), only.end(), name) != only.end();
 }
@@ -73,11 +83,13 @@ int main(int argc, char** argv) {
   bool quick = false;
   std::vector<std::string> only;
   int max_threads = 4;
+  int repeats = 3;
   app.add_option("--json", json_path, "Where rank 0 writes the results");
   app.add_flag("--quick", quick, "A tenth of the iterations (a smoke test, not a measurement)");
   app.add_option("--variant", only, "Run only these variants (default: all)");
   app.add_option("--max-threads", max_threads, "Message rate with 1..N threads per rank")
       ->check(CLI::Range(1, 16));
+  app.add_option("--repeats", repeats, "Report the median of this many runs")->check(CLI::Range(1, 99));
   CLI11_PARSE(app, argc, argv);
 
   Setup setup;
@@ -106,13 +118,16 @@ int main(int argc, char** argv) {
     for (const Variant& variant : variants) {
       if (!selected(variant.name, only)) continue;
       for (std::size_t bytes = 8; bytes <= (1u << 20); bytes *= 4) {
-        rows.push_back({variant.name, "latency_us", bytes, 1, variant.latency_us(setup, bytes)});
+        rows.push_back({variant.name, "latency_us", bytes, 1,
+                        median_of(repeats, [&] { return variant.latency_us(setup, bytes); })});
         if (setup.rank == 0) print_row(rows.back());
         if (bytes == (1u << 19)) bytes = (1u << 20) / 4;  // end on exactly 1 MiB
       }
       for (int threads = 1; threads <= max_threads; ++threads) {
         rows.push_back({variant.name, "messages_per_s", rate_message_bytes, threads,
-                        variant.messages_per_second(setup, threads)});
+                        median_of(repeats, [&] {
+                          return variant.messages_per_second(setup, threads);
+                        })});
         if (setup.rank == 0) print_row(rows.back());
       }
     }
@@ -125,7 +140,7 @@ int main(int argc, char** argv) {
   for (const Row& row : rows) {
     results.push_back({{"machine", where}, {"commit", at}, {"ranks", setup.ranks},
                        {"variant", row.variant}, {"measure", row.measure}, {"size", row.bytes},
-                       {"threads", row.threads}, {"result", row.result}});
+                       {"threads", row.threads}, {"repeats", repeats}, {"result", row.result}});
   }
   std::ofstream(json_path) << results.dump(2) << "\n";
   fmt::print("wrote {}\n", json_path);

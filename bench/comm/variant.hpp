@@ -26,7 +26,7 @@ struct Setup {
     int base = bytes <= 8192 ? 2000 : bytes <= 131072 ? 400 : 100;
     return std::max(10, static_cast<int>(base * scale));
   }
-  int rate_windows() const { return std::max(10, static_cast<int>(400 * scale)); }
+  int rate_windows() const { return std::max(10, static_cast<int>(200 * scale)); }
 };
 
 constexpr int rate_window = 64;
