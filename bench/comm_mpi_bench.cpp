@@ -59,15 +59,6 @@ void print_row(const Row& row) {
   std::fflush(stdout);
 }
 
-// The median of `repeats` runs: this machine is shared and noisy (DESIGN.md, Measuring).
-template <class Run>
-double median_of(int repeats, Run run) {
-  std::vector<double> results;
-  for (int i = 0; i < repeats; ++i) results.push_back(run());
-  std::sort(results.begin(), results.end());
-  return results[results.size() / 2];
-}
-
 bool selected(const std::string& name, const std::vector<std::string>& only) {
   return only.empty() || std::find(only.begin(), only.end(), name) != only.end();
 }
@@ -113,23 +104,30 @@ int main(int argc, char** argv) {
   }
   std::vector<Row> rows;
   {
-    std::vector<Variant> variants = raw_mpi_variants();
+    std::vector<Variant> variants;
+    for (Variant& variant : raw_mpi_variants()) variants.push_back(std::move(variant));
     for (Variant& variant : device_variants()) variants.push_back(std::move(variant));
-    for (const Variant& variant : variants) {
-      if (!selected(variant.name, only)) continue;
-      for (std::size_t bytes = 8; bytes <= (1u << 20); bytes *= 4) {
-        rows.push_back({variant.name, "latency_us", bytes, 1,
-                        median_of(repeats, [&] { return variant.latency_us(setup, bytes); })});
-        if (setup.rank == 0) print_row(rows.back());
-        if (bytes == (1u << 19)) bytes = (1u << 20) / 4;  // end on exactly 1 MiB
+    std::erase_if(variants, [&](const Variant& v) { return !selected(v.name, only); });
+    // Each point runs the variants in turn, `repeats` times (A B C A B C ...), and reports each
+    // variant's median, so that the machine's slow moments fall on every variant alike.
+    auto measure = [&](const std::string& what, std::size_t bytes, int threads, auto run) {
+      std::vector<std::vector<double>> results(variants.size());
+      for (int r = 0; r < repeats; ++r) {
+        for (std::size_t v = 0; v < variants.size(); ++v) results[v].push_back(run(variants[v]));
       }
-      for (int threads = 1; threads <= max_threads; ++threads) {
-        rows.push_back({variant.name, "messages_per_s", rate_message_bytes, threads,
-                        median_of(repeats, [&] {
-                          return variant.messages_per_second(setup, threads);
-                        })});
+      for (std::size_t v = 0; v < variants.size(); ++v) {
+        std::sort(results[v].begin(), results[v].end());
+        rows.push_back({variants[v].name, what, bytes, threads, results[v][results[v].size() / 2]});
         if (setup.rank == 0) print_row(rows.back());
       }
+    };
+    for (std::size_t bytes = 8; bytes <= (1u << 20); bytes *= 4) {
+      measure("latency_us", bytes, 1, [&](const Variant& v) { return v.latency_us(setup, bytes); });
+      if (bytes == (1u << 19)) bytes = (1u << 20) / 4;  // end on exactly 1 MiB
+    }
+    for (int threads = 1; threads <= max_threads; ++threads) {
+      measure("messages_per_s", rate_message_bytes, threads,
+              [&](const Variant& v) { return v.messages_per_second(setup, threads); });
     }
   }  // devices are destroyed here, before MPI is finalised
 

@@ -116,11 +116,11 @@ double rate(const Setup& setup, LazyDevice& lazy, int threads) {
     ack_base[t] = driver.acks[t].load();
   }
   driver.device().barrier();
-  std::chrono::steady_clock::time_point start;
+  WarmupClock clock(threads);
   run_threads(threads, [&](int t) {
     std::vector<std::byte> frame(rate_message_bytes);
     for (int w = 0; w < warmup + windows; ++w) {
-      if (w == warmup && t == 0) start = std::chrono::steady_clock::now();
+      if (w == warmup) clock.arrive();
       if (setup.rank == 0) {
         for (int m = 0; m < rate_window; ++m) driver.send_kind(1, FrameKind::data, t, frame);
         std::uint64_t acks = ack_base[t] + w + 1;
@@ -132,7 +132,7 @@ double rate(const Setup& setup, LazyDevice& lazy, int threads) {
       }
     }
   });
-  double elapsed = seconds_since(start);
+  double elapsed = clock.seconds();
   driver.device().barrier();
   return static_cast<double>(threads) * windows * rate_window / elapsed;
 }
