@@ -8,6 +8,7 @@
 #include <mpi.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -73,11 +74,13 @@ int main(int argc, char** argv) {
   bool quick = false;
   std::vector<std::string> only;
   int max_threads = 4;
+  int repeats = 3;
   app.add_option("--json", json_path, "Where rank 0 writes the results");
   app.add_flag("--quick", quick, "A tenth of the iterations (a smoke test, not a measurement)");
   app.add_option("--variant", only, "Run only these variants (default: all)");
   app.add_option("--max-threads", max_threads, "Message rate with 1..N threads per rank")
       ->check(CLI::Range(1, 16));
+  app.add_option("--repeats", repeats, "Report the median of this many runs")->check(CLI::Range(1, 99));
   CLI11_PARSE(app, argc, argv);
 
   Setup setup;
@@ -101,20 +104,30 @@ int main(int argc, char** argv) {
   }
   std::vector<Row> rows;
   {
-    std::vector<Variant> variants = raw_mpi_variants();
+    std::vector<Variant> variants;
+    for (Variant& variant : raw_mpi_variants()) variants.push_back(std::move(variant));
     for (Variant& variant : device_variants()) variants.push_back(std::move(variant));
-    for (const Variant& variant : variants) {
-      if (!selected(variant.name, only)) continue;
-      for (std::size_t bytes = 8; bytes <= (1u << 20); bytes *= 4) {
-        rows.push_back({variant.name, "latency_us", bytes, 1, variant.latency_us(setup, bytes)});
-        if (setup.rank == 0) print_row(rows.back());
-        if (bytes == (1u << 19)) bytes = (1u << 20) / 4;  // end on exactly 1 MiB
+    std::erase_if(variants, [&](const Variant& v) { return !selected(v.name, only); });
+    // Each point runs the variants in turn, `repeats` times (A B C A B C ...), and reports each
+    // variant's median, so that the machine's slow moments fall on every variant alike.
+    auto measure = [&](const std::string& what, std::size_t bytes, int threads, auto run) {
+      std::vector<std::vector<double>> results(variants.size());
+      for (int r = 0; r < repeats; ++r) {
+        for (std::size_t v = 0; v < variants.size(); ++v) results[v].push_back(run(variants[v]));
       }
-      for (int threads = 1; threads <= max_threads; ++threads) {
-        rows.push_back({variant.name, "messages_per_s", rate_message_bytes, threads,
-                        variant.messages_per_second(setup, threads)});
+      for (std::size_t v = 0; v < variants.size(); ++v) {
+        std::sort(results[v].begin(), results[v].end());
+        rows.push_back({variants[v].name, what, bytes, threads, results[v][results[v].size() / 2]});
         if (setup.rank == 0) print_row(rows.back());
       }
+    };
+    for (std::size_t bytes = 8; bytes <= (1u << 20); bytes *= 4) {
+      measure("latency_us", bytes, 1, [&](const Variant& v) { return v.latency_us(setup, bytes); });
+      if (bytes == (1u << 19)) bytes = (1u << 20) / 4;  // end on exactly 1 MiB
+    }
+    for (int threads = 1; threads <= max_threads; ++threads) {
+      measure("messages_per_s", rate_message_bytes, threads,
+              [&](const Variant& v) { return v.messages_per_second(setup, threads); });
     }
   }  // devices are destroyed here, before MPI is finalised
 
@@ -125,7 +138,7 @@ int main(int argc, char** argv) {
   for (const Row& row : rows) {
     results.push_back({{"machine", where}, {"commit", at}, {"ranks", setup.ranks},
                        {"variant", row.variant}, {"measure", row.measure}, {"size", row.bytes},
-                       {"threads", row.threads}, {"result", row.result}});
+                       {"threads", row.threads}, {"repeats", repeats}, {"result", row.result}});
   }
   std::ofstream(json_path) << results.dump(2) << "\n";
   fmt::print("wrote {}\n", json_path);

@@ -103,29 +103,36 @@ double rate(const Setup& setup, LazyDevice& lazy, int threads) {
   driver.device().barrier();
   if (!setup.active()) {
     driver.device().barrier();
+    driver.device().barrier();
     return 0;
   }
   const int windows = setup.rate_windows();
   const int warmup = std::max(1, windows / 10);
-  std::chrono::steady_clock::time_point start;
+  // The counters carry on from earlier runs: read where they stand before any peer can send.
+  std::vector<std::uint64_t> data_base(threads);
+  std::vector<std::uint64_t> ack_base(threads);
+  for (int t = 0; t < threads; ++t) {
+    data_base[t] = driver.data[t].load();
+    ack_base[t] = driver.acks[t].load();
+  }
+  driver.device().barrier();
+  WarmupClock clock(threads);
   run_threads(threads, [&](int t) {
     std::vector<std::byte> frame(rate_message_bytes);
-    std::uint64_t data_base = driver.data[t].load();
-    std::uint64_t ack_base = driver.acks[t].load();
     for (int w = 0; w < warmup + windows; ++w) {
-      if (w == warmup && t == 0) start = std::chrono::steady_clock::now();
+      if (w == warmup) clock.arrive();
       if (setup.rank == 0) {
         for (int m = 0; m < rate_window; ++m) driver.send_kind(1, FrameKind::data, t, frame);
-        std::uint64_t acks = ack_base + w + 1;
+        std::uint64_t acks = ack_base[t] + w + 1;
         driver.wait_until([&] { return driver.acks[t].load(std::memory_order_acquire) >= acks; });
       } else {
-        std::uint64_t arrived = data_base + static_cast<std::uint64_t>(w + 1) * rate_window;
+        std::uint64_t arrived = data_base[t] + static_cast<std::uint64_t>(w + 1) * rate_window;
         driver.wait_until([&] { return driver.data[t].load(std::memory_order_acquire) >= arrived; });
         driver.send_kind(0, FrameKind::ack, t, frame);
       }
     }
   });
-  double elapsed = seconds_since(start);
+  double elapsed = clock.seconds();
   driver.device().barrier();
   return static_cast<double>(threads) * windows * rate_window / elapsed;
 }

@@ -85,7 +85,7 @@ double rate(const Setup& setup, int threads, bool probe) {
   }
   const int windows = setup.rate_windows();
   const int warmup = std::max(1, windows / 10);
-  std::chrono::steady_clock::time_point start;
+  WarmupClock clock(threads);
   run_threads(threads, [&](int t) {
     const int tag = data_tag + t;
     const int ack_tag = ack_tag_base + t;
@@ -101,7 +101,7 @@ double rate(const Setup& setup, int threads, bool probe) {
     };
     if (setup.rank == 1 && !probe) post_window();
     for (int w = 0; w < warmup + windows; ++w) {
-      if (w == warmup && t == 0) start = std::chrono::steady_clock::now();
+      if (w == warmup) clock.arrive();
       if (setup.rank == 0) {
         MPI_Request ack_request;
         MPI_Irecv(&ack, 1, MPI_CHAR, 1, ack_tag, MPI_COMM_WORLD, &ack_request);
@@ -122,7 +122,7 @@ double rate(const Setup& setup, int threads, bool probe) {
       }
     }
   });
-  double elapsed = seconds_since(start);
+  double elapsed = clock.seconds();
   MPI_Barrier(MPI_COMM_WORLD);
   return static_cast<double>(threads) * windows * rate_window / elapsed;
 }

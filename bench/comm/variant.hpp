@@ -6,6 +6,7 @@
 // Every rank calls both functions (collectively); only ranks 0 and 1 move data, the others wait.
 #include <mpi.h>
 
+#include <barrier>
 #include <chrono>
 #include <cstddef>
 #include <functional>
@@ -26,7 +27,7 @@ struct Setup {
     int base = bytes <= 8192 ? 2000 : bytes <= 131072 ? 400 : 100;
     return std::max(10, static_cast<int>(base * scale));
   }
-  int rate_windows() const { return std::max(10, static_cast<int>(400 * scale)); }
+  int rate_windows() const { return std::max(10, static_cast<int>(200 * scale)); }
 };
 
 constexpr int rate_window = 64;
@@ -60,6 +61,24 @@ class Backoff {
 inline double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
+
+// The clock of a multi-threaded run starts once every thread has finished its warm-up, so that a
+// thread the scheduler delays cannot shorten the measured interval.
+class WarmupClock {
+ public:
+  explicit WarmupClock(int threads)
+      : warmed_up_(threads, Start{this}) {}
+  void arrive() { warmed_up_.arrive_and_wait(); }
+  double seconds() const { return seconds_since(start_); }
+
+ private:
+  struct Start {
+    WarmupClock* clock;
+    void operator()() noexcept { clock->start_ = std::chrono::steady_clock::now(); }
+  };
+  std::chrono::steady_clock::time_point start_;
+  std::barrier<Start> warmed_up_;
+};
 
 // Runs body(t) on `threads` threads and joins them.
 template <class Body>
