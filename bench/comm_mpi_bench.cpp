@@ -107,6 +107,7 @@ int main(int argc, char** argv) {
     std::vector<Variant> variants;
     for (Variant& variant : raw_mpi_variants()) variants.push_back(std::move(variant));
     for (Variant& variant : device_variants()) variants.push_back(std::move(variant));
+    for (Variant& variant : runtime_variants()) variants.push_back(std::move(variant));
     std::erase_if(variants, [&](const Variant& v) { return !selected(v.name, only); });
     // Each point runs the variants in turn, `repeats` times (A B C A B C ...), and reports each
     // variant's median, so that the machine's slow moments fall on every variant alike.

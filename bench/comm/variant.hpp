@@ -90,5 +90,6 @@ void run_threads(int threads, Body body) {
 
 std::vector<Variant> raw_mpi_variants();
 std::vector<Variant> device_variants();
+std::vector<Variant> runtime_variants();  // Courier's comm::Runtime on each transport
 
 }  // namespace courier::bench
