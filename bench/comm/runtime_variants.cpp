@@ -5,6 +5,7 @@
 // ("courier-X-explicit", for runs with more threads than cores).
 #include <memory>
 
+#include "courier/comm/local_world.hpp"
 #include "courier/comm/runtime.hpp"
 #include "courier/net/mpi_device.hpp"
 #include "variant.hpp"
@@ -67,21 +68,14 @@ void receive(comm::Runtime& runtime, comm::Endpoint& endpoint) {
   }
 }
 
-double latency(const Setup& setup, LazyRuntime& lazy, std::size_t bytes) {
-  comm::Runtime& runtime = lazy.get();
-  MPI_Barrier(MPI_COMM_WORLD);
-  if (!setup.active()) {
-    MPI_Barrier(MPI_COMM_WORLD);
-    return 0;
-  }
-  comm::Endpoint& endpoint = lazy.endpoint(0);
-  const int iterations = setup.latency_iterations(bytes);
-  const int warmup = iterations / 10;
+// Ping-pong between ranks 0 and 1 of `runtime` on `endpoint`; seconds for `iterations` round
+// trips after `warmup` more.
+double ping_pong(comm::Runtime& runtime, comm::Endpoint& endpoint, std::size_t bytes, int iterations, int warmup) {
   std::vector<std::byte> out(bytes, std::byte{1});
   auto start = std::chrono::steady_clock::now();
   for (int i = 0; i < warmup + iterations; ++i) {
     if (i == warmup) start = std::chrono::steady_clock::now();
-    if (setup.rank == 0) {
+    if (runtime.rank() == 0) {
       send(runtime, endpoint, 1, out);
       receive(runtime, endpoint);
     } else {
@@ -89,39 +83,113 @@ double latency(const Setup& setup, LazyRuntime& lazy, std::size_t bytes) {
       send(runtime, endpoint, 0, out);
     }
   }
-  const double elapsed = seconds_since(start);
+  return seconds_since(start);
+}
+
+// Thread t of rank 0 streams windows of 64 messages of 64 B to thread t of rank 1 (endpoint t of
+// each), which acknowledges each window; seconds after every thread's warm-up.
+double stream(comm::Runtime& runtime, const std::function<comm::Endpoint&(int)>& endpoint, int threads, int windows,
+              int warmup) {
+  WarmupClock clock(threads);
+  run_threads(threads, [&](int t) {
+    comm::Endpoint& ep = endpoint(t);
+    const std::vector<std::byte> message(rate_message_bytes, std::byte{7});
+    const std::byte ack[1] = {std::byte{1}};
+    for (int w = 0; w < warmup + windows; ++w) {
+      if (w == warmup) clock.arrive();
+      if (runtime.rank() == 0) {
+        for (int m = 0; m < rate_window; ++m) send(runtime, ep, 1, message);
+        receive(runtime, ep);  // the window's acknowledgement
+      } else {
+        for (int m = 0; m < rate_window; ++m) receive(runtime, ep);
+        send(runtime, ep, 0, ack);
+      }
+    }
+  });
+  return clock.seconds();
+}
+
+double latency(const Setup& setup, LazyRuntime& lazy, std::size_t bytes) {
+  comm::Runtime& runtime = lazy.get();
   MPI_Barrier(MPI_COMM_WORLD);
-  return elapsed * 1e6 / iterations / 2;
+  double result = 0;
+  if (setup.active()) {
+    const int iterations = setup.latency_iterations(bytes);
+    result = ping_pong(runtime, lazy.endpoint(0), bytes, iterations, iterations / 10) * 1e6 / iterations / 2;
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  return result;
 }
 
 double rate(const Setup& setup, LazyRuntime& lazy, int threads) {
   comm::Runtime& runtime = lazy.get();
   MPI_Barrier(MPI_COMM_WORLD);
-  if (!setup.active()) {
-    MPI_Barrier(MPI_COMM_WORLD);
+  double result = 0;
+  if (setup.active()) {
+    const int windows = setup.rate_windows();
+    const double seconds =
+        stream(runtime, [&](int t) -> comm::Endpoint& { return lazy.endpoint(t); }, threads, windows,
+               std::max(1, windows / 10));
+    result = static_cast<double>(threads) * windows * rate_window / seconds;
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  return result;
+}
+
+// A barrier that waits asleep: MPI_Barrier polls a core, which would steal it from the local
+// transport's threads on a 2-core machine.
+void sleeping_barrier() {
+  MPI_Request request;
+  MPI_Ibarrier(MPI_COMM_WORLD, &request);
+  for (int done = 0;;) {
+    MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+    if (done) return;
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+  }
+}
+
+// The local transport: two ranks as threads of MPI rank 0's process (the other MPI ranks wait
+// asleep), so that it is measured in the same run as everything else.
+template <class Body>
+double on_local_pair(const Setup& setup, bool progress_thread, int threads, Body body) {
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (setup.rank != 0) {
+    sleeping_barrier();
     return 0;
   }
-  const int windows = setup.rate_windows();
-  const int warmup = std::max(1, windows / 10);
-  WarmupClock clock(threads);
-  run_threads(threads, [&](int t) {
-    comm::Endpoint& endpoint = lazy.endpoint(t);
-    const std::vector<std::byte> message(rate_message_bytes, std::byte{7});
-    const std::byte ack[1] = {std::byte{1}};
-    for (int w = 0; w < warmup + windows; ++w) {
-      if (w == warmup) clock.arrive();
-      if (setup.rank == 0) {
-        for (int m = 0; m < rate_window; ++m) send(runtime, endpoint, 1, message);
-        receive(runtime, endpoint);  // the window's acknowledgement
-      } else {
-        for (int m = 0; m < rate_window; ++m) receive(runtime, endpoint);
-        send(runtime, endpoint, 0, ack);
-      }
-    }
-  });
-  const double elapsed = clock.seconds();
-  MPI_Barrier(MPI_COMM_WORLD);
-  return static_cast<double>(threads) * windows * rate_window / elapsed;
+  double result = 0;
+  comm::RuntimeOptions options;
+  options.progress_thread = progress_thread;
+  comm::run_local(
+      2,
+      [&](comm::Runtime& runtime) {
+        std::vector<comm::Endpoint*> endpoints{&runtime.endpoint()};
+        for (int t = 1; t < threads; ++t) endpoints.push_back(&runtime.create_endpoint({}));
+        const double measured = body(runtime, endpoints);
+        if (runtime.rank() == 0) result = measured;
+      },
+      options);
+  sleeping_barrier();
+  return result;
+}
+
+Variant local_variant(std::string name, bool progress_thread) {
+  return {std::move(name),
+          [progress_thread](const Setup& setup, std::size_t bytes) {
+            const int iterations = setup.latency_iterations(bytes);
+            return on_local_pair(setup, progress_thread, 1, [&](comm::Runtime& rt, auto& endpoints) {
+              return ping_pong(rt, *endpoints[0], bytes, iterations, iterations / 10) * 1e6 / iterations / 2;
+            });
+          },
+          [progress_thread](const Setup& setup, int threads) {
+            const int windows = setup.rate_windows();
+            return on_local_pair(setup, progress_thread, threads, [&](comm::Runtime& rt, auto& endpoints) {
+              const double seconds = stream(
+                  rt, [&](int t) -> comm::Endpoint& { return *endpoints[static_cast<std::size_t>(t)]; }, threads,
+                  windows, std::max(1, windows / 10));
+              return static_cast<double>(threads) * windows * rate_window / seconds;
+            });
+          }};
 }
 
 Variant runtime_variant(std::string name, DeviceFactory factory, bool progress_thread) {
@@ -136,6 +204,8 @@ std::vector<Variant> runtime_variants() {
   std::vector<Variant> variants;
   variants.push_back(runtime_variant("courier-mpi", [] { return net::make_mpi_device(); }, true));
   variants.push_back(runtime_variant("courier-mpi-explicit", [] { return net::make_mpi_device(); }, false));
+  variants.push_back(local_variant("courier-local", true));
+  variants.push_back(local_variant("courier-local-explicit", false));
 #ifdef COURIER_HAVE_OFI
   variants.push_back(runtime_variant("courier-ofi", [] { return net::make_ofi_device(); }, true));
 #endif
