@@ -39,8 +39,8 @@ TEST(LciChannel, PhasesDeliverOneIntactMessagePerPeer) {
       for (std::uint64_t phase = 1; phase <= 30; ++phase) {
         channel.begin_phase(peers, peers);
         for (int peer : peers) {
-          Bytes out = channel.acquire(0);
           const Bytes expected = message_for(me, peer, phase);
+          Bytes out = channel.acquire(expected.size());
           out.assign(expected.begin(), expected.end());
           channel.send(peer, std::move(out));
         }

@@ -116,7 +116,6 @@ TEST(Substrate, ReduceSumCountsEachMirrorOnceAndResetsIt) {
 TEST(Substrate, OnlyUpdatedMastersReachTheirMirrors) {
   const EdgeList g = random_graph(120, 1000, 9);
   const auto parts = dist::partition_in_memory(g, Policy::hash, 3, false);
-  std::vector<std::vector<std::uint32_t>> result(3);
   on_every_rank(parts, [&](int, const LocalGraph& graph, Substrate& substrate) {
     std::vector<std::uint32_t> value(graph.proxies(), 0);
     Bitset updated(graph.proxies());
@@ -130,7 +129,6 @@ TEST(Substrate, OnlyUpdatedMastersReachTheirMirrors) {
       EXPECT_EQ(updated.test(m), sent);
       EXPECT_EQ(value[m], sent ? graph.global_id(m) + 1 : 0u);
     }
-    result[0].push_back(0);
   });
 }
 

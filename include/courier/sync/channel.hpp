@@ -46,7 +46,8 @@ class Channel {
   // Starts a phase: one message goes to each rank of `to`, one comes from each rank of `from`.
   // Called by one thread; the calls below may come from many threads at once.
   virtual void begin_phase(std::span<const rank_t> to, std::span<const rank_t> from) = 0;
-  // A buffer of at least `bytes` capacity to gather into (recycled when possible), empty.
+  // A buffer of at least `bytes` capacity to gather into (recycled when possible), empty. Gather
+  // no more than `bytes` into it: a buffer that grows escapes the layer's footprint accounting.
   virtual Bytes acquire(std::size_t bytes) = 0;
   // Hands the message for `peer` over; the channel owns `message` from now on.
   virtual void send(rank_t peer, Bytes message) = 0;
