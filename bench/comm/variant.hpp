@@ -24,10 +24,10 @@ struct Setup {
   bool active() const { return rank < 2; }
   int peer() const { return 1 - rank; }
   int latency_iterations(std::size_t bytes) const {
-    int base = bytes <= 8192 ? 2000 : bytes <= 131072 ? 400 : 100;
+    int base = bytes <= 8192 ? 10000 : bytes <= 131072 ? 2000 : 500;
     return std::max(10, static_cast<int>(base * scale));
   }
-  int rate_windows() const { return std::max(10, static_cast<int>(200 * scale)); }
+  int rate_windows() const { return std::max(10, static_cast<int>(1000 * scale)); }
 };
 
 constexpr int rate_window = 64;
