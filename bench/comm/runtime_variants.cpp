@@ -46,44 +46,76 @@ class LazyRuntime {
   std::vector<comm::Endpoint*> endpoints_;
 };
 
-void send(comm::Runtime& runtime, comm::Endpoint& endpoint, int dest, std::span<const std::byte> data) {
-  Backoff backoff;
-  while (endpoint.send(dest, 0, data) == comm::Post::retry) {
-    if (!runtime.progress()) backoff.idle();
-  }
-}
+// One thread's side of a stream: large sends go by rendezvous and their bytes must stay put until
+// the runtime reports them sent, so the thread counts them and waits for them before it returns.
+class Poster {
+ public:
+  Poster(comm::Runtime& runtime, comm::Endpoint& endpoint) : runtime_(runtime), endpoint_(endpoint) {}
+  ~Poster() { drain(); }
 
-// Waits for the next received message on `endpoint` (send completions of rendezvous messages
-// pass by on the way).
-void receive(comm::Runtime& runtime, comm::Endpoint& endpoint) {
-  Backoff backoff;
-  comm::Completion completion;
-  for (;;) {
-    if (endpoint.poll(completion)) {
-      if (completion.op != comm::Op::recv) continue;
-      endpoint.release(completion);
-      return;
+  void send(int dest, std::span<const std::byte> data) {
+    Backoff backoff;
+    for (;;) {
+      const comm::Post answer = endpoint_.send(dest, 0, data);
+      if (answer == comm::Post::posted) ++pending_;
+      if (answer != comm::Post::retry) return;
+      if (!runtime_.progress()) backoff.idle();  // no packet free: let progress drain the queues
     }
-    if (!runtime.progress()) backoff.idle();
   }
-}
+
+  // Waits for the next received message (send completions pass by on the way).
+  void receive() {
+    while (!take(true)) {
+    }
+  }
+
+  void drain() {
+    while (pending_ > 0) take(false);
+  }
+
+ private:
+  // One completion, waiting for it; true if it was a received message.
+  bool take(bool want_message) {
+    Backoff backoff;
+    comm::Completion completion;
+    for (;;) {
+      if (endpoint_.poll(completion)) {
+        if (completion.op == comm::Op::send) {
+          --pending_;
+          return false;
+        }
+        endpoint_.release(completion);
+        return true;
+      }
+      if (!want_message && pending_ == 0) return false;
+      if (!runtime_.progress()) backoff.idle();
+    }
+  }
+
+  comm::Runtime& runtime_;
+  comm::Endpoint& endpoint_;
+  int pending_ = 0;
+};
 
 // Ping-pong between ranks 0 and 1 of `runtime` on `endpoint`; seconds for `iterations` round
 // trips after `warmup` more.
 double ping_pong(comm::Runtime& runtime, comm::Endpoint& endpoint, std::size_t bytes, int iterations, int warmup) {
   std::vector<std::byte> out(bytes, std::byte{1});
+  Poster poster(runtime, endpoint);
   auto start = std::chrono::steady_clock::now();
   for (int i = 0; i < warmup + iterations; ++i) {
     if (i == warmup) start = std::chrono::steady_clock::now();
     if (runtime.rank() == 0) {
-      send(runtime, endpoint, 1, out);
-      receive(runtime, endpoint);
+      poster.send(1, out);
+      poster.receive();
     } else {
-      receive(runtime, endpoint);
-      send(runtime, endpoint, 0, out);
+      poster.receive();
+      poster.send(0, out);
     }
   }
-  return seconds_since(start);
+  const double seconds = seconds_since(start);
+  poster.drain();  // `out` must outlive its last rendezvous
+  return seconds;
 }
 
 // Thread t of rank 0 streams windows of 64 messages of 64 B to thread t of rank 1 (endpoint t of
@@ -92,17 +124,17 @@ double stream(comm::Runtime& runtime, const std::function<comm::Endpoint&(int)>&
               int warmup) {
   WarmupClock clock(threads);
   run_threads(threads, [&](int t) {
-    comm::Endpoint& ep = endpoint(t);
+    Poster poster(runtime, endpoint(t));
     const std::vector<std::byte> message(rate_message_bytes, std::byte{7});
     const std::byte ack[1] = {std::byte{1}};
     for (int w = 0; w < warmup + windows; ++w) {
       if (w == warmup) clock.arrive();
       if (runtime.rank() == 0) {
-        for (int m = 0; m < rate_window; ++m) send(runtime, ep, 1, message);
-        receive(runtime, ep);  // the window's acknowledgement
+        for (int m = 0; m < rate_window; ++m) poster.send(1, message);
+        poster.receive();  // the window's acknowledgement
       } else {
-        for (int m = 0; m < rate_window; ++m) receive(runtime, ep);
-        send(runtime, ep, 0, ack);
+        for (int m = 0; m < rate_window; ++m) poster.receive();
+        poster.send(0, ack);
       }
     }
   });
