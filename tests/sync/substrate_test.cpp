@@ -2,6 +2,7 @@
 // loopback channel: masters end with the combination of all their proxies, mirrors with their
 // master's value, and only updated labels travel.
 #include "courier/sync/substrate.hpp"
+#include "support/random_graph.hpp"
 
 #include <functional>
 #include <numeric>
@@ -20,26 +21,20 @@ using courier::dist::Policy;
 using courier::graph::EdgeList;
 using courier::graph::vertex_t;
 
-namespace {
+using courier::test_support::random_graph;
 
-EdgeList random_graph(vertex_t n, std::size_t m, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  EdgeList list;
-  list.num_vertices = n;
-  for (std::size_t i = 0; i < m; ++i) list.edges.push_back({rng() % n, rng() % n});
-  return list;
-}
+namespace {
 
 // Runs body(rank, graph, substrate) on every rank, each rank a thread with a team of 2.
 void on_every_rank(const std::vector<LocalGraph>& parts,
                    const std::function<void(int, const LocalGraph&, Substrate&)>& body) {
-  test_support::LoopbackHub hub(static_cast<int>(parts.size()));
+  sync::test_support::LoopbackHub hub(static_cast<int>(parts.size()));
   std::vector<std::thread> ranks;
   std::vector<std::exception_ptr> errors(parts.size());
   for (int r = 0; r < static_cast<int>(parts.size()); ++r)
     ranks.emplace_back([&, r] {
       try {
-        test_support::LoopbackChannel channel(hub, r);
+        sync::test_support::LoopbackChannel channel(hub, r);
         ThreadTeam team(2);
         Substrate substrate(parts[r], channel, team);
         body(r, parts[r], substrate);
@@ -133,13 +128,13 @@ TEST(Substrate, OnlyUpdatedMastersReachTheirMirrors) {
 }
 
 TEST(LoopbackChannel, CollectivesAgreeOnEveryRank) {
-  test_support::LoopbackHub hub(3);
+  sync::test_support::LoopbackHub hub(3);
   std::vector<std::thread> ranks;
   std::vector<std::uint64_t> sums(3);
   std::vector<double> maxima(3), real_sums(3);
   for (int r = 0; r < 3; ++r)
     ranks.emplace_back([&, r] {
-      test_support::LoopbackChannel channel(hub, r);
+      sync::test_support::LoopbackChannel channel(hub, r);
       for (int round = 0; round < 100; ++round) {
         sums[r] = channel.sum_all(std::uint64_t(r + round));
         maxima[r] = channel.max_all(double(r * round));

@@ -20,7 +20,8 @@
 #include "courier/sync/mpi_rma_channel.hpp"
 #include "courier/sync/reduction.hpp"
 #include "courier/sync/substrate.hpp"
-#include "sync/mpi/mpi_test_main.hpp"
+#include "support/random_graph.hpp"
+#include "support/mpi_gtest.hpp"
 
 using namespace courier;
 using namespace courier::sync;
@@ -32,15 +33,9 @@ using courier::graph::vertex_t;
 using courier::test_support::world_rank;
 using courier::test_support::world_size;
 
-namespace {
+using courier::test_support::random_graph;
 
-EdgeList random_graph(vertex_t n, std::size_t m, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  EdgeList list;
-  list.num_vertices = n;
-  for (std::size_t i = 0; i < m; ++i) list.edges.push_back({rng() % n, rng() % n});
-  return list;
-}
+namespace {
 
 // A value every proxy of v on rank r starts with: different on every rank.
 std::uint64_t initial(vertex_t v, int r) { return (v * 7919 + static_cast<vertex_t>(r) * 104729) % 1000 + 1; }

@@ -8,7 +8,7 @@
 
 #include "courier/core/error.hpp"
 #include "courier/sync/mpi_channel.hpp"
-#include "sync/mpi/mpi_test_main.hpp"
+#include "support/mpi_gtest.hpp"
 
 using namespace courier;
 using namespace courier::sync;
