@@ -1,9 +1,8 @@
 #include "courier/sync/exchange.hpp"
 
-#include <chrono>
 #include <cstring>
-#include <thread>
 
+#include "courier/core/backoff.hpp"
 #include "courier/core/error.hpp"
 
 namespace courier::sync {
@@ -16,17 +15,14 @@ std::vector<Bytes> one_phase(Channel& channel, std::vector<Bytes> messages, std:
   channel.begin_phase(peers, peers);
   for (rank_t peer : peers) channel.send(peer, std::move(messages[peer]));
   std::size_t arrived = 0;
-  for (unsigned idle = 0; arrived < peers.size();) {
+  Backoff backoff;  // ranks may outnumber cores
+  while (arrived < peers.size()) {
     auto message = channel.try_receive();
     if (!message) {
-      // Back off: ranks may outnumber cores.
-      if (++idle < 64)
-        std::this_thread::yield();
-      else
-        std::this_thread::sleep_for(std::chrono::microseconds(50));
+      backoff.pause();
       continue;
     }
-    idle = 0;
+    backoff.reset();
     received[message->source] = std::move(message->bytes);
     ++arrived;
   }

@@ -18,8 +18,8 @@ void add_convert_command(CLI::App& app) {
   auto options = std::make_shared<Options>();
   auto* command = app.add_subcommand(
       "convert",
-      "Convert a graph between formats (chosen by the extensions: .el .txt .wel .edges .mtx .bel .bin\n"
-      ".gr .graph .csr), optionally transforming it.\n"
+      "Convert a graph between formats (chosen by the extensions: .el .txt .tsv .wel .edges .mtx .bel\n"
+      ".bin .gr .graph .csr), optionally transforming it.\n"
       "Example: courier convert wiki-Vote.txt -o wiki-Vote.csr --symmetrize --dedupe");
   command->add_option("input", options->input, "Input graph file or generator spec (kron:16)")->required();
   command->add_option("-o,--output", options->output, "Output file")->required();

@@ -10,6 +10,7 @@
 #include <span>
 #include <vector>
 
+#include "courier/core/backoff.hpp"
 #include "courier/core/bitset.hpp"
 #include "courier/core/thread_team.hpp"
 #include "courier/core/timer.hpp"
@@ -84,13 +85,16 @@ void Substrate::exchange(Pattern& pattern, bool reducing, std::vector<T>& value,
       encode<T, local_t>(list, updated, std::span<const T>(value), message);
       channel_.send(peer, std::move(message));
     }
-    // Scatter: take messages as they arrive until all have been taken.
+    // Scatter: take messages as they arrive until all have been taken, backing off while none
+    // is there (ranks may outnumber cores).
+    Backoff backoff;
     while (received.load(std::memory_order_acquire) < expected) {
       auto message = channel_.try_receive();
       if (!message) {
-        std::this_thread::yield();
+        backoff.pause();
         continue;
       }
+      backoff.reset();
       scatter(message->source, std::span<const std::byte>(message->bytes));
       channel_.release(std::move(message->bytes));
       received.fetch_add(1, std::memory_order_acq_rel);
