@@ -1,6 +1,7 @@
 #include "courier/dist/local_graph.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <limits>
 #include <numeric>
 
@@ -12,7 +13,22 @@ namespace courier::dist {
 
 namespace {
 
-// Rows from (source, target) local pairs by counting sort; rows sorted by target; weights follow.
+// A key per edge that orders like its weight (floats by their total order), or none: rows are
+// sorted by (target, weight), so a partition does not depend on the order its edges arrived in.
+std::vector<std::uint32_t> weight_keys(const graph::EdgeWeights& weights) {
+  std::vector<std::uint32_t> keys;
+  if (const auto* w = std::get_if<std::vector<std::uint32_t>>(&weights)) keys = *w;
+  if (const auto* w = std::get_if<std::vector<float>>(&weights)) {
+    keys.reserve(w->size());
+    for (float x : *w) {
+      const auto bits = std::bit_cast<std::uint32_t>(x);
+      keys.push_back(bits & 0x80000000u ? ~bits : bits | 0x80000000u);
+    }
+  }
+  return keys;
+}
+
+// Rows from (source, target) local pairs by counting sort; rows sorted by (target, weight).
 LocalCsr rows_of(local_t proxies, const std::vector<local_t>& from, const std::vector<local_t>& to,
                  const graph::EdgeWeights& weights) {
   LocalCsr csr;
@@ -24,10 +40,13 @@ LocalCsr rows_of(local_t proxies, const std::vector<local_t>& from, const std::v
     std::vector<edge_t> next(csr.offsets.begin(), csr.offsets.end() - 1);
     for (edge_t i = 0; i < from.size(); ++i) order[next[from[i]]++] = i;
   }
+  const std::vector<std::uint32_t> keys = weight_keys(weights);
   for (local_t v = 0; v < proxies; ++v)
-    std::stable_sort(order.begin() + static_cast<std::ptrdiff_t>(csr.offsets[v]),
-                     order.begin() + static_cast<std::ptrdiff_t>(csr.offsets[v + 1]),
-                     [&](edge_t a, edge_t b) { return to[a] < to[b]; });
+    std::sort(order.begin() + static_cast<std::ptrdiff_t>(csr.offsets[v]),
+              order.begin() + static_cast<std::ptrdiff_t>(csr.offsets[v + 1]), [&](edge_t a, edge_t b) {
+                if (to[a] != to[b]) return to[a] < to[b];
+                return !keys.empty() && keys[a] < keys[b];
+              });
   csr.targets.resize(from.size());
   for (edge_t i = 0; i < order.size(); ++i) csr.targets[i] = to[order[i]];
   std::visit(
@@ -141,6 +160,18 @@ std::vector<LocalGraph> partition_in_memory(const graph::EdgeList& edges, Policy
     for (rank_t owner = 0; owner < ranks; ++owner) parts[owner].set_mirrors_requested_by(r, requests[owner]);
   }
   return parts;
+}
+
+PartitionQuality quality(const LocalGraph& mine, const Collective& collective) {
+  PartitionQuality q;
+  const std::uint64_t proxies = collective.sum(mine.proxies());
+  const std::uint64_t edges = collective.sum(mine.edges());
+  const std::uint64_t largest = collective.max(std::uint64_t{mine.edges()});
+  if (mine.global_vertices() == 0) return q;
+  q.replication = static_cast<double>(proxies) / static_cast<double>(mine.global_vertices());
+  const double mean = static_cast<double>(edges) / static_cast<double>(mine.ranks());
+  q.edge_imbalance = mean == 0 ? 1.0 : static_cast<double>(largest) / mean;
+  return q;
 }
 
 PartitionQuality quality(std::span<const LocalGraph> parts) {

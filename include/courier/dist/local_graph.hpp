@@ -10,6 +10,7 @@
 #include <variant>
 #include <vector>
 
+#include "courier/dist/collective.hpp"
 #include "courier/dist/partition_plan.hpp"
 #include "courier/graph/edge_list.hpp"
 
@@ -17,7 +18,7 @@ namespace courier::dist {
 
 using local_t = std::uint32_t;
 
-// Rows of local ids, with weights alongside when the graph has them.
+// Rows of local ids sorted by (target, weight), with weights alongside when the graph has them.
 struct LocalCsr {
   std::vector<edge_t> offsets;  // proxies + 1 entries
   std::vector<local_t> targets;
@@ -91,5 +92,7 @@ struct PartitionQuality {
   double edge_imbalance = 0;  // largest rank's edges over the mean
 };
 PartitionQuality quality(std::span<const LocalGraph> parts);
+// The same from each rank's own part. Collective.
+PartitionQuality quality(const LocalGraph& mine, const Collective& collective);
 
 }  // namespace courier::dist

@@ -28,20 +28,28 @@ Id load(const char* p) {
 
 // With both widths possible: 8-byte ids unless one of them needs more than 32 bits (a 4-byte file
 // read as 8-byte ids has its odd ids in the high halves, which are almost never all zero).
-bool all_ids_fit_32_bits_as_8_byte(const MappedFile& file, std::size_t record) {
-  for (std::size_t at = 0; at + record <= file.size(); at += record)
+// Only records [first, last) when a part of the file is asked about.
+bool all_ids_fit_32_bits_as_8_byte(const MappedFile& file, std::size_t record, std::size_t first = 0,
+                                   std::size_t last = SIZE_MAX) {
+  const std::size_t end = std::min(file.size(), last == SIZE_MAX ? file.size() : last * record);
+  for (std::size_t at = first * record; at + record <= end; at += record)
     if ((load<std::uint64_t>(file.data() + at) | load<std::uint64_t>(file.data() + at + 8)) >> 32) return false;
   return true;
 }
 
-int id_bytes_for(const MappedFile& file, const ReadOptions& options) {
+// With both widths possible and a part asked about, only that part's records are looked at: the
+// parts then agree on the smallest answer (binary_width_vote).
+int id_bytes_for(const MappedFile& file, const ReadOptions& options, std::uint64_t part = 0, std::uint64_t parts = 1) {
   const std::size_t w = weight_bytes(options.binary_weight);
   if (options.binary_id_bytes == 4 || options.binary_id_bytes == 8) return options.binary_id_bytes;
   if (options.binary_id_bytes != 0)
     throw InputError(fmt::format("binary id width {} is not supported: use 4 or 8 (or 0 to guess)", options.binary_id_bytes));
   const bool fits4 = file.size() % (8 + w) == 0;
   const bool fits8 = file.size() % (16 + w) == 0;
-  if (fits4 && fits8) return all_ids_fit_32_bits_as_8_byte(file, 16 + w) ? 8 : 4;
+  if (fits4 && fits8) {
+    const std::size_t records = file.size() / (16 + w);
+    return all_ids_fit_32_bits_as_8_byte(file, 16 + w, records * part / parts, records * (part + 1) / parts) ? 8 : 4;
+  }
   if (fits4) return 4;
   if (fits8) return 8;
   throw_input_error(file.path(), 0,
@@ -50,9 +58,11 @@ int id_bytes_for(const MappedFile& file, const ReadOptions& options) {
                                 file.size(), 8 + w, 16 + w, w ? ", with 4-byte weights" : "", kFlags));
 }
 
+// Records [begin, end) of the file.
 template <class Id, class Weight>
-void decode(const MappedFile& file, std::size_t record, EdgeList& list, std::vector<Weight>* weights) {
-  const std::size_t count = file.size() / record;
+void decode(const MappedFile& file, std::size_t record, std::size_t begin, std::size_t end, EdgeList& list,
+            std::vector<Weight>* weights) {
+  const std::size_t count = end - begin;
   list.edges.resize(count);
   if (weights) weights->resize(count);
   Edge* edges = list.edges.data();
@@ -62,7 +72,7 @@ void decode(const MappedFile& file, std::size_t record, EdgeList& list, std::vec
   constexpr std::size_t kStep = 1 << 20;  // records between progress reports
   for (std::size_t first = 0; first < count; first += kStep) {
     const std::size_t last = std::min(count, first + kStep);
-    const char* p = file.data() + first * record;
+    const char* p = file.data() + (begin + first) * record;
     for (std::size_t i = first; i < last; ++i, p += record) {
       const vertex_t src = load<Id>(p), dst = load<Id>(p + sizeof(Id));
       edges[i] = {src, dst};
@@ -77,24 +87,23 @@ void decode(const MappedFile& file, std::size_t record, EdgeList& list, std::vec
 }
 
 template <class Id>
-void decode_with_weights(const MappedFile& file, std::size_t record, WeightType type, EdgeList& list) {
+void decode_with_weights(const MappedFile& file, std::size_t record, std::size_t begin, std::size_t end,
+                         WeightType type, EdgeList& list) {
   if (type == WeightType::u32) {
     std::vector<std::uint32_t> weights;
-    decode<Id>(file, record, list, &weights);
+    decode<Id>(file, record, begin, end, list, &weights);
     list.weights = std::move(weights);
   } else if (type == WeightType::f32) {
     std::vector<float> weights;
-    decode<Id>(file, record, list, &weights);
+    decode<Id>(file, record, begin, end, list, &weights);
     list.weights = std::move(weights);
   } else {
-    decode<Id, std::uint32_t>(file, record, list, nullptr);
+    decode<Id, std::uint32_t>(file, record, begin, end, list, nullptr);
   }
 }
 
-}  // namespace
-
-EdgeList read_binary(const MappedFile& file, const ReadOptions& options) {
-  const int id_bytes = id_bytes_for(file, options);
+// The record size for `id_bytes`, after checking that the file holds whole records.
+std::size_t record_size(const MappedFile& file, int id_bytes, const ReadOptions& options) {
   const std::size_t record = 2 * static_cast<std::size_t>(id_bytes) + weight_bytes(options.binary_weight);
   if (file.size() % record != 0)
     throw_input_error(file.path(), 0,
@@ -102,12 +111,42 @@ EdgeList read_binary(const MappedFile& file, const ReadOptions& options) {
                                   "({}-byte ids{}); the last record at byte {} is incomplete; {}",
                                   file.size(), record, id_bytes, options.binary_weight == WeightType::none ? "" : " and a 4-byte weight",
                                   file.size() / record * record, kFlags));
+  return record;
+}
+
+EdgeList decode_records(const MappedFile& file, int id_bytes, std::size_t record, std::size_t begin, std::size_t end,
+                        WeightType type) {
   EdgeList list;
   if (id_bytes == 4)
-    decode_with_weights<std::uint32_t>(file, record, options.binary_weight, list);
+    decode_with_weights<std::uint32_t>(file, record, begin, end, type, list);
   else
-    decode_with_weights<std::uint64_t>(file, record, options.binary_weight, list);
+    decode_with_weights<std::uint64_t>(file, record, begin, end, type, list);
   return list;
+}
+
+}  // namespace
+
+EdgeList read_binary(const MappedFile& file, const ReadOptions& options) {
+  const int id_bytes = id_bytes_for(file, options);
+  const std::size_t record = record_size(file, id_bytes, options);
+  return decode_records(file, id_bytes, record, 0, file.size() / record, options.binary_weight);
+}
+
+int binary_width_vote(const MappedFile& file, const ReadOptions& options, std::uint64_t part, std::uint64_t parts) {
+  return id_bytes_for(file, options, part, parts);
+}
+
+EdgeSlice read_binary_part(const MappedFile& file, const ReadOptions& options, std::uint64_t part, std::uint64_t parts) {
+  if (options.binary_id_bytes != 4 && options.binary_id_bytes != 8)
+    throw Error("read_binary_part: the id width must be agreed first (binary_width_vote)");
+  const std::size_t record = record_size(file, options.binary_id_bytes, options);
+  const std::size_t records = file.size() / record;
+  EdgeSlice slice;
+  slice.edges = decode_records(file, options.binary_id_bytes, record, records * part / parts,
+                               records * (part + 1) / parts, options.binary_weight);
+  slice.facts.records = slice.edges.edges.size();
+  slice.facts.vertices = slice.edges.num_vertices;
+  return slice;
 }
 
 namespace {

@@ -180,3 +180,51 @@ Csr read_csr_file(const std::string& path, const ReadOptions& options) {
 }
 
 }  // namespace courier::graph::io
+
+namespace courier::graph::io {
+
+EdgeSlice read_csr_part(const std::string& path, const ReadOptions& options, std::uint64_t part, std::uint64_t parts) {
+  ReadOptions structural = options;
+  structural.verify_checksum = false;
+  const Csr csr = read_csr_file(path, structural);
+  const vertex_t n = csr.num_vertices();
+  const edge_t m = csr.num_edges();
+  const std::span<const edge_t> offsets = csr.offsets();
+  // Part p starts at the first row whose edges begin at or after m * p / parts; rows of empty
+  // graphs are cut by count.
+  const auto row_at = [&](std::uint64_t k) -> vertex_t {
+    if (k == 0) return 0;
+    if (k == parts) return n;
+    if (m == 0) return n * k / parts;
+    return static_cast<vertex_t>(std::lower_bound(offsets.begin(), offsets.end() - 1, m * k / parts) - offsets.begin());
+  };
+  const vertex_t first = row_at(part), last = std::max(first, row_at(part + 1));
+  const edge_t begin = n == 0 ? 0 : offsets[first], end = n == 0 ? 0 : offsets[last];
+
+  EdgeSlice slice;
+  slice.edges.num_vertices = n;
+  slice.edges.edges.reserve(end - begin);
+  const std::span<const vertex_t> targets = csr.targets();
+  for (vertex_t v = first; v < last; ++v)
+    for (edge_t k = offsets[v]; k < offsets[v + 1]; ++k) {
+      if (targets[k] >= n)  // the checksum would have caught it; the structural check must here
+        throw_input_error(path, 0, fmt::format("corrupted targets: edge {} (byte {}) points to {}, beyond the {} vertices",
+                                               k, sizeof(Header) + (n + 1) * 8 + k * 8, targets[k], n));
+      slice.edges.edges.push_back({v, targets[k]});
+    }
+  std::visit(
+      [&](const auto& w) {
+        if constexpr (!std::is_same_v<std::decay_t<decltype(w)>, std::monostate>) {
+          using W = std::decay_t<decltype(w[0])>;
+          slice.edges.weights = std::vector<W>(w.data() + begin, w.data() + end);
+        }
+      },
+      csr.weights());
+  slice.facts.records = end - begin;
+  slice.facts.vertices = n;
+  slice.declared_vertices = n;
+  slice.declared_records = m;
+  return slice;
+}
+
+}  // namespace courier::graph::io

@@ -8,25 +8,36 @@
 #include "courier/graph/csr.hpp"
 #include "courier/graph/edge_list.hpp"
 #include "courier/graph/io.hpp"
+#include "courier/graph/slice.hpp"
 
 namespace courier::graph::io {
 
 EdgeList read_text(const MappedFile& file, const ReadOptions& options);
+// The lines that start in bytes [begin, end) (slice.hpp says what a part is).
+EdgeSlice read_text_range(const MappedFile& file, const ReadOptions& options, std::size_t begin, std::size_t end);
 void write_text(const std::string& path, const EdgeList& edges, const WriteOptions& options);
 
 EdgeList read_matrix_market(const MappedFile& file);
+EdgeSlice read_matrix_market_part(const MappedFile& file, std::uint64_t part, std::uint64_t parts);
 void write_matrix_market(const std::string& path, const EdgeList& edges);
 
 EdgeList read_binary(const MappedFile& file, const ReadOptions& options);
+int binary_width_vote(const MappedFile& file, const ReadOptions& options, std::uint64_t part, std::uint64_t parts);
+// options.binary_id_bytes must be 4 or 8 (agreed through binary_width_vote).
+EdgeSlice read_binary_part(const MappedFile& file, const ReadOptions& options, std::uint64_t part, std::uint64_t parts);
 void write_binary(const std::string& path, const EdgeList& edges, const WriteOptions& options);
 
 EdgeList read_dimacs(const MappedFile& file);
+EdgeSlice read_dimacs_part(const MappedFile& file, std::uint64_t part, std::uint64_t parts);
 void write_dimacs(const std::string& path, const EdgeList& edges);
 
 EdgeList read_metis(const MappedFile& file);
 void write_metis(const std::string& path, const EdgeList& edges);
 
 Csr read_csr_file(const std::string& path, const ReadOptions& options);
+// Rows [first, last) with about edges * part / parts edges before `first`; the file is mapped and
+// only the offsets and this part's rows are read (no checksum: that would read every byte).
+EdgeSlice read_csr_part(const std::string& path, const ReadOptions& options, std::uint64_t part, std::uint64_t parts);
 void write_csr_file(const std::string& path, const Csr& csr);
 
 }  // namespace courier::graph::io

@@ -1,6 +1,7 @@
 #pragma once
 // Line-by-line and token-by-token scanning of a mapped text file. Lines end at '\n'; '\r' counts as
 // whitespace, so CRLF files need nothing special; the last line may lack its '\n'.
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <string_view>
@@ -42,6 +43,44 @@ class LineReader {
   const char* reported_;
   Progress* progress_;
   std::uint64_t line_number_ = 0;
+};
+
+// Where the first line that starts at or after byte `at` begins (text.size() if none does): cutting
+// a text at these points gives every line to the range that holds its first byte.
+inline std::size_t line_start_at_or_after(std::string_view text, std::size_t at) {
+  if (at == 0 || at >= text.size()) return std::min(at, text.size());
+  if (text[at - 1] == '\n') return at;
+  const std::size_t newline = text.find('\n', at);
+  return newline == std::string_view::npos ? text.size() : newline + 1;
+}
+
+// The byte where 1-based line `line` of `text` starts.
+inline std::size_t byte_of_line(std::string_view text, std::uint64_t line) {
+  std::size_t at = 0;
+  for (std::uint64_t l = 1; l < line && at < text.size(); ++l) {
+    const std::size_t newline = text.find('\n', at);
+    at = newline == std::string_view::npos ? text.size() : newline + 1;
+  }
+  return at;
+}
+
+// The number of lines before byte `offset`: the line number a part of a file starts after. Counted
+// when first asked for, which is only when an error needs it (it reads the text up to `offset`).
+class LinesBefore {
+ public:
+  LinesBefore(std::string_view text, std::size_t offset) : text_(text.substr(0, offset)) {}
+  std::uint64_t operator()() const {
+    if (!counted_) {
+      lines_ = static_cast<std::uint64_t>(std::count(text_.begin(), text_.end(), '\n'));
+      counted_ = true;
+    }
+    return lines_;
+  }
+
+ private:
+  std::string_view text_;
+  mutable bool counted_ = false;
+  mutable std::uint64_t lines_ = 0;
 };
 
 // The whitespace-separated tokens of one line.

@@ -49,53 +49,68 @@ Header parse_header(std::string_view line, const std::string& path) {
   return header;
 }
 
-}  // namespace
+// The banner and the size line: what every part of the file needs before its entries.
+struct Preamble {
+  Header header;
+  std::uint64_t rows = 0, cols = 0, declared = 0;
+  std::uint64_t size_line = 0;    // also the number of lines before the entries
+  std::size_t data_begin = 0;     // the byte after the size line
+};
 
-EdgeList read_matrix_market(const MappedFile& file) {
+Preamble read_preamble(const MappedFile& file) {
   const std::string& path = file.path();
-  Progress progress("reading " + path, file.size());
-  LineReader lines(file.text(), &progress);
+  LineReader lines(file.text());
   std::string_view line;
   if (!lines.next(line)) throw_input_error(path, 0, "empty file: expected a '%%MatrixMarket' header");
-  const Header header = parse_header(line, path);
-
+  Preamble pre;
+  pre.header = parse_header(line, path);
   // The size line: the first line that is not a comment or blank.
-  std::uint64_t rows = 0, cols = 0, declared = 0, size_line = 0;
   while (lines.next(line)) {
     Tokens tokens(line);
     std::string_view a, b, c;
     if (!tokens.next(a) || a[0] == '%') continue;
-    size_line = lines.line_number();
+    pre.size_line = lines.line_number();
     if (!tokens.next(b) || !tokens.next(c) || !tokens.at_end())
-      throw_input_error(path, size_line, "expected the size line 'rows columns entries'");
-    rows = parse_or_throw<std::uint64_t>(a, "row count", path, size_line);
-    cols = parse_or_throw<std::uint64_t>(b, "column count", path, size_line);
-    declared = parse_or_throw<std::uint64_t>(c, "entry count", path, size_line);
-    break;
+      throw_input_error(path, pre.size_line, "expected the size line 'rows columns entries'");
+    pre.rows = parse_or_throw<std::uint64_t>(a, "row count", path, pre.size_line);
+    pre.cols = parse_or_throw<std::uint64_t>(b, "column count", path, pre.size_line);
+    pre.declared = parse_or_throw<std::uint64_t>(c, "entry count", path, pre.size_line);
+    pre.data_begin = static_cast<std::size_t>(line.data() + line.size() - file.data());
+    pre.data_begin = std::min(file.size(), pre.data_begin + 1);  // past the '\n'
+    return pre;
   }
-  if (size_line == 0) throw_input_error(path, 0, "missing the size line 'rows columns entries'");
+  throw_input_error(path, 0, "missing the size line 'rows columns entries'");
+}
 
-  EdgeList list;
-  list.num_vertices = std::max(rows, cols);
+// The entries in text[begin, end) (whole lines), appended to `list`; `limit` entries at most.
+// Returns how many entries there were.
+template <class LinesBeforeFn>
+std::uint64_t read_entries(const MappedFile& file, const Preamble& pre, std::size_t begin, std::size_t end,
+                           LinesBeforeFn&& lines_before, std::uint64_t limit, EdgeList& list) {
+  const std::string& path = file.path();
+  const Header& header = pre.header;
+  Progress progress("reading " + path, end - begin);
+  LineReader lines(file.text().substr(begin, end - begin), &progress);
   std::vector<std::uint32_t> int_weights;
   std::vector<float> real_weights;
-  // Reserve from the header only as far as the file could hold (a lying header must not OOM us).
-  const std::uint64_t plausible = std::min<std::uint64_t>(declared, file.size() / 4 + 1) * (header.symmetric ? 2 : 1);
+  // Reserve from the header only as far as the text could hold (a lying header must not OOM us).
+  const std::uint64_t plausible = std::min<std::uint64_t>(limit, (end - begin) / 4 + 1) * (header.symmetric ? 2 : 1);
   list.edges.reserve(plausible);
   if (header.field == Field::integer) int_weights.reserve(plausible);
   if (header.field == Field::real) real_weights.reserve(plausible);
 
   std::uint64_t entries = 0;
+  std::string_view line;
   while (lines.next(line)) {
     Tokens tokens(line);
     std::string_view i, j, value;
     if (!tokens.next(i) || i[0] == '%') continue;
-    const std::uint64_t number = lines.line_number();
-    if (++entries > declared)
-      throw_input_error(path, number, fmt::format("more entries than the {} declared on line {}", declared, size_line));
+    const std::uint64_t number = lines_before() + lines.line_number();
+    if (++entries > limit)
+      throw_input_error(path, number, fmt::format("more entries than the {} declared on line {}", limit, pre.size_line));
     if (!tokens.next(j)) throw_input_error(path, number, "expected 'row column' but found one number");
-    const vertex_t src = parse_one_based_id(i, "row", rows, path, number);
-    const vertex_t dst = parse_one_based_id(j, "column", cols, path, number);
+    const vertex_t src = parse_one_based_id(i, "row", pre.rows, path, number);
+    const vertex_t dst = parse_one_based_id(j, "column", pre.cols, path, number);
     if (header.field != Field::pattern && !tokens.next(value))
       throw_input_error(path, number, "missing value: the header declares a weighted matrix");
     if (!tokens.at_end())
@@ -112,11 +127,40 @@ EdgeList read_matrix_market(const MappedFile& file) {
       real_weights.insert(real_weights.end(), both ? 2 : 1, w);
     }
   }
-  if (entries < declared)
-    throw_input_error(path, size_line, fmt::format("the size line declares {} entries but the file has {}", declared, entries));
   if (header.field == Field::integer) list.weights = std::move(int_weights);
   if (header.field == Field::real) list.weights = std::move(real_weights);
+  return entries;
+}
+
+}  // namespace
+
+EdgeList read_matrix_market(const MappedFile& file) {
+  const Preamble pre = read_preamble(file);
+  EdgeList list;
+  list.num_vertices = std::max(pre.rows, pre.cols);
+  const std::uint64_t entries =
+      read_entries(file, pre, pre.data_begin, file.size(), [&] { return pre.size_line; }, pre.declared, list);
+  if (entries < pre.declared)
+    throw_input_error(file.path(), pre.size_line,
+                      fmt::format("the size line declares {} entries but the file has {}", pre.declared, entries));
   return list;
+}
+
+EdgeSlice read_matrix_market_part(const MappedFile& file, std::uint64_t part, std::uint64_t parts) {
+  const Preamble pre = read_preamble(file);
+  const std::string_view text = file.text();
+  const std::size_t data = file.size() - pre.data_begin;
+  const std::size_t first = line_start_at_or_after(text, pre.data_begin + data * part / parts);
+  const std::size_t last = line_start_at_or_after(text, pre.data_begin + data * (part + 1) / parts);
+  EdgeSlice slice;
+  slice.edges.num_vertices = std::max(pre.rows, pre.cols);
+  const LinesBefore lines_before(text, first);
+  slice.facts.records = read_entries(file, pre, first, last, lines_before, pre.declared, slice.edges);
+  slice.facts.vertices = slice.edges.num_vertices;
+  slice.declared_vertices = slice.edges.num_vertices;
+  slice.declared_records = pre.declared;
+  slice.declared_line = pre.size_line;
+  return slice;
 }
 
 void write_matrix_market(const std::string& path, const EdgeList& list) {

@@ -165,19 +165,22 @@ unsigned choose_threads(std::size_t bytes, unsigned requested) {
 
 // The first problem in file order (a chunk's failure or its disagreement with earlier chunks about
 // the weight column), with its line counted from the start of the file.
-void throw_first_problem(const std::string& path, const std::vector<Chunk>& chunks) {
+// `lines_before` counts the lines before the first chunk; it is called only to report a problem.
+template <class LinesBefore>
+void throw_first_problem(const std::string& path, const std::vector<Chunk>& chunks, LinesBefore&& lines_before) {
   std::uint64_t line_offset = 0;
+  const auto at = [&](std::uint64_t line) { return lines_before() + line; };
   Columns columns = Columns::unknown;
   std::uint64_t columns_line = 0;
   for (const Chunk& chunk : chunks) {
     const bool disagrees = chunk.columns != Columns::unknown && columns != Columns::unknown && chunk.columns != columns;
     if (chunk.failure && (!disagrees || chunk.failure->line < chunk.first_data_line))
-      throw_input_error(path, line_offset + chunk.failure->line, chunk.failure->what);
+      throw_input_error(path, at(line_offset + chunk.failure->line), chunk.failure->what);
     if (disagrees)
-      throw_input_error(path, line_offset + chunk.first_data_line,
+      throw_input_error(path, at(line_offset + chunk.first_data_line),
                         columns == Columns::three
-                            ? fmt::format("missing weight: line {} has a third column (weight)", columns_line)
-                            : fmt::format("unexpected third column (weight): line {} has none", columns_line));
+                            ? fmt::format("missing weight: line {} has a third column (weight)", at(columns_line))
+                            : fmt::format("unexpected third column (weight): line {} has none", at(columns_line)));
     if (columns == Columns::unknown && chunk.columns != Columns::unknown) {
       columns = chunk.columns;
       columns_line = line_offset + chunk.first_data_line;
@@ -196,7 +199,11 @@ void append_and_free(std::vector<T>& to, std::vector<T>& from) {
   from = {};
 }
 
-EdgeList join(const std::string& path, std::vector<Chunk>& chunks) {
+// A weight beyond uint32 is an error unless the file has real weights. Reading the whole file,
+// join decides; reading a part, it hands the message to `deferred` (the parts decide together).
+template <class LinesBefore>
+EdgeList join(const std::string& path, std::vector<Chunk>& chunks, LinesBefore&& lines_before,
+              std::string* deferred = nullptr) {
   std::uint64_t total = 0, line_offset = 0;
   bool any_real = false, weighted = false;
   const ChunkFailure* bad_integer = nullptr;
@@ -213,7 +220,10 @@ EdgeList join(const std::string& path, std::vector<Chunk>& chunks) {
     }
     line_offset += chunk.lines;
   }
-  if (weighted && !any_real && bad_integer) throw_input_error(path, bad_integer_line, bad_integer->what);
+  if (bad_integer && deferred)
+    *deferred = fmt::format("{}:{}: {}", path, lines_before() + bad_integer_line, bad_integer->what);
+  else if (weighted && !any_real && bad_integer)
+    throw_input_error(path, lines_before() + bad_integer_line, bad_integer->what);
 
   if (chunks.size() > 1) list.edges.reserve(total);
   std::vector<std::uint32_t> int_weights;
@@ -299,10 +309,56 @@ EdgeList read_text(const MappedFile& file, const ReadOptions& options) {
     for (Chunk& chunk : chunks) workers.emplace_back([&chunk, base, &progress] { parse_chunk(chunk, base, progress); });
     for (auto& worker : workers) worker.join();
   }
-  throw_first_problem(file.path(), chunks);
-  EdgeList list = join(file.path(), chunks);
+  const auto no_lines_before = [] { return std::uint64_t{0}; };
+  throw_first_problem(file.path(), chunks, no_lines_before);
+  EdgeList list = join(file.path(), chunks, no_lines_before);
   if (const auto declared = read_counts_comment(file.path(), text)) apply_counts_comment(file.path(), *declared, options.base, list);
   return list;
+}
+
+EdgeSlice read_text_range(const MappedFile& file, const ReadOptions& options, std::size_t begin, std::size_t end) {
+  const std::string_view text = file.text();
+  const std::size_t first = line_start_at_or_after(text, begin), last = line_start_at_or_after(text, end);
+  const std::string_view range = text.substr(first, last - first);
+  std::vector<Chunk> chunks = split(range, choose_threads(range.size(), options.threads));
+  const auto base = static_cast<vertex_t>(options.base);
+  Progress progress("reading " + file.path(), range.size());
+  if (chunks.size() == 1) {
+    parse_chunk(chunks[0], base, progress);
+  } else {
+    std::vector<std::thread> workers;
+    for (Chunk& chunk : chunks) workers.emplace_back([&chunk, base, &progress] { parse_chunk(chunk, base, progress); });
+    for (auto& worker : workers) worker.join();
+  }
+  const LinesBefore lines_before(text, first);
+  throw_first_problem(file.path(), chunks, lines_before);
+
+  EdgeSlice slice;
+  for (const Chunk& chunk : chunks) {
+    slice.facts.records += chunk.edges.size();
+    slice.facts.saw_real = slice.facts.saw_real || chunk.saw_real;
+  }
+  // The first data line's columns and where it starts, for the agreement between parts.
+  std::uint64_t offset = 0;
+  for (const Chunk& chunk : chunks) {
+    if (chunk.columns != Columns::unknown) {
+      slice.facts.columns = chunk.columns == Columns::three ? 3 : 2;
+      slice.facts.columns_byte = first + offset + byte_of_line(chunk.text, chunk.first_data_line);
+      break;
+    }
+    offset += chunk.text.size();
+  }
+  slice.edges = join(file.path(), chunks, lines_before, &slice.facts.deferred_error);
+  slice.facts.vertices = slice.edges.num_vertices;
+  if (const auto declared = read_counts_comment(file.path(), text)) {
+    if (static_cast<int>(declared->base) != options.base)
+      throw_input_error(file.path(), 1, fmt::format("the file numbers vertices from {}: read it with --base {}",
+                                                    declared->base, declared->base));
+    slice.declared_vertices = declared->vertices;
+    slice.declared_records = declared->edges;
+    slice.declared_line = 1;
+  }
+  return slice;
 }
 
 void write_text(const std::string& path, const EdgeList& list, const WriteOptions& options) {

@@ -1,0 +1,51 @@
+#pragma once
+// Distributed loading (paper 000 II, IV; Gemini's loader): every rank reads its own part of the
+// input (graph/slice.hpp), the ranks agree on what the parts decide together, and every edge is
+// sent to the rank the partition plan gives it. No rank ever holds the whole edge list: a rank
+// holds its part, then its partition, plus vertex-sized arrays (degrees) as Gemini does.
+//
+//   LocalGraph comes out with its mirrors connected and equal to what partition_in_memory makes
+//   of the whole graph (load_graph's edges with the same transforms) for the same policy.
+#include <string>
+
+#include "courier/core/error.hpp"
+#include "courier/dist/collective.hpp"
+#include "courier/dist/local_graph.hpp"
+#include "courier/graph/load.hpp"
+
+namespace courier::dist {
+
+struct DistributedLoadOptions {
+  Policy policy = Policy::oec;
+  graph::LoadOptions load;         // the input's options and the transforms asked for
+  bool simple_undirected = false;  // tc, kcore: both directions, no self loops, no duplicates, no weights
+  bool with_in_edges = false;
+  edge_t shuffle_chunk = edge_t{1} << 20;  // edges a rank sends per round of the shuffle
+};
+
+struct DistributedGraph {
+  LocalGraph graph;
+  edge_t edges = 0;  // in all ranks
+  graph::WeightType weight_type = graph::WeightType::none;
+  vertex_t largest_out_degree = 0;  // the vertex with the most out-edges, the smallest on ties
+  PartitionQuality quality;
+  double load_seconds = 0;       // reading the parts (max over ranks)
+  double partition_seconds = 0;  // transforms, degrees, plan, shuffle, LocalGraph (max over ranks)
+};
+
+// Thrown on every rank, with the same message, when any rank could not read its part.
+class LoadError : public InputError {
+ public:
+  using InputError::InputError;
+};
+
+// GRAPH (a file or a generator spec) read in parts and partitioned. Collective.
+DistributedGraph load_distributed(const std::string& graph, const DistributedLoadOptions& options,
+                                  const Collective& collective);
+
+// The same from this rank's part of the edges, already read (num_vertices the same on every rank,
+// weights of the same type): the transforms, degrees, plan, shuffle and LocalGraph. Collective.
+DistributedGraph build_distributed(graph::EdgeList mine, const DistributedLoadOptions& options,
+                                   const Collective& collective);
+
+}  // namespace courier::dist

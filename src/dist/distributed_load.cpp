@@ -1,0 +1,167 @@
+#include "courier/dist/distributed_load.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "courier/core/timer.hpp"
+#include "courier/graph/slice.hpp"
+#include "courier/graph/transform.hpp"
+#include "shuffle.hpp"
+
+namespace courier::dist {
+
+namespace {
+
+Bytes bytes_of(const std::string& text) {
+  Bytes out(text.size());
+  if (!text.empty()) std::memcpy(out.data(), text.data(), text.size());
+  return out;
+}
+
+std::string text_of(const Bytes& bytes) { return std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size()); }
+
+template <class T>
+Bytes array_bytes(const T* data, std::size_t count) {
+  Bytes out(count * sizeof(T));
+  if (count) std::memcpy(out.data(), data, out.size());
+  return out;
+}
+
+// Runs `step`; if it failed on any rank, every rank throws LoadError with the first rank's message.
+template <class Step>
+void agreed(const Collective& collective, Step&& step) {
+  std::string error;
+  try {
+    step();
+  } catch (const std::exception& e) {
+    error = e.what();
+    if (error.empty()) error = "unknown error";
+  }
+  const std::string first = collective.first_error(error);
+  if (!first.empty()) throw LoadError(first);
+}
+
+// Global per-vertex counts from each rank's counts of its own edges: each rank sums one block of
+// vertices (reduce-scatter), then every rank gathers all blocks. Vertex-sized, as in Gemini.
+std::vector<edge_t> global_counts(std::vector<edge_t> local, const Collective& collective) {
+  const vertex_t n = local.size();
+  const auto ranks = static_cast<std::size_t>(collective.ranks);
+  if (ranks == 1) return local;
+  const auto block = [&](std::size_t r) { return n * r / ranks; };
+  std::vector<Bytes> outgoing(ranks);
+  for (std::size_t r = 0; r < ranks; ++r) outgoing[r] = array_bytes(local.data() + block(r), block(r + 1) - block(r));
+  const std::vector<Bytes> parts = collective.exchange(std::move(outgoing));
+  const auto me = static_cast<std::size_t>(collective.rank);
+  std::vector<edge_t> mine(block(me + 1) - block(me), 0);
+  for (const Bytes& part : parts) {
+    if (part.size() != mine.size() * sizeof(edge_t)) throw Error("global_counts: a rank sent a block of the wrong size");
+    for (std::size_t i = 0; i < mine.size(); ++i) {
+      edge_t c;
+      std::memcpy(&c, part.data() + i * sizeof c, sizeof c);
+      mine[i] += c;
+    }
+  }
+  const std::vector<Bytes> blocks = collective.all_gather(array_bytes(mine.data(), mine.size()));
+  for (std::size_t r = 0; r < ranks; ++r) {
+    if (blocks[r].size() != (block(r + 1) - block(r)) * sizeof(edge_t)) throw Error("global_counts: wrong block size");
+    if (!blocks[r].empty()) std::memcpy(local.data() + block(r), blocks[r].data(), blocks[r].size());
+  }
+  return local;
+}
+
+std::vector<edge_t> degrees(const graph::EdgeList& edges, bool by_target, const Collective& collective) {
+  std::vector<edge_t> count(edges.num_vertices, 0);
+  for (const graph::Edge& e : edges.edges) ++count[by_target ? e.dst : e.src];
+  return global_counts(std::move(count), collective);
+}
+
+// Tells every owner which of its masters this rank mirrors (what sync::connect_mirrors does, here
+// over the injected exchange).
+void connect_mirrors(LocalGraph& graph, const Collective& collective) {
+  const auto requests = graph.mirror_requests();
+  std::vector<Bytes> outgoing(requests.size());
+  for (std::size_t r = 0; r < requests.size(); ++r) outgoing[r] = array_bytes(requests[r].data(), requests[r].size());
+  const std::vector<Bytes> asked = collective.exchange(std::move(outgoing));
+  for (std::size_t peer = 0; peer < asked.size(); ++peer) {
+    std::vector<vertex_t> globals(asked[peer].size() / sizeof(vertex_t));
+    if (!globals.empty()) std::memcpy(globals.data(), asked[peer].data(), globals.size() * sizeof(vertex_t));
+    graph.set_mirrors_requested_by(static_cast<rank_t>(peer), globals);
+  }
+}
+
+graph::WeightType agreed_weight_type(graph::EdgeList& mine, const Collective& collective) {
+  const auto type = static_cast<graph::WeightType>(collective.max(static_cast<std::uint64_t>(mine.weight_type())));
+  if (type == mine.weight_type()) return type;
+  if (!mine.edges.empty())
+    throw Error(fmt::format("distributed load: rank {} has {} weights where another has {}", collective.rank,
+                            graph::to_string(mine.weight_type()), graph::to_string(type)));
+  if (type == graph::WeightType::u32) mine.weights = std::vector<std::uint32_t>();
+  if (type == graph::WeightType::f32) mine.weights = std::vector<float>();
+  return type;
+}
+
+}  // namespace
+
+DistributedGraph build_distributed(graph::EdgeList mine, const DistributedLoadOptions& options,
+                                   const Collective& collective) {
+  Timer timer;
+  const graph::LoadOptions& load = options.load;
+  const bool undirected = options.simple_undirected;
+  if (undirected) mine.weights = std::monostate{};
+  // Per edge, so each rank does them on its own part (reverses follow their edges' weights).
+  if (load.symmetrize || undirected) mine = graph::symmetrize(mine);
+  if (load.drop_self_loops || undirected) mine = graph::remove_self_loops(mine);
+  const graph::WeightType weight_type = agreed_weight_type(mine, collective);
+  if (load.dedupe || undirected) {
+    // Copies of an edge meet on the rank that owns its source in equal vertex ranges.
+    const PartitionPlan by_source(Policy::oec, collective.ranks, mine.num_vertices);
+    mine = shuffle_edges(std::move(mine), [&](vertex_t s, vertex_t) { return by_source.master_of(s); }, weight_type,
+                         options.shuffle_chunk, collective);
+    mine = graph::remove_duplicate_edges(mine);
+  }
+
+  const std::vector<edge_t> out_degree = degrees(mine, false, collective);
+  const PartitionPlan plan = options.policy == Policy::iec
+                                 ? PartitionPlan(options.policy, collective.ranks, degrees(mine, true, collective))
+                                 : PartitionPlan(options.policy, collective.ranks, out_degree);
+  vertex_t largest = 0;
+  for (vertex_t v = 1; v < out_degree.size(); ++v)
+    if (out_degree[v] > out_degree[largest]) largest = v;
+
+  graph::EdgeList kept = shuffle_edges(std::move(mine), [&](vertex_t s, vertex_t d) { return plan.edge_owner(s, d); },
+                                       weight_type, options.shuffle_chunk, collective);
+  LocalGraph local(plan, collective.rank, kept, options.with_in_edges);
+  kept = {};
+  connect_mirrors(local, collective);
+  const edge_t edges = collective.sum(local.edges());
+  const PartitionQuality q = quality(local, collective);
+  return DistributedGraph{std::move(local), edges, weight_type, largest, q, 0.0, collective.max(timer.lap())};
+}
+
+DistributedGraph load_distributed(const std::string& graph, const DistributedLoadOptions& options,
+                                  const Collective& collective) {
+  Timer timer;
+  const auto part = static_cast<std::uint64_t>(collective.rank), parts = static_cast<std::uint64_t>(collective.ranks);
+  graph::LoadOptions load = options.load;
+  // A binary file's id width, when guessed, is the parts' smallest vote.
+  int vote = 0;
+  agreed(collective, [&] { vote = graph::binary_width_vote(graph, load, part, parts); });
+  if (vote != 0) load.read.binary_id_bytes = static_cast<int>(16 - collective.max(std::uint64_t(16 - vote)));
+
+  graph::EdgeSlice slice;
+  agreed(collective, [&] { slice = graph::read_edge_slice(graph, load, part, parts); });
+  const std::vector<Bytes> gathered = collective.all_gather(bytes_of(slice.facts.serialize()));
+  agreed(collective, [&] {
+    std::vector<graph::SliceFacts> all;
+    for (const Bytes& b : gathered) all.push_back(graph::SliceFacts::deserialize(text_of(b)));
+    graph::finish_slice(slice, all);
+  });
+  const double load_seconds = collective.max(timer.lap());
+  DistributedGraph out = build_distributed(std::move(slice.edges), options, collective);
+  out.load_seconds = load_seconds;
+  return out;
+}
+
+}  // namespace courier::dist

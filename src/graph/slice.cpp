@@ -1,0 +1,187 @@
+#include "courier/graph/slice.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "courier/core/error.hpp"
+#include "courier/core/mapped_file.hpp"
+#include "io/formats.hpp"
+
+namespace courier::graph {
+
+namespace {
+
+void check_part(std::uint64_t part, std::uint64_t parts) {
+  if (parts == 0 || part >= parts) throw Error(fmt::format("part {} of {} does not exist", part, parts));
+}
+
+EdgeSlice generated_part(const std::string& spec, const GeneratorOptions& generator, std::uint64_t part,
+                         std::uint64_t parts) {
+  const edge_t m = generated_edge_count(generator);
+  EdgeSlice slice;
+  slice.edges = generate_range(generator, m * part / parts, m * (part + 1) / parts);
+  slice.facts.records = slice.edges.edges.size();
+  slice.facts.vertices = slice.edges.num_vertices;
+  slice.declared_vertices = slice.edges.num_vertices;
+  slice.source = spec;
+  return slice;
+}
+
+// METIS lists each vertex's neighbours on the vertex's own line, so a line's vertex is its line
+// number: a part would need the count of lines before it. Its files are small in practice; every
+// part reads the whole file and keeps its share of the edges.
+EdgeSlice metis_part(const MappedFile& file, std::uint64_t part, std::uint64_t parts) {
+  EdgeList all = io::read_metis(file);
+  const edge_t m = all.edges.size(), first = m * part / parts, last = m * (part + 1) / parts;
+  EdgeSlice slice;
+  slice.edges.num_vertices = all.num_vertices;
+  slice.edges.edges.assign(all.edges.begin() + static_cast<std::ptrdiff_t>(first),
+                           all.edges.begin() + static_cast<std::ptrdiff_t>(last));
+  std::visit(
+      [&](const auto& w) {
+        using W = std::decay_t<decltype(w)>;
+        if constexpr (!std::is_same_v<W, std::monostate>)
+          slice.edges.weights = W(w.begin() + static_cast<std::ptrdiff_t>(first), w.begin() + static_cast<std::ptrdiff_t>(last));
+      },
+      all.weights);
+  slice.facts.records = last - first;
+  slice.facts.vertices = all.num_vertices;
+  slice.declared_vertices = all.num_vertices;
+  return slice;
+}
+
+template <class T>
+void put(std::string& out, const T& value) {
+  out.append(reinterpret_cast<const char*>(&value), sizeof value);
+}
+
+template <class T>
+T take(std::string_view& in) {
+  if (in.size() < sizeof(T)) throw Error("SliceFacts: truncated");
+  T value;
+  std::memcpy(&value, in.data(), sizeof value);
+  in.remove_prefix(sizeof value);
+  return value;
+}
+
+}  // namespace
+
+std::string SliceFacts::serialize() const {
+  std::string out;
+  put(out, records);
+  put(out, vertices);
+  put(out, columns);
+  put(out, columns_byte);
+  put(out, static_cast<std::uint8_t>(saw_real));
+  put(out, static_cast<std::uint64_t>(deferred_error.size()));
+  out += deferred_error;
+  return out;
+}
+
+SliceFacts SliceFacts::deserialize(std::string_view in) {
+  SliceFacts facts;
+  facts.records = take<std::uint64_t>(in);
+  facts.vertices = take<vertex_t>(in);
+  facts.columns = take<std::uint8_t>(in);
+  facts.columns_byte = take<std::uint64_t>(in);
+  facts.saw_real = take<std::uint8_t>(in) != 0;
+  const auto length = take<std::uint64_t>(in);
+  if (in.size() != length) throw Error("SliceFacts: wrong length");
+  facts.deferred_error = std::string(in);
+  return facts;
+}
+
+EdgeSlice read_edge_slice(const std::string& graph, const LoadOptions& options, std::uint64_t part, std::uint64_t parts) {
+  check_part(part, parts);
+  GeneratorOptions generator;
+  generator.seed = options.seed;
+  generator.weights = options.weights;
+  generator.threads = options.threads;
+  if (parse_generator_spec(graph, generator)) return generated_part(graph, generator, part, parts);
+
+  const Format format = format_from_path(graph);
+  ReadOptions read = options.read;
+  read.symmetrize = false;
+  if (read.base != 0 && read.base != 1)
+    throw InputError(fmt::format("base {} is not supported: ids start at 0 or 1", read.base));
+  EdgeSlice slice;
+  if (format == Format::csr) {
+    slice = io::read_csr_part(graph, read, part, parts);
+  } else {
+    const auto file = MappedFile::open(graph);
+    switch (format) {
+      case Format::text:
+        slice = io::read_text_range(*file, read, file->size() * part / parts, file->size() * (part + 1) / parts);
+        break;
+      case Format::matrix_market: slice = io::read_matrix_market_part(*file, part, parts); break;
+      case Format::binary: slice = io::read_binary_part(*file, read, part, parts); break;
+      case Format::dimacs: slice = io::read_dimacs_part(*file, part, parts); break;
+      case Format::metis: slice = metis_part(*file, part, parts); break;
+      case Format::csr: break;
+    }
+  }
+  slice.source = graph;
+  return slice;
+}
+
+int binary_width_vote(const std::string& graph, const LoadOptions& options, std::uint64_t part, std::uint64_t parts) {
+  check_part(part, parts);
+  if (is_generator_spec(graph) || format_from_path(graph) != Format::binary) return 0;
+  return io::binary_width_vote(*MappedFile::open(graph), options.read, part, parts);
+}
+
+void finish_slice(EdgeSlice& slice, std::span<const SliceFacts> all) {
+  std::uint64_t records = 0;
+  vertex_t vertices = 0;
+  bool any_real = false;
+  const SliceFacts* columns = nullptr;  // the first part with a data line
+  const std::string* deferred = nullptr;
+  for (const SliceFacts& facts : all) {
+    records += facts.records;
+    vertices = std::max(vertices, facts.vertices);
+    any_real = any_real || facts.saw_real;
+    if (!deferred && !facts.deferred_error.empty()) deferred = &facts.deferred_error;
+    if (facts.columns == 0) continue;
+    if (!columns) {
+      columns = &facts;
+    } else if (facts.columns != columns->columns) {
+      throw InputError(fmt::format(
+          "{}: the line at byte {} has {} but the line at byte {} has {}: every line needs the same columns "
+          "('source target' or 'source target weight')",
+          slice.source, facts.columns_byte, facts.columns == 3 ? "a third column (weight)" : "no weight",
+          columns->columns_byte, columns->columns == 3 ? "one" : "none"));
+    }
+  }
+  // Text weights: reals if any part has them, else uint32 (a too large integer is then an error).
+  if (columns && columns->columns == 3) {
+    if (!any_real && deferred) throw InputError(*deferred);
+    if (any_real) {
+      std::vector<float> reals;
+      if (const auto* ints = std::get_if<std::vector<std::uint32_t>>(&slice.edges.weights))
+        reals.assign(ints->begin(), ints->end());
+      else if (auto* own = std::get_if<std::vector<float>>(&slice.edges.weights))
+        reals = std::move(*own);
+      slice.edges.weights = std::move(reals);
+    } else if (!slice.edges.has_weights()) {
+      slice.edges.weights = std::vector<std::uint32_t>();  // a part without lines
+    }
+  }
+  if (slice.declared_records && records != *slice.declared_records)
+    throw_input_error(slice.source, slice.declared_line,
+                      fmt::format("the header declares {} {} but the file has {}{}", *slice.declared_records,
+                                  columns ? "edges" : "entries", records,
+                                  records < *slice.declared_records ? ": is it truncated?" : ""));
+  if (slice.declared_vertices) {
+    if (vertices > *slice.declared_vertices)
+      throw_input_error(slice.source, slice.declared_line,
+                        fmt::format("the header declares {} vertices but vertex id {} appears",
+                                    *slice.declared_vertices, vertices - 1));
+    slice.edges.num_vertices = *slice.declared_vertices;
+  } else {
+    slice.edges.num_vertices = vertices;
+  }
+}
+
+}  // namespace courier::graph

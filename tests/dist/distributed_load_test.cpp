@@ -1,0 +1,242 @@
+// Distributed loading: every rank reads its own part and the shuffle sends each edge to its owner;
+// the LocalGraphs must equal what partition_in_memory makes of the whole-graph load, for every
+// format, rank count, policy and transform, and a malformed input must fail alike on every rank.
+#include <fstream>
+#include <optional>
+#include <random>
+
+#include <gtest/gtest.h>
+
+#include "courier/dist/distributed_load.hpp"
+#include "courier/graph/io.hpp"
+#include "courier/graph/transform.hpp"
+#include "support/thread_exchange.hpp"
+
+using namespace courier;
+using namespace courier::dist;
+using courier::test_support::ThreadExchange;
+
+namespace {
+
+std::string temp_path(const std::string& name) { return std::string(COURIER_TEST_TMPDIR) + "/dload_" + name; }
+
+void write_text_file(const std::string& path, const std::string& text) {
+  std::ofstream(path, std::ios::binary) << text;
+}
+
+// Skewed, with self loops and duplicate pairs of different weights.
+graph::EdgeList messy_graph(vertex_t n, edge_t m, std::uint64_t seed, graph::WeightType weights) {
+  std::mt19937_64 rng(seed);
+  graph::EdgeList list;
+  list.num_vertices = n;
+  std::vector<std::uint32_t> ints;
+  std::vector<float> reals;
+  for (edge_t i = 0; i < m; ++i) {
+    const vertex_t src = rng() % 4 == 0 ? 0 : rng() % n;
+    const vertex_t dst = i % 9 == 0 ? src : rng() % n;
+    list.edges.push_back({src, dst});
+    if (i % 7 == 0 && i > 0) list.edges.push_back({src, dst});  // a duplicate pair
+    for (int copy = (i % 7 == 0 && i > 0) ? 2 : 1; copy > 0; --copy) {
+      ints.push_back(static_cast<std::uint32_t>(1 + rng() % 255));
+      reals.push_back(static_cast<float>(rng() % 1000) / 8.0f);
+    }
+  }
+  if (weights == graph::WeightType::u32) list.weights = std::move(ints);
+  if (weights == graph::WeightType::f32) list.weights = std::move(reals);
+  return list;
+}
+
+void expect_same(const LocalGraph& a, const LocalGraph& b) {
+  ASSERT_EQ(a.global_vertices(), b.global_vertices());
+  ASSERT_EQ(a.masters(), b.masters());
+  ASSERT_EQ(a.proxies(), b.proxies());
+  for (local_t v = 0; v < a.proxies(); ++v) ASSERT_EQ(a.global_id(v), b.global_id(v));
+  EXPECT_EQ(a.out().offsets, b.out().offsets);
+  EXPECT_EQ(a.out().targets, b.out().targets);
+  EXPECT_EQ(a.out().weights, b.out().weights);
+  EXPECT_EQ(a.in().offsets, b.in().offsets);
+  EXPECT_EQ(a.in().targets, b.in().targets);
+  EXPECT_EQ(a.in().weights, b.in().weights);
+  for (rank_t r = 0; r < a.ranks(); ++r) {
+    const auto am = a.mirrors_owned_by(r), bm = b.mirrors_owned_by(r);
+    EXPECT_TRUE(std::equal(am.begin(), am.end(), bm.begin(), bm.end()));
+    const auto ao = a.masters_mirrored_on(r), bo = b.masters_mirrored_on(r);
+    EXPECT_TRUE(std::equal(ao.begin(), ao.end(), bo.begin(), bo.end()));
+  }
+}
+
+struct Transforms {
+  const char* name;
+  bool symmetrize, drop_self_loops, dedupe, simple_undirected;
+};
+constexpr Transforms kTransforms[] = {
+    {"none", false, false, false, false},
+    {"symmetrize", true, false, false, false},
+    {"dedupe", false, false, true, false},
+    {"symmetrize+loops+dedupe", true, true, true, false},
+    {"simple-undirected", false, false, false, true},
+};
+
+// The reference: the whole graph loaded at once and partitioned in memory.
+std::vector<LocalGraph> reference(const std::string& graph, const DistributedLoadOptions& options, rank_t ranks) {
+  graph::EdgeList all = graph::load_edge_list(graph, options.load);
+  if (options.simple_undirected) all = graph::to_edge_list(graph::simple_undirected(graph::build_csr(all)));
+  return partition_in_memory(all, options.policy, ranks, options.with_in_edges);
+}
+
+std::vector<std::optional<DistributedGraph>> load_on(const std::string& graph, const DistributedLoadOptions& options,
+                                                     rank_t ranks) {
+  std::vector<std::optional<DistributedGraph>> parts(static_cast<std::size_t>(ranks));
+  ThreadExchange::run(ranks, [&](const Collective& c) { parts[c.rank].emplace(load_distributed(graph, options, c)); });
+  return parts;
+}
+
+void check_every_way(const std::string& graph, graph::LoadOptions load = {}) {
+  for (rank_t ranks = 1; ranks <= 4; ++ranks)
+    for (Policy policy : {Policy::oec, Policy::iec, Policy::cvc, Policy::hash})
+      for (const Transforms& t : kTransforms) {
+        SCOPED_TRACE(::testing::Message() << graph << " on " << ranks << " ranks, " << to_string(policy) << ", " << t.name);
+        DistributedLoadOptions options;
+        options.policy = policy;
+        options.load = load;
+        options.load.symmetrize = t.symmetrize;
+        options.load.drop_self_loops = t.drop_self_loops;
+        options.load.dedupe = t.dedupe;
+        options.simple_undirected = t.simple_undirected;
+        options.with_in_edges = true;
+        options.shuffle_chunk = 7;  // many rounds
+        const auto expected = reference(graph, options, ranks);
+        const auto got = load_on(graph, options, ranks);
+        edge_t edges = 0;
+        for (rank_t r = 0; r < ranks; ++r) {
+          expect_same(got[r]->graph, expected[r]);
+          edges += expected[r].edges();
+        }
+        EXPECT_EQ(got[0]->edges, edges);
+        const PartitionQuality q = quality(expected);
+        EXPECT_DOUBLE_EQ(got[ranks - 1]->quality.replication, q.replication);
+        EXPECT_DOUBLE_EQ(got[ranks - 1]->quality.edge_imbalance, q.edge_imbalance);
+        if (::testing::Test::HasFailure()) return;
+      }
+}
+
+TEST(DistributedLoad, TextEdgeListWithIntegerWeights) {
+  const std::string path = temp_path("int.wel");
+  graph::write_edge_list(path, messy_graph(40, 150, 1, graph::WeightType::u32));
+  check_every_way(path);
+}
+
+TEST(DistributedLoad, TextEdgeListWithoutWeightsOrCountsComment) {
+  const std::string path = temp_path("plain.el");
+  // Comments, blank lines, CRLF, a long line: lines cross the byte ranges in many places.
+  write_text_file(path, "# a comment\n0 1\r\n\n1 2\n% another\n2     0\n3 3\n0 1\n7 2\n2 7\n5 4\n");
+  check_every_way(path);
+}
+
+TEST(DistributedLoad, TextWithRealWeightsInOnlyOnePart) {
+  const std::string path = temp_path("mixed.wel");
+  // Integers first, one real at the end: every part must take the weights as reals.
+  write_text_file(path, "0 1 3\n1 2 4\n2 3 5\n3 0 6\n0 2 7\n1 3 2.5\n");
+  check_every_way(path);
+  DistributedLoadOptions options;
+  const auto got = load_on(path, options, 4);
+  EXPECT_EQ(got[0]->weight_type, graph::WeightType::f32);
+}
+
+TEST(DistributedLoad, MoreRanksThanLines) {
+  const std::string path = temp_path("two.el");
+  write_text_file(path, "0 1\n1 0");  // no final newline
+  check_every_way(path);
+}
+
+TEST(DistributedLoad, MatrixMarketSymmetricReal) {
+  const std::string path = temp_path("sym.mtx");
+  write_text_file(path,
+                  "%%MatrixMarket matrix coordinate real symmetric\n% comment\n6 6 8\n1 1 1.5\n2 1 2\n3 2 0.5\n4 1 "
+                  "3\n% inside\n5 5 1\n6 2 2\n6 3 4.25\n5 4 9\n");
+  check_every_way(path);
+}
+
+TEST(DistributedLoad, MatrixMarketWrittenGeneral) {
+  const std::string path = temp_path("gen.mtx");
+  graph::write_edge_list(path, messy_graph(30, 90, 2, graph::WeightType::u32));
+  check_every_way(path);
+}
+
+TEST(DistributedLoad, Dimacs) {
+  const std::string path = temp_path("g.gr");
+  graph::write_edge_list(path, messy_graph(30, 90, 3, graph::WeightType::u32));
+  check_every_way(path);
+}
+
+TEST(DistributedLoad, BinaryEdgeListsOfBothWidths) {
+  for (int width : {4, 8}) {
+    const std::string path = temp_path("g" + std::to_string(width) + ".bel");
+    graph::WriteOptions write;
+    write.binary_id_bytes = width;
+    graph::write_edge_list(path, messy_graph(30, 96, 4, graph::WeightType::none), write);
+    check_every_way(path);  // the width is guessed, each part voting
+  }
+  const std::string weighted = temp_path("w.bel");
+  graph::write_edge_list(weighted, messy_graph(30, 90, 5, graph::WeightType::f32));
+  graph::LoadOptions load;
+  load.read.binary_weight = graph::WeightType::f32;
+  load.read.binary_id_bytes = 8;
+  check_every_way(weighted, load);
+}
+
+TEST(DistributedLoad, CourierCsr) {
+  const std::string path = temp_path("g.csr");
+  graph::write_edge_list(path, messy_graph(50, 200, 6, graph::WeightType::f32));
+  check_every_way(path);
+  const std::string empty_rows = temp_path("sparse.csr");
+  graph::write_edge_list(empty_rows, messy_graph(500, 6, 7, graph::WeightType::none));  // most rows empty
+  check_every_way(empty_rows);
+}
+
+TEST(DistributedLoad, Generators) {
+  graph::LoadOptions load;
+  load.weights = true;
+  check_every_way("kron:6", load);
+  check_every_way("urand:5:ef=3");
+}
+
+// Every rank gets the same error, naming the file and the line counted from its start.
+void expect_fails_everywhere(const std::string& graph, const std::string& what, rank_t ranks = 3) {
+  std::vector<std::string> messages(static_cast<std::size_t>(ranks));
+  ThreadExchange::run(ranks, [&](const Collective& c) {
+    try {
+      load_distributed(graph, {}, c);
+    } catch (const LoadError& e) {
+      messages[c.rank] = e.what();
+    }
+  });
+  for (const std::string& m : messages) {
+    EXPECT_NE(m.find(what), std::string::npos) << m;
+    EXPECT_EQ(m, messages[0]);
+  }
+}
+
+TEST(DistributedLoad, MalformedInputFailsOnEveryRank) {
+  const std::string bad = temp_path("bad.el");
+  write_text_file(bad, "0 1\n1 2\n2 3\n3 4\n4 5\n5 6\n6 x\n7 8\n");
+  expect_fails_everywhere(bad, bad + ":7: target id 'x'");
+  expect_fails_everywhere(temp_path("missing.el"), "cannot open");
+  const std::string columns = temp_path("columns.el");
+  write_text_file(columns, "0 1 5\n1 2 5\n2 3 5\n3 4 5\n4 5\n5 6\n");
+  expect_fails_everywhere(columns, "every line needs the same columns");
+  const std::string big = temp_path("big.wel");
+  write_text_file(big, "0 1 1\n1 2 2\n2 3 3\n3 4 99999999999\n");
+  expect_fails_everywhere(big, big + ":4: weight '99999999999'");
+  const std::string mtx = temp_path("short.mtx");
+  write_text_file(mtx, "%%MatrixMarket matrix coordinate pattern general\n3 3 5\n1 2\n2 3\n3 1\n");
+  expect_fails_everywhere(mtx, mtx + ":2: the header declares 5");
+  const std::string gr = temp_path("bad.gr");
+  write_text_file(gr, "c x\np sp 3 3\na 1 2 1\na 2 3 1\na 3 9 1\n");
+  expect_fails_everywhere(gr, gr + ":5: arc target 9 is outside 1..3");
+  const std::string bel = temp_path("odd.bel");
+  write_text_file(bel, std::string(13, '\0'));
+  expect_fails_everywhere(bel, "neither a multiple");
+}
+
+}  // namespace
