@@ -108,18 +108,25 @@ DistributedGraph build_distributed(graph::EdgeList mine, const DistributedLoadOp
                                    const Collective& collective) {
   Timer timer;
   const graph::LoadOptions& load = options.load;
-  const bool undirected = options.simple_undirected;
-  if (undirected) mine.weights = std::monostate{};
-  // Per edge, so each rank does them on its own part (reverses follow their edges' weights).
-  if (load.symmetrize || undirected) mine = graph::symmetrize(mine);
-  if (load.drop_self_loops || undirected) mine = graph::remove_self_loops(mine);
-  const graph::WeightType weight_type = agreed_weight_type(mine, collective);
-  if (load.dedupe || undirected) {
-    // Copies of an edge meet on the rank that owns its source in equal vertex ranges.
+  graph::WeightType weight_type = graph::WeightType::none;
+  // Symmetrize and self loops are per edge, so each rank does them on its own part (reverses
+  // follow their edges' weights); copies of an edge meet on the rank that owns its source in equal
+  // vertex ranges, to be deduplicated there.
+  const auto transform = [&](bool symmetrize, bool drop_self_loops, bool dedupe) {
+    if (symmetrize) mine = graph::symmetrize(mine);
+    if (drop_self_loops) mine = graph::remove_self_loops(mine);
+    weight_type = agreed_weight_type(mine, collective);
+    if (!dedupe) return;
     const PartitionPlan by_source(Policy::oec, collective.ranks, mine.num_vertices);
     mine = shuffle_edges(std::move(mine), [&](vertex_t s, vertex_t) { return by_source.master_of(s); }, weight_type,
                          options.shuffle_chunk, collective);
     mine = graph::remove_duplicate_edges(mine);
+  };
+  transform(load.symmetrize, load.drop_self_loops, load.dedupe);
+  const edge_t loaded_edges = collective.sum(mine.edges.size());
+  if (options.simple_undirected) {
+    mine.weights = std::monostate{};
+    transform(true, true, true);
   }
 
   const std::vector<edge_t> out_degree = degrees(mine, false, collective);
@@ -137,7 +144,7 @@ DistributedGraph build_distributed(graph::EdgeList mine, const DistributedLoadOp
   connect_mirrors(local, collective);
   const edge_t edges = collective.sum(local.edges());
   const PartitionQuality q = quality(local, collective);
-  return DistributedGraph{std::move(local), edges, weight_type, largest, q, 0.0, collective.max(timer.lap())};
+  return DistributedGraph{std::move(local), edges, loaded_edges, weight_type, largest, q, 0.0, collective.max(timer.lap())};
 }
 
 DistributedGraph load_distributed(const std::string& graph, const DistributedLoadOptions& options,

@@ -105,6 +105,44 @@ TEST(Cli, EnginesAgreeOnTheSummary) {
   }
 }
 
+// --ranks 3: every rank thread reads its own part of the file; the values equal the sequential
+// reference's, for every format `convert` writes.
+TEST(Cli, RankThreadsLoadEveryFormatInPartsAndMatchTheReference) {
+  const fs::path dir = scratch("parts");
+  for (const char* extension : {".wel", ".mtx", ".gr", ".bel", ".csr"}) {
+    const std::string graph = (dir / (std::string("g") + extension)).string();
+    const Outcome convert = courier("convert kron:9 --weights -o " + graph);
+    ASSERT_EQ(convert.status, 0) << convert.output;
+    const std::string read_as = std::string(extension) == ".bel" ? graph + " --binary-weight uint32" : graph;
+    for (const char* algorithm : {"bfs", "sssp", "cc", "kcore", "tc"}) {
+      SCOPED_TRACE(std::string(algorithm) + " on " + graph);
+      const fs::path seq = dir / "seq.txt", parts = dir / "parts.txt";
+      const Outcome a = courier(std::string("run ") + algorithm + " --engine seq --graph " + read_as + " --output " + seq.string());
+      const Outcome b = courier(std::string("run ") + algorithm + " --ranks 3 --policy cvc --graph " + read_as +
+                                " --output " + parts.string());
+      ASSERT_EQ(a.status, 0) << a.output;
+      ASSERT_EQ(b.status, 0) << b.output;
+      EXPECT_EQ(read_text(seq), read_text(parts));
+      // The summary reports the whole graph's size, summed over the ranks.
+      const auto graph_line = [](const std::string& text) { return text.substr(text.find("Graph:"), text.find('\n', text.find("Graph:")) - text.find("Graph:")); };
+      EXPECT_EQ(graph_line(a.output), graph_line(b.output));
+    }
+  }
+}
+
+TEST(Cli, RankThreadsReportLoadAndPartitionInTheJson) {
+  const fs::path dir = scratch("load_json");
+  const Outcome run = courier("run cc --graph kron:9 --ranks 2 --json " + (dir / "r.json").string());
+  ASSERT_EQ(run.status, 0) << run.output;
+  EXPECT_NE(run.output.find("partition"), std::string::npos);
+  const auto json = nlohmann::json::parse(read_text(dir / "r.json"));
+  EXPECT_GE(json["times"]["load"].get<double>(), 0.0);
+  EXPECT_GE(json["times"]["partition"].get<double>(), 0.0);
+  EXPECT_GT(json["engine_stats"]["replication"].get<double>(), 1.0);
+  EXPECT_GE(json["engine_stats"]["edge_imbalance"].get<double>(), 1.0);
+  EXPECT_EQ(json["edges"], 8192);  // kron:9: 16 * 2^9
+}
+
 TEST(Cli, SsspOnRome99MatchesThePublishedDistances) {
   if (!fs::exists(shared("rome99.gr"))) GTEST_SKIP() << "no ../shared/data: the real graphs are not here";
   const fs::path dir = scratch("rome99");
@@ -140,6 +178,10 @@ TEST(Cli, MalformedInputNamesFileAndLineAndWritesNothing) {
   const Outcome run = courier("run bfs --graph " + (dir / "bad.el").string() + " --output " + (dir / "out.txt").string());
   EXPECT_NE(run.status, 0);
   EXPECT_NE(run.output.find("bad.el:2:"), std::string::npos) << run.output;
+  // Read in parts, the line is still counted from the start of the file.
+  const Outcome parts = courier("run bfs --ranks 4 --graph " + (dir / "bad.el").string());
+  EXPECT_EQ(parts.status, 1);
+  EXPECT_NE(parts.output.find("bad.el:2: target id 'x'"), std::string::npos) << parts.output;
   EXPECT_FALSE(fs::exists(dir / "out.txt"));
   const Outcome convert = courier("convert " + (dir / "bad.el").string() + " -o " + (dir / "out.csr").string());
   EXPECT_NE(convert.status, 0);

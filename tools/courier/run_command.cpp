@@ -5,6 +5,7 @@
 #include "courier/core/atomic_file.hpp"
 #include "courier/core/error.hpp"
 #include "courier/core/timer.hpp"
+#include "courier/dist/distributed_load.hpp"
 #include "graph_options.hpp"
 #include "launcher.hpp"
 #include "run_result.hpp"
@@ -28,15 +29,15 @@ struct Options {
   bool verify = false;
 };
 
-void write_json(const Options& o, const graph::Csr& csr, const RunResult& result, const nlohmann::json& times,
-                const nlohmann::json& engine_stats) {
+void write_json(const Options& o, graph::vertex_t vertices, std::uint64_t edges, const RunResult& result,
+                const nlohmann::json& times, const nlohmann::json& engine_stats) {
   nlohmann::json doc = {
       {"command", "run"},
       {"algorithm", o.algorithm},
       {"graph", o.graph},
       {"engine", o.engine},
-      {"vertices", csr.num_vertices()},
-      {"edges", csr.num_edges()},
+      {"vertices", vertices},
+      {"edges", edges},
       {"summary", result.summary},
       {"times", times},
       {"engine_stats", engine_stats},
@@ -61,51 +62,45 @@ void write_json(const Options& o, const graph::Csr& csr, const RunResult& result
   file.commit();
 }
 
-// A failure every rank agreed on (the graph could not be loaded): ranks other than 0 stay quiet.
-struct AgreedFailure {
-  std::string message;
-};
-
 int run_on(const Options& o, const MpiSession* mpi) {
   const bool speaker = !mpi || mpi->rank() == 0;
   if (speaker) announce("reading", o.graph);
   Timer timer;
-  graph::Csr csr;
-  if (!mpi) {
-    csr = graph::load_graph(o.graph, o.load);
-  } else {
-    // Every rank must know whether every rank has the graph before any collective starts.
-    std::string error;
-    try {
-      csr = graph::load_graph(o.graph, o.load);
-    } catch (const std::exception& e) {
-      error = e.what();
-    }
-    if (!mpi->all(error.empty()))
-      throw AgreedFailure{error.empty() ? "another rank could not load the graph" : error};
-  }
-  const double load_seconds = timer.lap();
   const bool sequential = o.engine == "seq";
+  graph::Csr csr;  // the whole graph: the seq engine's input, and --verify's on rank 0
   RunResult result;
   nlohmann::json engine_stats = nlohmann::json::object();
-  nlohmann::json times = {{"load", load_seconds}};
+  nlohmann::json times;
   std::string engine_line = "seq engine";
+  graph::vertex_t vertices = 0;
+  std::uint64_t edges = 0;
   if (sequential) {
+    csr = graph::load_graph(o.graph, o.load);
+    times["load"] = timer.lap();
+    vertices = csr.num_vertices();
+    edges = csr.num_edges();
     result = run_sequential(o.algorithm, csr, o.run);
     times["run"] = timer.lap();
   } else {
+    // Distributed loading: each rank reads its own part; no whole graph anywhere.
     VertexEngineOptions vertex = o.vertex;
     vertex.policy = dist::parse_policy(o.policy);
 #ifdef COURIER_HAVE_MPI
     if (mpi) vertex.ranks = mpi->ranks();
-    VertexRun run = mpi ? run_vertex_mpi(o.algorithm, csr, o.run, vertex, *mpi) : run_vertex(o.algorithm, csr, o.run, vertex);
+    VertexRun run = mpi ? run_vertex_mpi(o.algorithm, o.graph, o.load, o.run, vertex, *mpi)
+                        : run_vertex(o.algorithm, o.graph, o.load, o.run, vertex);
 #else
-    VertexRun run = run_vertex(o.algorithm, csr, o.run, vertex);
+    VertexRun run = run_vertex(o.algorithm, o.graph, o.load, o.run, vertex);
 #endif
     result = std::move(run.result);
     engine_stats = std::move(run.stats);
+    engine_stats["load_seconds"] = run.load_seconds;
+    engine_stats["partition_seconds"] = run.partition_seconds;
+    times["load"] = run.load_seconds;
     times["partition"] = run.partition_seconds;
     times["run"] = run.run_seconds;
+    vertices = run.vertices;
+    edges = run.edges;
     timer.lap();
     engine_line = fmt::format("vertex engine, {} ranks{} x {} threads, policy {}, comm {}", vertex.ranks,
                               mpi ? " (MPI)" : "", vertex.threads, o.policy, vertex.comm);
@@ -113,13 +108,13 @@ int run_on(const Options& o, const MpiSession* mpi) {
   if (!speaker) return 0;  // rank 0 has the result and speaks for the run
 
   fmt::print("Algorithm:  {} ({})\n", o.algorithm, engine_line);
-  fmt::print("Graph:      {} ({} vertices, {} edges)\n", o.graph, csr.num_vertices(), csr.num_edges());
+  fmt::print("Graph:      {} ({} vertices, {} edges)\n", o.graph, vertices, edges);
   for (const auto& [key, value] : result.lines) fmt::print("{:<11} {}\n", key + ":", value);
   if (sequential) {
-    fmt::print("Time:       {:.6f} s (load {:.3f} s)\n", times["run"].get<double>(), load_seconds);
+    fmt::print("Time:       {:.6f} s (load {:.3f} s)\n", times["run"].get<double>(), times["load"].get<double>());
   } else {
-    fmt::print("Time:       {:.6f} s (load {:.3f} s, partition {:.3f} s)\n", times["run"].get<double>(), load_seconds,
-               times["partition"].get<double>());
+    fmt::print("Time:       {:.6f} s (load {:.3f} s, partition {:.3f} s)\n", times["run"].get<double>(),
+               times["load"].get<double>(), times["partition"].get<double>());
     fmt::print("Engine:     {} rounds, compute {:.6f} s, communication {:.6f} s, {} messages, {} bytes\n",
                engine_stats["rounds"].get<std::size_t>(), engine_stats["compute_seconds"].get<double>(),
                engine_stats["sync_seconds"].get<double>(), engine_stats["messages"].get<std::uint64_t>(),
@@ -129,6 +124,8 @@ int run_on(const Options& o, const MpiSession* mpi) {
   }
 
   if (o.verify) {
+    // Checking needs the whole graph: only here, only on rank 0, only when asked.
+    if (!sequential) csr = graph::load_graph(o.graph, o.load);
     verify_result(o.algorithm, csr, o.run, sequential, result);
     times["verify"] = timer.lap();
     if (result.mismatch.empty())
@@ -137,7 +134,7 @@ int run_on(const Options& o, const MpiSession* mpi) {
       fmt::print("Verification: FAIL ({})\n{}", result.verifier, result.mismatch);
   }
   if (!o.output.empty()) write_vertex_values(o.output, result.values);
-  if (!o.json.empty()) write_json(o, csr, result, times, engine_stats);
+  if (!o.json.empty()) write_json(o, vertices, edges, result, times, engine_stats);
   return result.mismatch.empty() ? 0 : 2;
 }
 
@@ -146,9 +143,10 @@ int run(const Options& o) {
   MpiSession mpi;
   try {
     return run_on(o, &mpi);
-  } catch (const AgreedFailure& failure) {
-    if (mpi.rank() == 0) fmt::print(stderr, "courier: error: {}\n", failure.message);
-    return 1;  // every rank stops here together; MPI finalises normally
+  } catch (const dist::LoadError& failure) {
+    // Every rank failed alike (a bad input): rank 0 speaks; MPI finalises normally.
+    if (mpi.rank() == 0) fmt::print(stderr, "courier: error: {}\n", failure.what());
+    return 1;
   } catch (const std::exception& e) {
     // One rank failed while others may wait for it in a collective: end the whole run.
     fmt::print(stderr, "courier: error (rank {} of {}): {}\n", mpi.rank(), mpi.ranks(), e.what());
@@ -196,7 +194,9 @@ void add_run_command(CLI::App& app) {
       ->capture_default_str();
   command->add_option("-o,--output", options->output, "Write 'vertex value' lines ('inf' = unreached)");
   command->add_option("--json", options->json, "Write the summary, times and options as JSON");
-  command->add_flag("--verify", options->verify, "Check the result; exit 2 on a mismatch");
+  command->add_flag("--verify", options->verify,
+                    "Check the result; exit 2 on a mismatch. The vertex engine loads the graph in parts (no rank "
+                    "holds all of it); --verify makes rank 0 load the whole graph too, to check against");
   command->callback([options] {
     const int status = run(*options);
     if (status != 0) throw CLI::RuntimeError(status);

@@ -1,6 +1,7 @@
 #include "vertex_engine.hpp"
 
 #include <mutex>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -14,6 +15,7 @@
 #include "courier/comm/local_world.hpp"
 #include "courier/core/error.hpp"
 #include "courier/core/timer.hpp"
+#include "courier/dist/distributed_load.hpp"
 #include "courier/dist/local_graph.hpp"
 #include "courier/engine/gather.hpp"
 #include "courier/engine/run.hpp"
@@ -100,96 +102,86 @@ RankOutcome run_rank(const std::string& algorithm, const dist::LocalGraph& graph
   return outcome;
 }
 
-// The checks and the edge list every launch path starts from.
-struct Prepared {
-  graph::EdgeList edges;
-  bool in_edges = false;
-  RunFacts facts;
-};
-
-Prepared prepare(const std::string& algorithm, const graph::Csr& graph, const RunOptions& options,
-                 const VertexEngineOptions& engine_options, bool under_mpi) {
+void check_layer(const VertexEngineOptions& engine_options, bool under_mpi) {
   if (!under_mpi && engine_options.comm != "lci")
     throw InputError(fmt::format("--comm {} needs MPI: run courier under mpirun (without a launcher, ranks are "
                                  "threads of one process and talk through --comm lci)",
                                  engine_options.comm));
   if (engine_options.ranks < 1) throw InputError("--ranks must be at least 1");
-  Prepared prepared;
-  if (algorithm == "bfs" || algorithm == "sssp") prepared.facts.source = resolve_source(graph, options);
-  if (algorithm == "sssp" && graph.weight_type() != graph::WeightType::u32)
-    throw InputError("the vertex engine's sssp needs uint32 edge weights (generate with --weights, or use --engine seq)");
+}
+
+// This rank's partition, loaded in parts, and what the algorithm needs to know about the whole
+// graph (computed collectively). Every error here is the same on every rank (dist::LoadError).
+struct Loaded {
+  dist::DistributedGraph graph;
+  RunFacts facts;
+};
+
+Loaded load_rank(const std::string& algorithm, const std::string& graph, const graph::LoadOptions& load,
+                 const RunOptions& options, const VertexEngineOptions& engine_options, sync::Channel& channel) {
+  dist::DistributedLoadOptions d;
+  d.policy = engine_options.policy;
+  d.load = load;
   // Triangles and cores are defined on the undirected simple graph, as the references take it.
-  const bool undirected = algorithm == "tc" || algorithm == "kcore";
-  prepared.edges = graph::to_edge_list(undirected ? graph::simple_undirected(graph) : graph);
-  prepared.in_edges = algorithm == "bfs" || algorithm == "cc" || algorithm == "pagerank";  // pull needs them
-  return prepared;
+  d.simple_undirected = algorithm == "tc" || algorithm == "kcore";
+  d.with_in_edges = algorithm == "bfs" || algorithm == "cc" || algorithm == "pagerank";  // pull needs them
+  const dist::Collective collective{channel.rank(), channel.ranks(), [&channel](std::vector<dist::Bytes> outgoing) {
+                                      return sync::exchange_all(channel, std::move(outgoing));
+                                    }};
+  Loaded loaded{dist::load_distributed(graph, d, collective), {}};
+  const graph::vertex_t n = loaded.graph.graph.global_vertices();
+  if (algorithm == "bfs" || algorithm == "sssp") {
+    if (options.source == graph::kNoVertex) {
+      loaded.facts.source = loaded.graph.largest_out_degree;
+    } else if (options.source >= n) {
+      throw dist::LoadError(fmt::format("--source {} is not a vertex: the graph has vertices 0..{}", options.source,
+                                        n == 0 ? 0 : n - 1));
+    } else {
+      loaded.facts.source = options.source;
+    }
+  }
+  if (algorithm == "sssp" && loaded.graph.weight_type != graph::WeightType::u32)
+    throw dist::LoadError("the vertex engine's sssp needs uint32 edge weights (generate with --weights, or use --engine seq)");
+  return loaded;
 }
 
-VertexRun finish(const std::string& algorithm, RankOutcome root, const dist::PartitionQuality& quality,
-                 const RunOptions& options, std::uint64_t edges) {
+// Rank 0's outcome and its partition's facts, as the run reports them.
+VertexRun finish(const std::string& algorithm, RankOutcome root, const dist::DistributedGraph& graph,
+                 const RunOptions& options) {
   VertexRun run;
-  run.result = summarise(algorithm, std::move(root.result.values), root.result.facts, options, edges);
-  run.stats = to_json(root.stats, quality);
+  run.result = summarise(algorithm, std::move(root.result.values), root.result.facts, options, graph.loaded_edges);
+  run.stats = to_json(root.stats, graph.quality);
+  run.vertices = graph.graph.global_vertices();
+  run.edges = graph.loaded_edges;
+  run.load_seconds = graph.load_seconds;
+  run.partition_seconds = graph.partition_seconds;
   return run;
-}
-
-// This rank's edges, with their weights.
-graph::EdgeList edges_of_rank(const graph::EdgeList& all, const dist::PartitionPlan& plan, dist::rank_t rank) {
-  graph::EdgeList mine;
-  mine.num_vertices = all.num_vertices;
-  std::vector<graph::edge_t> picked;
-  for (graph::edge_t i = 0; i < all.edges.size(); ++i)
-    if (plan.edge_owner(all.edges[i].src, all.edges[i].dst) == rank) picked.push_back(i);
-  mine.edges.reserve(picked.size());
-  for (graph::edge_t i : picked) mine.edges.push_back(all.edges[i]);
-  std::visit(
-      [&](const auto& w) {
-        using W = std::decay_t<decltype(w)>;
-        if constexpr (!std::is_same_v<W, std::monostate>) {
-          W weights;
-          weights.reserve(picked.size());
-          for (graph::edge_t i : picked) weights.push_back(w[i]);
-          mine.weights = std::move(weights);
-        }
-      },
-      all.weights);
-  return mine;
 }
 
 }  // namespace
 
-VertexRun run_vertex(const std::string& algorithm, const graph::Csr& graph, const RunOptions& options,
-                     const VertexEngineOptions& engine_options) {
-  Timer timer;
-  const Prepared prepared = prepare(algorithm, graph, options, engine_options, false);
-  const auto parts =
-      dist::partition_in_memory(prepared.edges, engine_options.policy, engine_options.ranks, prepared.in_edges);
-  const double partition_seconds = timer.lap();
-
-  RankOutcome root;
+VertexRun run_vertex(const std::string& algorithm, const std::string& graph, const graph::LoadOptions& load,
+                     const RunOptions& options, const VertexEngineOptions& engine_options) {
+  check_layer(engine_options, false);
+  VertexRun run;
   comm::run_local(engine_options.ranks, [&](comm::Runtime& runtime) {
     sync::LciChannel channel(runtime);
-    RankOutcome mine = run_rank(algorithm, parts[runtime.rank()], channel, engine_options.threads, options,
-                                prepared.facts);
-    if (runtime.rank() == 0) root = std::move(mine);
+    const Loaded loaded = load_rank(algorithm, graph, load, options, engine_options, channel);
+    Timer timer;
+    RankOutcome mine = run_rank(algorithm, loaded.graph.graph, channel, engine_options.threads, options, loaded.facts);
+    const double run_seconds = channel.max_all(timer.lap());
+    if (runtime.rank() == 0) {
+      run = finish(algorithm, std::move(mine), loaded.graph, options);
+      run.run_seconds = run_seconds;
+    }
   });
-  VertexRun run = finish(algorithm, std::move(root), dist::quality(parts), options, graph.num_edges());
-  run.partition_seconds = partition_seconds;
-  run.run_seconds = timer.lap();
   return run;
 }
 
 #ifdef COURIER_HAVE_MPI
-VertexRun run_vertex_mpi(const std::string& algorithm, const graph::Csr& graph, const RunOptions& options,
-                         const VertexEngineOptions& engine_options, const MpiSession& mpi) {
-  Timer timer;
-  const Prepared prepared = prepare(algorithm, graph, options, engine_options, true);
-  std::vector<graph::edge_t> degree(prepared.edges.num_vertices, 0);
-  for (const graph::Edge& e : prepared.edges.edges)
-    ++degree[engine_options.policy == dist::Policy::iec ? e.dst : e.src];
-  const dist::PartitionPlan plan(engine_options.policy, mpi.ranks(), degree);
-  dist::LocalGraph local(plan, mpi.rank(), edges_of_rank(prepared.edges, plan, mpi.rank()), prepared.in_edges);
-
+VertexRun run_vertex_mpi(const std::string& algorithm, const std::string& graph, const graph::LoadOptions& load,
+                         const RunOptions& options, const VertexEngineOptions& engine_options, const MpiSession& mpi) {
+  check_layer(engine_options, true);
   // The layer: Courier's runtime on the mpi transport, or one of the MPI baselines.
   std::unique_ptr<comm::Runtime> runtime;
   std::unique_ptr<sync::Channel> channel;
@@ -199,21 +191,25 @@ VertexRun run_vertex_mpi(const std::string& algorithm, const graph::Csr& graph, 
   } else {
     channel = sync::make_mpi_channel(engine_options.comm, MPI_COMM_WORLD);
   }
-  sync::connect_mirrors(local, *channel);
-  dist::PartitionQuality quality;
-  quality.replication = static_cast<double>(channel->sum_all(std::uint64_t{local.proxies()})) /
-                        static_cast<double>(std::max<graph::vertex_t>(1, plan.vertices()));
-  const double mean_edges = static_cast<double>(channel->sum_all(std::uint64_t{local.edges()})) / mpi.ranks();
-  quality.edge_imbalance =
-      mean_edges == 0 ? 1.0 : channel->max_all(static_cast<double>(local.edges())) / mean_edges;
-  const double partition_seconds = channel->max_all(timer.lap());
-
-  RankOutcome outcome = run_rank(algorithm, local, *channel, engine_options.threads, options, prepared.facts);
-  channel.reset();  // before the runtime under it
-  if (runtime) runtime->shutdown();
-  VertexRun run = finish(algorithm, std::move(outcome), quality, options, graph.num_edges());
-  run.partition_seconds = partition_seconds;
-  run.run_seconds = timer.lap();
+  const auto close = [&] {
+    channel.reset();  // before the runtime under it
+    if (runtime) runtime->shutdown();
+  };
+  std::optional<Loaded> loaded;
+  try {
+    loaded.emplace(load_rank(algorithm, graph, load, options, engine_options, *channel));
+  } catch (const dist::LoadError&) {
+    close();  // every rank is here: shut down together, then report
+    throw;
+  }
+  (void)mpi;
+  Timer timer;
+  RankOutcome outcome = run_rank(algorithm, loaded->graph.graph, *channel, engine_options.threads, options,
+                                 loaded->facts);
+  const double run_seconds = channel->max_all(timer.lap());
+  close();
+  VertexRun run = finish(algorithm, std::move(outcome), loaded->graph, options);
+  run.run_seconds = run_seconds;
   return run;
 }
 #endif

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "courier/dist/partition_plan.hpp"
-#include "courier/graph/csr.hpp"
+#include "courier/graph/load.hpp"
 #include "launcher.hpp"
 #include "run_result.hpp"
 
@@ -22,19 +22,25 @@ struct VertexEngineOptions {
 struct VertexRun {
   RunResult result;
   nlohmann::json stats;  // rounds, compute / sync seconds, messages, bytes, partition quality
-  double partition_seconds = 0;
+  graph::vertex_t vertices = 0;
+  std::uint64_t edges = 0;       // of the graph as loaded (before tc's and kcore's undirected form)
+  double load_seconds = 0;       // reading the parts (max over ranks)
+  double partition_seconds = 0;  // transforms, degrees, plan, shuffle, local graphs (max over ranks)
   double run_seconds = 0;
 };
 
+// Every rank reads its own part of GRAPH (a file or generator spec) and the edges go to their
+// owners (dist::load_distributed): no rank holds the whole graph. Load failures are agreed: every
+// rank throws dist::LoadError with the same message.
+//
 // Without a launcher: engine.ranks ranks as threads of this process.
-VertexRun run_vertex(const std::string& algorithm, const graph::Csr& graph, const RunOptions& options,
-                     const VertexEngineOptions& engine);
+VertexRun run_vertex(const std::string& algorithm, const std::string& graph, const graph::LoadOptions& load,
+                     const RunOptions& options, const VertexEngineOptions& engine);
 #ifdef COURIER_HAVE_MPI
-// Under a launcher: this process is rank mpi.rank() of mpi.ranks(); every rank has loaded `graph`
-// and keeps only its partition (distributed loading, where no rank holds the whole graph, is
-// issue 5's next step). The result and statistics are complete on rank 0 only.
-VertexRun run_vertex_mpi(const std::string& algorithm, const graph::Csr& graph, const RunOptions& options,
-                         const VertexEngineOptions& engine, const MpiSession& mpi);
+// Under a launcher: this process is rank mpi.rank() of mpi.ranks(). The result and statistics are
+// complete on rank 0 only.
+VertexRun run_vertex_mpi(const std::string& algorithm, const std::string& graph, const graph::LoadOptions& load,
+                         const RunOptions& options, const VertexEngineOptions& engine, const MpiSession& mpi);
 #endif
 
 }  // namespace courier::cli

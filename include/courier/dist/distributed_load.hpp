@@ -25,7 +25,8 @@ struct DistributedLoadOptions {
 
 struct DistributedGraph {
   LocalGraph graph;
-  edge_t edges = 0;  // in all ranks
+  edge_t edges = 0;         // in all ranks' partitions
+  edge_t loaded_edges = 0;  // of the graph as loaded with load's transforms, before simple_undirected's
   graph::WeightType weight_type = graph::WeightType::none;
   vertex_t largest_out_degree = 0;  // the vertex with the most out-edges, the smallest on ties
   PartitionQuality quality;
