@@ -220,10 +220,12 @@ EdgeList join(const std::string& path, std::vector<Chunk>& chunks, LinesBefore&&
     }
     line_offset += chunk.lines;
   }
-  if (bad_integer && deferred)
+  if (bad_integer && deferred) {
     *deferred = fmt::format("{}:{}: {}", path, lines_before() + bad_integer_line, bad_integer->what);
-  else if (weighted && !any_real && bad_integer)
+    any_real = true;  // keep the wide weight as a real: fine if another part has reals, an error if not
+  } else if (weighted && !any_real && bad_integer) {
     throw_input_error(path, lines_before() + bad_integer_line, bad_integer->what);
+  }
 
   if (chunks.size() > 1) list.edges.reserve(total);
   std::vector<std::uint32_t> int_weights;

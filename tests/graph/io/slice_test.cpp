@@ -1,0 +1,181 @@
+// Reading a graph in parts: for every format and every number of parts (more parts than lines
+// too), the parts, finished together, concatenate to exactly what the whole-file reader returns,
+// in the same order; malformed parts name the file and the line counted from the file's start.
+#include "courier/graph/slice.hpp"
+
+#include <gtest/gtest.h>
+
+#include "courier/graph/io.hpp"
+#include "courier/graph/load.hpp"
+#include "courier/graph/transform.hpp"
+#include "io_test_util.hpp"
+
+using namespace courier::graph;
+using courier::graph::test::test_dir;
+using courier::graph::test::write_file;
+
+namespace {
+
+// Every part read and finished as ranks would, then joined in part order.
+EdgeList read_in_parts(const std::string& graph, std::uint64_t parts, LoadOptions options = {}) {
+  if (const auto sep = graph.rfind('.'); sep != std::string::npos && graph.substr(sep) == ".bel" &&
+                                         options.read.binary_id_bytes == 0) {
+    int width = 8;
+    for (std::uint64_t p = 0; p < parts; ++p) width = std::min(width, binary_width_vote(graph, options, p, parts));
+    options.read.binary_id_bytes = width;
+  }
+  std::vector<EdgeSlice> slices;
+  std::vector<SliceFacts> facts;
+  for (std::uint64_t p = 0; p < parts; ++p) {
+    slices.push_back(read_edge_slice(graph, options, p, parts));
+    facts.push_back(SliceFacts::deserialize(slices.back().facts.serialize()));  // as it travels
+  }
+  EdgeList joined;
+  for (EdgeSlice& slice : slices) {
+    finish_slice(slice, facts);
+    joined.num_vertices = slice.edges.num_vertices;
+    joined.edges.insert(joined.edges.end(), slice.edges.edges.begin(), slice.edges.edges.end());
+    std::visit(
+        [&](const auto& w) {
+          using W = std::decay_t<decltype(w)>;
+          if constexpr (!std::is_same_v<W, std::monostate>) {
+            if (!std::holds_alternative<W>(joined.weights)) joined.weights = W();
+            auto& all = std::get<W>(joined.weights);
+            all.insert(all.end(), w.begin(), w.end());
+          }
+        },
+        slice.edges.weights);
+  }
+  return joined;
+}
+
+void expect_parts_join_to_whole(const std::string& graph, LoadOptions options = {}) {
+  const EdgeList whole = load_edge_list(graph, options);
+  for (std::uint64_t parts = 1; parts <= 9; ++parts) {
+    SCOPED_TRACE(::testing::Message() << graph << " in " << parts << " parts");
+    const EdgeList joined = read_in_parts(graph, parts, options);
+    EXPECT_EQ(joined.num_vertices, whole.num_vertices);
+    EXPECT_EQ(joined.edges, whole.edges);
+    EXPECT_EQ(joined.weights, whole.weights);
+  }
+}
+
+EdgeList sample(WeightType weights) {
+  EdgeList list;
+  list.num_vertices = 23;  // beyond the largest id: only formats with a header keep it
+  std::vector<std::uint32_t> ints;
+  std::vector<float> reals;
+  for (vertex_t i = 0; i < 40; ++i) {
+    list.edges.push_back({(i * 7) % 19, (i * 5) % 17});
+    ints.push_back(static_cast<std::uint32_t>(i * 1000003 % 255 + 1));
+    reals.push_back(static_cast<float>(i) / 4.0f);
+  }
+  if (weights == WeightType::u32) list.weights = ints;
+  if (weights == WeightType::f32) list.weights = reals;
+  return list;
+}
+
+TEST(Slice, TextLinesCutAnywhere) {
+  const auto dir = test_dir();
+  expect_parts_join_to_whole(write_file(dir / "a.el", "# c\n0 1\r\n\n\n12 3\n% x\n   4    5   \n5 6\n7 8"));
+  expect_parts_join_to_whole(write_file(dir / "one.el", "3 4\n"));
+  expect_parts_join_to_whole(write_file(dir / "empty.el", ""));
+  expect_parts_join_to_whole(write_file(dir / "base1.el", "1 2\n2 3\n3 1\n"), [] {
+    LoadOptions o;
+    o.read.base = 1;
+    return o;
+  }());
+  const std::string counted = (dir / "counted.wel").string();
+  write_edge_list(counted, sample(WeightType::u32));  // with Courier's counts comment
+  expect_parts_join_to_whole(counted);
+  const std::string reals = (dir / "reals.wel").string();
+  write_edge_list(reals, sample(WeightType::f32));
+  expect_parts_join_to_whole(reals);
+  // Integers everywhere but one real at the end: every part's weights become floats.
+  expect_parts_join_to_whole(write_file(dir / "late.wel", "0 1 1\n1 2 2\n2 3 3\n3 4 4\n4 5 0.5\n"));
+  // A weight beyond uint32 is fine when the file has reals elsewhere.
+  expect_parts_join_to_whole(write_file(dir / "wide.wel", "0 1 9999999999\n1 2 2\n2 3 3\n3 4 0.5\n"));
+}
+
+TEST(Slice, EveryOtherFormat) {
+  const auto dir = test_dir();
+  for (const char* name : {"g.mtx", "g.gr", "g.csr", "g.graph"}) {
+    const std::string path = (dir / name).string();
+    EdgeList list = sample(std::string(name) == "g.graph" ? WeightType::none : WeightType::u32);
+    if (std::string(name) == "g.graph") {  // METIS needs a simple symmetric graph
+      list = remove_duplicate_edges(remove_self_loops(symmetrize(list)));
+    }
+    write_edge_list(path, list);
+    expect_parts_join_to_whole(path);
+  }
+  const std::string real_mtx = (dir / "r.mtx").string();
+  write_edge_list(real_mtx, sample(WeightType::f32));
+  expect_parts_join_to_whole(real_mtx);
+  expect_parts_join_to_whole(write_file(dir / "sym.mtx",
+                                        "%%MatrixMarket matrix coordinate pattern symmetric\n3 3 3\n1 1\n2 1\n%c\n3 2\n"));
+  const std::string sparse_csr = (dir / "sparse.csr").string();
+  EdgeList sparse;
+  sparse.num_vertices = 1000;
+  sparse.edges = {{999, 0}, {3, 4}};
+  write_edge_list(sparse_csr, sparse);
+  expect_parts_join_to_whole(sparse_csr);
+}
+
+TEST(Slice, BinaryRecordsAndTheWidthVote) {
+  const auto dir = test_dir();
+  for (int width : {4, 8}) {
+    const std::string path = (dir / ("w" + std::to_string(width) + ".bel")).string();
+    WriteOptions w;
+    w.binary_id_bytes = width;
+    write_edge_list(path, sample(WeightType::none), w);
+    expect_parts_join_to_whole(path);
+  }
+  const std::string weighted = (dir / "weighted.bel").string();
+  write_edge_list(weighted, sample(WeightType::u32));
+  LoadOptions options;
+  options.read.binary_weight = WeightType::u32;
+  expect_parts_join_to_whole(weighted, options);
+}
+
+TEST(Slice, GeneratorsMakeOnlyTheirShare) {
+  LoadOptions options;
+  options.weights = true;
+  expect_parts_join_to_whole("kron:7", options);
+  expect_parts_join_to_whole("urand:6:ef=3:seed=9");
+  EXPECT_EQ(read_edge_slice("kron:7", {}, 1, 4).edges.edges.size(), 16u * 128 / 4);
+}
+
+// The error of the part that has the bad line, with the line counted from the start of the file.
+void expect_part_error(const std::string& graph, std::uint64_t parts, const std::string& what) {
+  std::string message;
+  try {
+    read_in_parts(graph, parts);
+  } catch (const courier::InputError& e) {
+    message = e.what();
+  }
+  EXPECT_NE(message.find(what), std::string::npos) << "got: " << message;
+}
+
+TEST(Slice, ErrorsNameTheFileAndTheLine) {
+  const auto dir = test_dir();
+  const std::string text = write_file(dir / "bad.el", "0 1\n1 2\n2 3\n# c\n3 4\n4 y\n");
+  for (std::uint64_t parts : {1, 2, 3, 5}) expect_part_error(text, parts, text + ":6: target id 'y'");
+  const std::string columns = write_file(dir / "cols.el", "0 1\n1 2\n2 3\n3 4\n4 5 7\n");
+  expect_part_error(columns, 1, columns + ":5:");
+  expect_part_error(columns, 4, "every line needs the same columns");
+  const std::string big = write_file(dir / "big.wel", "0 1 1\n1 2 2\n2 3 3\n3 4 99999999999\n");
+  for (std::uint64_t parts : {1, 3}) expect_part_error(big, parts, big + ":4: weight '99999999999'");
+  const std::string mtx = write_file(dir / "bad.mtx", "%%MatrixMarket matrix coordinate integer general\n%\n4 4 3\n1 2 1\n2 3 1\n3 5 1\n");
+  for (std::uint64_t parts : {1, 2, 3}) expect_part_error(mtx, parts, mtx + ":6: column 5 is outside 1..4");
+  const std::string more = write_file(dir / "more.mtx", "%%MatrixMarket matrix coordinate pattern general\n4 4 1\n1 2\n2 3\n");
+  expect_part_error(more, 1, more + ":4: more entries than the 1 declared");
+  expect_part_error(more, 2, more + ":2: the header declares 1");
+  const std::string gr = write_file(dir / "bad.gr", "c x\np sp 3 2\na 1 2 1\np sp 3 2\n");
+  for (std::uint64_t parts : {1, 2}) expect_part_error(gr, parts, gr + ":4: a second 'p' line (the first is line 2)");
+  const std::string counted = write_file(dir / "counted.el", "# courier edge list: vertices 4 edges 3 base 0\n0 1\n1 2\n");
+  for (std::uint64_t parts : {1, 2}) expect_part_error(counted, parts, counted + ":1: the header declares 3 edges but the file has 2");
+  const std::string ids = write_file(dir / "ids.el", "# courier edge list: vertices 4 edges 2 base 0\n0 1\n1 7\n");
+  expect_part_error(ids, 2, "the header declares 4 vertices but vertex id 7 appears");
+}
+
+}  // namespace
