@@ -28,25 +28,41 @@ std::vector<std::uint32_t> weight_keys(const graph::EdgeWeights& weights) {
   return keys;
 }
 
-// Rows from (source, target) local pairs by counting sort; rows sorted by (target, weight).
+// Rows from (source, target) local pairs, sorted by (target, weight): two stable counting sorts
+// (by target, then by source; linear, unlike sorting each row), then runs of one target, which only
+// duplicate edges make, sorted by weight.
 LocalCsr rows_of(local_t proxies, const std::vector<local_t>& from, const std::vector<local_t>& to,
                  const graph::EdgeWeights& weights) {
+  const edge_t m = from.size();
+  const auto counting_order = [&](const std::vector<local_t>& key, const std::vector<edge_t>* input,
+                                  std::vector<edge_t>& start) {
+    start.assign(static_cast<std::size_t>(proxies) + 1, 0);
+    for (local_t k : key) ++start[k + 1];
+    std::partial_sum(start.begin(), start.end(), start.begin());
+    std::vector<edge_t> next(start.begin(), start.end() - 1), order(m);
+    for (edge_t j = 0; j < m; ++j) {
+      const edge_t i = input ? (*input)[j] : j;
+      order[next[key[i]]++] = i;
+    }
+    return order;
+  };
   LocalCsr csr;
-  csr.offsets.assign(static_cast<std::size_t>(proxies) + 1, 0);
-  for (local_t s : from) ++csr.offsets[s + 1];
-  std::partial_sum(csr.offsets.begin(), csr.offsets.end(), csr.offsets.begin());
-  std::vector<edge_t> order(from.size());
+  std::vector<edge_t> order;
   {
-    std::vector<edge_t> next(csr.offsets.begin(), csr.offsets.end() - 1);
-    for (edge_t i = 0; i < from.size(); ++i) order[next[from[i]]++] = i;
+    std::vector<edge_t> by_target_start;
+    const std::vector<edge_t> by_target = counting_order(to, nullptr, by_target_start);
+    order = counting_order(from, &by_target, csr.offsets);
   }
   const std::vector<std::uint32_t> keys = weight_keys(weights);
-  for (local_t v = 0; v < proxies; ++v)
-    std::sort(order.begin() + static_cast<std::ptrdiff_t>(csr.offsets[v]),
-              order.begin() + static_cast<std::ptrdiff_t>(csr.offsets[v + 1]), [&](edge_t a, edge_t b) {
-                if (to[a] != to[b]) return to[a] < to[b];
-                return !keys.empty() && keys[a] < keys[b];
-              });
+  if (!keys.empty())
+    for (edge_t a = 0; a < m;) {
+      edge_t b = a + 1;
+      while (b < m && from[order[b]] == from[order[a]] && to[order[b]] == to[order[a]]) ++b;
+      if (b - a > 1)
+        std::sort(order.begin() + static_cast<std::ptrdiff_t>(a), order.begin() + static_cast<std::ptrdiff_t>(b),
+                  [&](edge_t x, edge_t y) { return keys[x] < keys[y]; });
+      a = b;
+    }
   csr.targets.resize(from.size());
   for (edge_t i = 0; i < order.size(); ++i) csr.targets[i] = to[order[i]];
   std::visit(
@@ -70,19 +86,25 @@ LocalGraph::LocalGraph(const PartitionPlan& plan, rank_t rank, const graph::Edge
       first_master_(plan.masters_begin(rank)),
       masters_(static_cast<local_t>(plan.masters_end(rank) - plan.masters_begin(rank))),
       masters_on_(static_cast<std::size_t>(plan.ranks())) {
-  const vertex_t first = first_master_, last = plan.masters_end(rank);
+  const vertex_t first = first_master_, last = plan.masters_end(rank), n = plan.vertices();
   auto mine = [&](vertex_t g) { return g >= first && g < last; };
+  // A vertex-sized map from global to local ids (as Gemini keeps): marking the mirrors there
+  // lists them in order without sorting, and each endpoint then maps in O(1).
+  constexpr local_t kNone = std::numeric_limits<local_t>::max();
+  std::vector<local_t> local_of(n, kNone);
   for (const graph::Edge& e : edges.edges) {
-    if (e.src >= plan.vertices() || e.dst >= plan.vertices())
-      throw Error(fmt::format("LocalGraph: edge {} -> {} outside {} vertices", e.src, e.dst, plan.vertices()));
-    if (!mine(e.src)) mirror_ids_.push_back(e.src);
-    if (!mine(e.dst)) mirror_ids_.push_back(e.dst);
+    if (e.src >= n || e.dst >= n)
+      throw Error(fmt::format("LocalGraph: edge {} -> {} outside {} vertices", e.src, e.dst, n));
+    if (!mine(e.src)) local_of[e.src] = 0;
+    if (!mine(e.dst)) local_of[e.dst] = 0;
   }
-  std::sort(mirror_ids_.begin(), mirror_ids_.end());
-  mirror_ids_.erase(std::unique(mirror_ids_.begin(), mirror_ids_.end()), mirror_ids_.end());
-  if (static_cast<std::uint64_t>(masters_) + mirror_ids_.size() > std::numeric_limits<local_t>::max())
+  for (vertex_t g = 0; g < n; ++g)
+    if (local_of[g] != kNone) mirror_ids_.push_back(g);
+  if (static_cast<std::uint64_t>(masters_) + mirror_ids_.size() >= kNone)
     throw Error(fmt::format("rank {} would hold {} proxies, beyond 32-bit local ids: use more ranks", rank,
                             static_cast<std::uint64_t>(masters_) + mirror_ids_.size()));
+  for (std::size_t k = 0; k < mirror_ids_.size(); ++k) local_of[mirror_ids_[k]] = static_cast<local_t>(masters_ + k);
+  for (vertex_t g = first; g < last; ++g) local_of[g] = static_cast<local_t>(g - first);
 
   mirror_locals_.resize(mirror_ids_.size());
   std::iota(mirror_locals_.begin(), mirror_locals_.end(), masters_);
@@ -92,9 +114,10 @@ LocalGraph::LocalGraph(const PartitionPlan& plan, rank_t rank, const graph::Edge
 
   std::vector<local_t> from(edges.edges.size()), to(edges.edges.size());
   for (std::size_t i = 0; i < edges.edges.size(); ++i) {
-    from[i] = *local_id(edges.edges[i].src);
-    to[i] = *local_id(edges.edges[i].dst);
+    from[i] = local_of[edges.edges[i].src];
+    to[i] = local_of[edges.edges[i].dst];
   }
+  local_of = {};
   out_ = rows_of(proxies(), from, to, edges.weights);
   if (with_in_edges) in_ = rows_of(proxies(), to, from, edges.weights);
 }
