@@ -173,7 +173,8 @@ void add_run_command(CLI::App& app) {
                       "vertex: the distributed vertex-program engine; seq: the sequential reference")
       ->check(CLI::IsMember({"vertex", "seq"}))
       ->capture_default_str();
-  command->add_option("--ranks", options->vertex.ranks, "vertex: ranks (threads of this process, local transport)")
+  command->add_option("--ranks", options->vertex.ranks,
+                      "vertex: ranks (threads of this process, local transport); each reads its own part of the graph")
       ->check(CLI::Range(1, 1024))
       ->capture_default_str();
   command->add_option("--threads", options->vertex.threads, "vertex: compute threads per rank")

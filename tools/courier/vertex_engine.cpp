@@ -202,7 +202,8 @@ VertexRun run_vertex_mpi(const std::string& algorithm, const std::string& graph,
     close();  // every rank is here: shut down together, then report
     throw;
   }
-  (void)mpi;
+  if (channel->rank() != mpi.rank() || channel->ranks() != mpi.ranks())
+    throw Error(fmt::format("the {} channel numbers ranks unlike MPI_COMM_WORLD", engine_options.comm));
   Timer timer;
   RankOutcome outcome = run_rank(algorithm, loaded->graph.graph, *channel, engine_options.threads, options,
                                  loaded->facts);
