@@ -60,7 +60,7 @@ Measure whole(const std::string& graph, dist::Policy policy, sync::Channel& chan
   mine.num_vertices = all.num_vertices;
   for (const graph::Edge& e : all.edges)
     if (plan.edge_owner(e.src, e.dst) == channel.rank()) mine.edges.push_back(e);
-  dist::LocalGraph local(plan, channel.rank(), mine, true);
+  dist::LocalGraph local(plan, channel.rank(), std::move(mine), true);
   sync::connect_mirrors(local, channel);
   m.partition = channel.max_all(timer.lap());
   m.edges = local.edges();

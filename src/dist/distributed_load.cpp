@@ -139,8 +139,7 @@ DistributedGraph build_distributed(graph::EdgeList mine, const DistributedLoadOp
 
   graph::EdgeList kept = shuffle_edges(std::move(mine), [&](vertex_t s, vertex_t d) { return plan.edge_owner(s, d); },
                                        weight_type, options.shuffle_chunk, collective);
-  LocalGraph local(plan, collective.rank, kept, options.with_in_edges);
-  kept = {};
+  LocalGraph local(plan, collective.rank, std::move(kept), options.with_in_edges);
   connect_mirrors(local, collective);
   const edge_t edges = collective.sum(local.edges());
   const PartitionQuality q = quality(local, collective);

@@ -80,7 +80,7 @@ LocalCsr rows_of(local_t proxies, const std::vector<local_t>& from, const std::v
 
 }  // namespace
 
-LocalGraph::LocalGraph(const PartitionPlan& plan, rank_t rank, const graph::EdgeList& edges, bool with_in_edges)
+LocalGraph::LocalGraph(const PartitionPlan& plan, rank_t rank, graph::EdgeList edges, bool with_in_edges)
     : plan_(plan),
       rank_(rank),
       first_master_(plan.masters_begin(rank)),
@@ -118,8 +118,10 @@ LocalGraph::LocalGraph(const PartitionPlan& plan, rank_t rank, const graph::Edge
     to[i] = local_of[edges.edges[i].dst];
   }
   local_of = {};
-  out_ = rows_of(proxies(), from, to, edges.weights);
-  if (with_in_edges) in_ = rows_of(proxies(), to, from, edges.weights);
+  const graph::EdgeWeights weights = std::move(edges.weights);
+  edges = {};
+  out_ = rows_of(proxies(), from, to, weights);
+  if (with_in_edges) in_ = rows_of(proxies(), to, from, weights);
 }
 
 std::optional<local_t> LocalGraph::local_id(vertex_t global) const {
@@ -176,7 +178,7 @@ std::vector<LocalGraph> partition_in_memory(const graph::EdgeList& edges, Policy
           }
         },
         edges.weights);
-    parts.emplace_back(plan, r, shares[r], with_in_edges);
+    parts.emplace_back(plan, r, std::move(shares[r]), with_in_edges);
   }
   for (rank_t r = 0; r < ranks; ++r) {
     const auto requests = parts[r].mirror_requests();

@@ -45,7 +45,9 @@ graph::EdgeList shuffle_typed(graph::EdgeList mine, const std::vector<W>* weight
   const auto ranks = static_cast<std::size_t>(collective.ranks);
   const edge_t m = mine.edges.size();
   const std::uint64_t rounds = collective.max((m + chunk - 1) / chunk);
-  std::vector<std::vector<Bytes>> received(ranks);  // by source, in round order
+  graph::EdgeList out;
+  out.num_vertices = mine.num_vertices;
+  std::vector<W> kept;
   for (std::uint64_t round = 0; round < rounds; ++round) {
     const edge_t first = std::min(m, round * chunk), last = std::min(m, first + chunk);
     std::vector<Bytes> outgoing(ranks);
@@ -53,23 +55,9 @@ graph::EdgeList shuffle_typed(graph::EdgeList mine, const std::vector<W>* weight
       const graph::Edge& e = mine.edges[i];
       append(outgoing[static_cast<std::size_t>(owner(e.src, e.dst))], e, weights ? &(*weights)[i] : nullptr);
     }
-    std::vector<Bytes> in = collective.exchange(std::move(outgoing));
-    for (std::size_t r = 0; r < ranks; ++r) received[r].push_back(std::move(in[r]));
+    // Unpacked at once, so at most one round's messages are alive besides the two edge lists.
+    for (const Bytes& in : collective.exchange(std::move(outgoing))) decode(in, record, out, weights ? &kept : nullptr);
   }
-  graph::EdgeList out;
-  out.num_vertices = mine.num_vertices;
-  mine = {};  // sent: its memory goes before the received edges are unpacked
-  std::size_t total = 0;
-  for (const auto& from : received)
-    for (const Bytes& b : from) total += b.size() / record;
-  out.edges.reserve(total);
-  std::vector<W> kept;
-  if (weights) kept.reserve(total);
-  for (auto& from : received)
-    for (Bytes& b : from) {
-      decode(b, record, out, weights ? &kept : nullptr);
-      b = {};
-    }
   if (weights) out.weights = std::move(kept);
   return out;
 }

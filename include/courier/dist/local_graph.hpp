@@ -35,7 +35,9 @@ class LocalGraph {
   // `edges` are this rank's edges in global ids (each with plan.edge_owner(...) == rank).
   // The graph is usable at once, but masters_mirrored_on() is empty until
   // set_mirrors_requested_by() has been called for each peer with that peer's mirror_requests().
-  LocalGraph(const PartitionPlan& plan, rank_t rank, const graph::EdgeList& edges, bool with_in_edges);
+  // The edges are taken by value and freed once their local ids are known, before the rows are
+  // built (move them in to keep a rank's peak memory down).
+  LocalGraph(const PartitionPlan& plan, rank_t rank, graph::EdgeList edges, bool with_in_edges);
 
   const PartitionPlan& plan() const { return plan_; }
   rank_t rank() const { return rank_; }
