@@ -68,8 +68,9 @@ Measure whole(const std::string& graph, dist::Policy policy, sync::Channel& chan
   return m;
 }
 
-Measure parts(const std::string& graph, dist::Policy policy, sync::Channel& channel) {
+Measure parts(const std::string& graph, dist::Policy policy, graph::edge_t chunk, sync::Channel& channel) {
   dist::DistributedLoadOptions options;
+  options.shuffle_chunk = chunk;
   options.policy = policy;
   options.with_in_edges = true;
   const dist::Collective collective{channel.rank(), channel.ranks(), [&channel](std::vector<dist::Bytes> out) {
@@ -84,9 +85,11 @@ Measure parts(const std::string& graph, dist::Policy policy, sync::Channel& chan
 int main(int argc, char** argv) {
   CLI::App app("Distributed loading against whole-graph loading, per rank");
   std::string graph, mode = "parts", policy = "oec", json;
+  graph::edge_t chunk = dist::DistributedLoadOptions().shuffle_chunk;
   app.add_option("--graph", graph, "A graph file or generator spec")->required();
   app.add_option("--mode", mode, "parts or whole")->check(CLI::IsMember({"parts", "whole"}));
   app.add_option("--policy", policy, "oec, iec, cvc or hash")->check(CLI::IsMember({"oec", "iec", "cvc", "hash"}));
+  app.add_option("--chunk", chunk, "parts: edges a rank sends per round of the shuffle")->capture_default_str();
   app.add_option("--json", json, "Append one JSON line per rank to this file");
   CLI11_PARSE(app, argc, argv);
 
@@ -96,7 +99,7 @@ int main(int argc, char** argv) {
     comm::Runtime runtime(net::make_mpi_device());
     {
       sync::LciChannel channel(runtime);
-      m = mode == "parts" ? parts(graph, dist::parse_policy(policy), channel)
+      m = mode == "parts" ? parts(graph, dist::parse_policy(policy), chunk, channel)
                           : whole(graph, dist::parse_policy(policy), channel);
     }
     runtime.shutdown();
