@@ -43,6 +43,7 @@ class Core {
   template <std::size_t N = 0>
   void send(rank_t dest, const std::byte* payload, std::size_t bytes) {
     if (static_cast<std::uint32_t>(dest) >= static_cast<std::uint32_t>(size())) bad_destination(dest);
+    if constexpr (N == 0) check_payload(bytes);
     const rank_t hop = next_hop_[static_cast<std::size_t>(dest)];
     std::byte* at = append(hop, static_cast<std::uint32_t>(dest), bytes);
     std::memcpy(at, payload, N == 0 ? bytes : N);
@@ -82,6 +83,7 @@ class Core {
   [[noreturn]] void bad_destination(rank_t dest) const;
   void check_payload(std::size_t bytes) const;
   void exchange();
+  bool step(bool& progressed);         // one round of test_empty; true: the epoch is over
   bool flush();                        // true if every batch was handed over
   bool send_batch(rank_t hop);         // false: the transport answered retry
   std::size_t drain(std::size_t limit);

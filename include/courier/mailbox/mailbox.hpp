@@ -36,7 +36,7 @@ class Mailbox {
   Mailbox(comm::Runtime& runtime, Receive receive, const Config& config = {})
       : receive_(std::move(receive)), core_(runtime, config, Codec::fixed_bytes, &Mailbox::deliver, this) {}
   Mailbox(comm::Runtime& runtime, Receive receive, std::size_t capacity_bytes)
-      : Mailbox(runtime, std::move(receive), Config{.capacity_bytes = capacity_bytes}) {}
+      : Mailbox(runtime, std::move(receive), with_capacity(capacity_bytes)) {}
   Mailbox(const Mailbox&) = delete;
   Mailbox& operator=(const Mailbox&) = delete;
 
@@ -66,6 +66,12 @@ class Mailbox {
 
  private:
   using Codec = detail::Codec<Message>;
+
+  static Config with_capacity(std::size_t capacity_bytes) {
+    Config config;
+    config.capacity_bytes = capacity_bytes;
+    return config;
+  }
 
   static void deliver(void* owner, const std::byte* payload, std::size_t bytes) {
     auto& self = *static_cast<Mailbox*>(owner);

@@ -1,0 +1,330 @@
+// The untyped mailbox: batches, exchanges, forwarding and broadcasts. Termination is in
+// termination.cpp, the routing tables in routes.cpp.
+#include "courier/mailbox/core.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <string>
+
+#include "courier/core/backoff.hpp"
+#include "courier/core/error.hpp"
+#include "courier/mailbox/routes.hpp"
+#include "termination.hpp"
+
+namespace courier::mailbox::detail {
+
+namespace {
+
+Topology topology_for(comm::Runtime& runtime, const Config& config) {
+  if (config.layout) return Topology::from_layout(*config.layout, runtime.size(), runtime.rank());
+  return Topology::from_nodes(runtime.device().rank_nodes(), runtime.rank());
+}
+
+comm::EndpointOptions endpoint_options() {
+  comm::EndpointOptions options;
+  options.completion = comm::CompletionKind::queue;
+  return options;
+}
+
+// Sets a flag for the duration of a scope, also when a callback throws.
+class BusyScope {
+ public:
+  explicit BusyScope(bool& flag) : flag_(flag) { flag_ = true; }
+  ~BusyScope() { flag_ = false; }
+  BusyScope(const BusyScope&) = delete;
+  BusyScope& operator=(const BusyScope&) = delete;
+
+ private:
+  bool& flag_;
+};
+
+constexpr std::size_t drain_batch = 64;  // completions handled before batches are flushed again
+constexpr std::size_t max_spares = 8;
+
+}  // namespace
+
+Core::Core(comm::Runtime& runtime, const Config& config, std::size_t fixed_payload, Deliver deliver, void* owner)
+    : runtime_(runtime),
+      endpoint_(runtime.create_endpoint(endpoint_options())),
+      config_(config),
+      topology_(topology_for(runtime, config)),
+      fixed_payload_(fixed_payload),
+      deliver_(deliver),
+      owner_(owner) {
+  if (config.capacity_bytes == 0) {
+    throw InputError("mailbox: capacity 0 bytes; give at least 1 (messages are sent once this many bytes are buffered)");
+  }
+  const auto ranks = static_cast<std::size_t>(size());
+  next_hop_.resize(ranks);
+  hop_remote_.resize(ranks);
+  bcast_children_.resize(ranks);
+  batches_.resize(ranks);
+  for (rank_t r = 0; r < size(); ++r) {
+    const auto i = static_cast<std::size_t>(r);
+    next_hop_[i] = next_hop(topology_, config.routing, r);
+    hop_remote_[i] = topology_.same_node(rank(), r) ? 0 : 1;
+    bcast_children_[i] = detail::bcast_children(topology_, config.routing, r);
+  }
+  termination_ = std::make_unique<Termination>(endpoint_, rank(), size());
+  if (config.echo_config && rank() == 0) std::fprintf(stderr, "%s\n", describe(config, topology_).c_str());
+}
+
+Core::~Core() {
+  // Rendezvous batches still in flight read from buffers this mailbox owns: wait for them (after
+  // wait_empty only their completions are left), but never forever.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  Backoff backoff;
+  while (!in_flight_.empty() && std::chrono::steady_clock::now() < deadline) {
+    comm::Completion c;
+    if (!endpoint_.poll(c)) {
+      progress_if_needed();
+      backoff.pause();
+      continue;
+    }
+    if (c.op == comm::Op::send) {
+      auto* batch = static_cast<BatchBuffer*>(c.context);
+      std::erase(in_flight_, batch);
+      delete batch;
+    } else if (c.op == comm::Op::recv) {
+      endpoint_.release(c);
+    }
+  }
+  // Past the deadline the transport may still read them: leaking beats freeing under its feet.
+}
+
+void Core::bad_destination(rank_t dest) const {
+  throw InputError("mailbox: destination rank " + std::to_string(dest) + " is out of range; ranks are 0 to " +
+                   std::to_string(size() - 1));
+}
+
+void Core::check_payload(std::size_t bytes) const {
+  if (fixed_payload_ == 0 && bytes > 0xffffffffu) {
+    throw InputError("mailbox: a message of " + std::to_string(bytes) + " bytes exceeds the 4 GiB a record can carry; split it");
+  }
+}
+
+void Core::bcast(const std::byte* payload, std::size_t bytes) {
+  check_payload(bytes);
+  const std::uint32_t header = bcast_bit | static_cast<std::uint32_t>(rank());
+  // Every copy is appended before an exchange may start: the payload may live in scratch space.
+  std::memcpy(append(rank(), header, bytes), payload, bytes);  // the origin hears it too
+  for (rank_t child : bcast_children_[static_cast<std::size_t>(rank())]) {
+    std::memcpy(append(child, header, bytes), payload, bytes);
+  }
+  if (buffered_ >= config_.capacity_bytes && !busy_) exchange();
+}
+
+void Core::progress_if_needed() {
+  if (!runtime_.options().progress_thread) runtime_.progress();
+}
+
+void Core::exchange() {
+  BusyScope busy(busy_);
+  ++counters_.exchanges;
+  Backoff backoff;
+  for (;;) {
+    const bool sent_all = flush();
+    const std::size_t handled = drain(drain_batch);
+    if (buffered_ < config_.capacity_bytes) return;
+    if (sent_all || handled > 0) {
+      backoff.reset();
+    } else {
+      progress_if_needed();
+      backoff.pause();
+    }
+  }
+}
+
+bool Core::flush() {
+  std::vector<rank_t> hops;
+  hops.swap(pending_);
+  bool sent_all = true;
+  std::vector<rank_t> refused;
+  for (rank_t hop : hops) {
+    if (batches_[static_cast<std::size_t>(hop)].empty()) continue;  // already sent (a self batch appended)
+    if (!send_batch(hop)) {
+      sent_all = false;
+      refused.push_back(hop);
+    }
+  }
+  // Refused batches still hold records, so append() did not list them again.
+  pending_.insert(pending_.end(), refused.begin(), refused.end());
+  return sent_all;
+}
+
+BatchBuffer Core::take_spare() {
+  if (spares_.empty()) return BatchBuffer();
+  BatchBuffer spare = std::move(spares_.back());
+  spares_.pop_back();
+  return spare;
+}
+
+bool Core::send_batch(rank_t hop) {
+  BatchBuffer& batch = batches_[static_cast<std::size_t>(hop)];
+  const std::size_t bytes = batch.size();
+  const bool remote = hop_remote_[static_cast<std::size_t>(hop)] != 0;
+  if (hop == rank()) {
+    // To itself: handled here and now, never through the transport (so never counted in flight).
+    BatchBuffer local = take_spare();
+    local.swap(batch);
+    buffered_ -= bytes;
+    ++counters_.batches_local;
+    handle_batch(local.data(), local.size());
+    local.clear();
+    if (spares_.size() < max_spares) spares_.push_back(std::move(local));
+    return true;
+  }
+  if (bytes <= runtime_.eager_limit()) {
+    // Eager: the runtime copies the bytes, the batch is free again at once.
+    if (endpoint_.send(hop, data_tag, {batch.data(), bytes}) == comm::Post::retry) {
+      ++counters_.send_retries;
+      return false;
+    }
+    batch.clear();
+  } else {
+    // Rendezvous: the bytes are read later, so the batch leaves its slot until Op::send.
+    auto moving = std::make_unique<BatchBuffer>(take_spare());
+    moving->swap(batch);
+    const comm::Post post = endpoint_.send(hop, data_tag, {moving->data(), bytes}, moving.get());
+    if (post == comm::Post::retry) {
+      moving->swap(batch);
+      if (spares_.size() < max_spares) spares_.push_back(std::move(*moving));
+      ++counters_.send_retries;
+      return false;
+    }
+    if (post == comm::Post::posted) {
+      in_flight_.push_back(moving.release());
+    } else {
+      moving->clear();
+      if (spares_.size() < max_spares) spares_.push_back(std::move(*moving));
+    }
+  }
+  buffered_ -= bytes;
+  ++(remote ? counters_.batches_remote : counters_.batches_local);
+  termination_->count_sent();
+  return true;
+}
+
+std::size_t Core::drain(std::size_t limit) {
+  std::size_t handled = 0;
+  comm::Completion c;
+  while (handled < limit && endpoint_.poll(c)) {
+    ++handled;
+    if (c.op == comm::Op::send) {
+      auto* batch = static_cast<BatchBuffer*>(c.context);
+      std::erase(in_flight_, batch);
+      batch->clear();
+      if (spares_.size() < max_spares) spares_.push_back(std::move(*batch));
+      delete batch;
+      continue;
+    }
+    if (c.op != comm::Op::recv) continue;
+    struct Release {
+      comm::Endpoint& endpoint;
+      const comm::Completion& completion;
+      ~Release() { endpoint.release(completion); }
+    } release{endpoint_, c};
+    if (c.tag == data_tag) {
+      handle_batch(c.data, c.size);
+      termination_->count_received();
+    } else if (Termination::is_control(c.tag)) {
+      termination_->on_message(c);
+    } else {
+      throw Error("mailbox: a message with unknown tag " + std::to_string(c.tag) + " arrived from rank " +
+                  std::to_string(c.rank) + " on the mailbox's endpoint; build mailboxes (and other endpoints) "
+                  "in the same order on every rank");
+    }
+  }
+  return handled;
+}
+
+void Core::handle_batch(const std::byte* data, std::size_t bytes) {
+  const std::byte* at = data;
+  const std::byte* const end = data + bytes;
+  const auto me = static_cast<std::uint32_t>(rank());
+  while (at < end) {
+    std::uint32_t header;
+    std::memcpy(&header, at, sizeof header);
+    at += sizeof header;
+    std::size_t payload = fixed_payload_;
+    if (payload == 0) {
+      std::uint32_t size32;
+      std::memcpy(&size32, at, sizeof size32);
+      at += sizeof size32;
+      payload = size32;
+    }
+    if (static_cast<std::size_t>(end - at) < payload) {
+      throw Error("mailbox: a batch of " + std::to_string(bytes) + " bytes on rank " + std::to_string(rank()) +
+                  " ends inside a record; every rank must use the same message type for this mailbox");
+    }
+    if (header & bcast_bit) {
+      handle_bcast(static_cast<rank_t>(header & ~bcast_bit), at, payload);
+    } else if (header == me) {
+      ++counters_.messages_delivered;
+      deliver_(owner_, at, payload);
+    } else {
+      // An intermediary: on towards the destination's next hop.
+      ++counters_.messages_forwarded;
+      std::memcpy(append(next_hop_[header], header, payload), at, payload);
+    }
+    at += payload;
+  }
+}
+
+void Core::handle_bcast(rank_t origin, const std::byte* payload, std::size_t bytes) {
+  if (origin != rank()) {
+    const std::uint32_t header = bcast_bit | static_cast<std::uint32_t>(origin);
+    for (rank_t child : bcast_children_[static_cast<std::size_t>(origin)]) {
+      ++counters_.messages_forwarded;
+      std::memcpy(append(child, header, bytes), payload, bytes);
+    }
+  }
+  ++counters_.messages_delivered;
+  deliver_(owner_, payload, bytes);
+}
+
+bool Core::test_empty() {
+  bool progressed = false;
+  return step(progressed);
+}
+
+bool Core::step(bool& progressed) {
+  if (busy_) {
+    throw Error("mailbox: test_empty or wait_empty called from a receive callback; call them from the "
+                "thread's own code, after its sends");
+  }
+  BusyScope busy(busy_);
+  const bool had_batches = buffered_ > 0;
+  progressed = drain(drain_batch) > 0;
+  if (flush() && had_batches) progressed = true;
+  termination_->flush_outbox();
+  if (buffered_ == 0 && termination_->on_idle()) progressed = true;
+  progress_if_needed();
+  return termination_->finished();
+}
+
+void Core::wait_empty() {
+  Backoff backoff;
+  for (;;) {
+    bool progressed = false;
+    if (step(progressed)) return;
+    if (progressed) {
+      backoff.reset();
+    } else {
+      backoff.pause();
+    }
+  }
+}
+
+Stats Core::stats() const {
+  Stats s = counters_;
+  s.messages_local = messages_[0];
+  s.messages_remote = messages_[1];
+  s.bytes_local = bytes_[0];
+  s.bytes_remote = bytes_[1];
+  s.peak_buffered_bytes = peak_buffered_;
+  s.termination_waves = termination_->waves();
+  return s;
+}
+
+}  // namespace courier::mailbox::detail
