@@ -57,7 +57,14 @@ struct Options {
   int local_ranks = 8;
   std::vector<std::string> layouts;
   std::string json_path = "mailbox_bench.json";
+  bool progress_thread = false;  // the comm runtime's server thread; off: the mailbox drives progress
 };
+
+courier::comm::RuntimeOptions runtime_options(const Options& o) {
+  courier::comm::RuntimeOptions options;
+  options.progress_thread = o.progress_thread;
+  return options;
+}
 
 std::string machine(int ranks) {
   char host[256] = {};
@@ -154,7 +161,7 @@ double alltoallv_rate(int ranks, int rank, const Options& o, std::uint64_t& chec
 
 template <std::size_t Bytes>
 void rate_part(const Options& o, int rank, int ranks, nlohmann::json& rows) {
-  courier::comm::Runtime rt(courier::net::make_mpi_device());
+  courier::comm::Runtime rt(courier::net::make_mpi_device(), runtime_options(o));
   std::vector<double> mailbox, bulk;
   std::uint64_t mailbox_sum = 0, bulk_sum = 0;
   for (int r = 0; r < o.repeats; ++r) {
@@ -274,7 +281,7 @@ void routing_part(const Options& o, int rank, int ranks, nlohmann::json& rows) {
           mb::Stats total;
           double time = 0;
           if (under_mpi) {
-            courier::comm::Runtime rt(courier::net::make_mpi_device());
+            courier::comm::Runtime rt(courier::net::make_mpi_device(), runtime_options(o));
             MPI_Barrier(MPI_COMM_WORLD);
             body(rt);
             rt.shutdown();
@@ -283,7 +290,7 @@ void routing_part(const Options& o, int rank, int ranks, nlohmann::json& rows) {
             MPI_Gather(&stats[0], sizeof(mb::Stats), MPI_BYTE, all.data(), sizeof(mb::Stats), MPI_BYTE, 0, MPI_COMM_WORLD);
             for (const auto& st : all) total += st;
           } else {
-            courier::comm::run_local(P, body);
+            courier::comm::run_local(P, body, runtime_options(o));
             for (std::size_t r = 0; r < stats.size(); ++r) {
               total += stats[r];
               time = std::max(time, seconds[r]);
@@ -320,6 +327,7 @@ int main(int argc, char** argv) {
   app.add_option("--ranks", o.local_ranks, "Ranks (threads) of the local transport when not under mpirun")->check(CLI::Range(1, 64));
   app.add_option("--layout", o.layouts, "Simulated layouts NODESxCORES for the routing part");
   app.add_option("--json", o.json_path, "Where rank 0 writes the results");
+  app.add_flag("--progress-thread", o.progress_thread, "Give each rank's comm runtime its progress server thread");
   CLI11_PARSE(app, argc, argv);
 
   const int rank = mpi.world_rank(), ranks = mpi.world_size();

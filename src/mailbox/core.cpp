@@ -9,6 +9,7 @@
 #include "courier/core/backoff.hpp"
 #include "courier/core/error.hpp"
 #include "courier/mailbox/routes.hpp"
+#include "recycling_allocator.hpp"
 #include "termination.hpp"
 
 namespace courier::mailbox::detail {
@@ -20,9 +21,10 @@ Topology topology_for(comm::Runtime& runtime, const Config& config) {
   return Topology::from_nodes(runtime.device().rank_nodes(), runtime.rank());
 }
 
-comm::EndpointOptions endpoint_options() {
+comm::EndpointOptions endpoint_options(comm::Allocator& allocator) {
   comm::EndpointOptions options;
   options.completion = comm::CompletionKind::queue;
+  options.allocator = &allocator;
   return options;
 }
 
@@ -45,7 +47,7 @@ constexpr std::size_t max_spares = 8;
 
 Core::Core(comm::Runtime& runtime, const Config& config, std::size_t fixed_payload, Deliver deliver, void* owner)
     : runtime_(runtime),
-      endpoint_(runtime.create_endpoint(endpoint_options())),
+      endpoint_(runtime.create_endpoint(endpoint_options(RecyclingAllocator::shared()))),
       config_(config),
       topology_(topology_for(runtime, config)),
       fixed_payload_(fixed_payload),
@@ -124,6 +126,7 @@ void Core::exchange() {
   Backoff backoff;
   for (;;) {
     const bool sent_all = flush();
+    progress_if_needed();
     const std::size_t handled = drain(drain_batch);
     if (buffered_ < config_.capacity_bytes) return;
     if (sent_all || handled > 0) {
@@ -136,6 +139,7 @@ void Core::exchange() {
 }
 
 bool Core::flush() {
+  if (buffered_ > counters_.peak_buffered_bytes) counters_.peak_buffered_bytes = buffered_;
   std::vector<rank_t> hops;
   hops.swap(pending_);
   bool sent_all = true;
@@ -163,12 +167,15 @@ bool Core::send_batch(rank_t hop) {
   BatchBuffer& batch = batches_[static_cast<std::size_t>(hop)];
   const std::size_t bytes = batch.size();
   const bool remote = hop_remote_[static_cast<std::size_t>(hop)] != 0;
+  const std::size_t records = batch.records();
   if (hop == rank()) {
     // To itself: handled here and now, never through the transport (so never counted in flight).
     BatchBuffer local = take_spare();
     local.swap(batch);
     buffered_ -= bytes;
     ++counters_.batches_local;
+    counters_.messages_local += local.records();
+    counters_.bytes_local += bytes;
     handle_batch(local.data(), local.size());
     local.clear();
     if (spares_.size() < max_spares) spares_.push_back(std::move(local));
@@ -200,7 +207,15 @@ bool Core::send_batch(rank_t hop) {
     }
   }
   buffered_ -= bytes;
-  ++(remote ? counters_.batches_remote : counters_.batches_local);
+  if (remote) {
+    ++counters_.batches_remote;
+    counters_.messages_remote += records;
+    counters_.bytes_remote += bytes;
+  } else {
+    ++counters_.batches_local;
+    counters_.messages_local += records;
+    counters_.bytes_local += bytes;
+  }
   termination_->count_sent();
   return true;
 }
@@ -239,6 +254,15 @@ std::size_t Core::drain(std::size_t limit) {
 }
 
 void Core::handle_batch(const std::byte* data, std::size_t bytes) {
+  if (fixed_payload_ == 0) {
+    handle_records<true>(data, bytes);
+  } else {
+    handle_records<false>(data, bytes);
+  }
+}
+
+template <bool Sized>
+void Core::handle_records(const std::byte* data, std::size_t bytes) {
   const std::byte* at = data;
   const std::byte* const end = data + bytes;
   const auto me = static_cast<std::uint32_t>(rank());
@@ -247,21 +271,21 @@ void Core::handle_batch(const std::byte* data, std::size_t bytes) {
     std::memcpy(&header, at, sizeof header);
     at += sizeof header;
     std::size_t payload = fixed_payload_;
-    if (payload == 0) {
+    if constexpr (Sized) {
       std::uint32_t size32;
       std::memcpy(&size32, at, sizeof size32);
       at += sizeof size32;
       payload = size32;
     }
-    if (static_cast<std::size_t>(end - at) < payload) {
+    if (static_cast<std::size_t>(end - at) < payload) [[unlikely]] {
       throw Error("mailbox: a batch of " + std::to_string(bytes) + " bytes on rank " + std::to_string(rank()) +
                   " ends inside a record; every rank must use the same message type for this mailbox");
     }
-    if (header & bcast_bit) {
-      handle_bcast(static_cast<rank_t>(header & ~bcast_bit), at, payload);
-    } else if (header == me) {
+    if (header == me) [[likely]] {
       ++counters_.messages_delivered;
       deliver_(owner_, at, payload);
+    } else if (header & bcast_bit) {
+      handle_bcast(static_cast<rank_t>(header & ~bcast_bit), at, payload);
     } else {
       // An intermediary: on towards the destination's next hop.
       ++counters_.messages_forwarded;
@@ -318,11 +342,7 @@ void Core::wait_empty() {
 
 Stats Core::stats() const {
   Stats s = counters_;
-  s.messages_local = messages_[0];
-  s.messages_remote = messages_[1];
-  s.bytes_local = bytes_[0];
-  s.bytes_remote = bytes_[1];
-  s.peak_buffered_bytes = peak_buffered_;
+  if (buffered_ > s.peak_buffered_bytes) s.peak_buffered_bytes = buffered_;
   s.termination_waves = termination_->waves();
   return s;
 }

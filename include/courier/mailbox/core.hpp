@@ -45,7 +45,7 @@ class Core {
     if (static_cast<std::uint32_t>(dest) >= static_cast<std::uint32_t>(size())) bad_destination(dest);
     if constexpr (N == 0) check_payload(bytes);
     const rank_t hop = next_hop_[static_cast<std::size_t>(dest)];
-    std::byte* at = append(hop, static_cast<std::uint32_t>(dest), bytes);
+    std::byte* at = append<N>(hop, static_cast<std::uint32_t>(dest), bytes);
     std::memcpy(at, payload, N == 0 ? bytes : N);
     if (buffered_ >= config_.capacity_bytes && !busy_) exchange();
   }
@@ -59,24 +59,23 @@ class Core {
  private:
   static constexpr std::uint32_t bcast_bit = 1u << 31;
 
-  // Adds a record header for `hop` and returns where its payload goes.
+  // Adds a record header for `hop` and returns where its payload goes. N: the payload size when
+  // every payload has it (fixed_payload_), known at compile time; 0: decided at run time.
+  template <std::size_t N = 0>
   std::byte* append(rank_t hop, std::uint32_t header, std::size_t payload_bytes) {
-    const std::size_t record = sizeof(std::uint32_t) + (fixed_payload_ == 0 ? sizeof(std::uint32_t) : 0) + payload_bytes;
+    const bool sized = N == 0 && fixed_payload_ == 0;  // the record carries its payload size
+    const std::size_t record = sizeof(std::uint32_t) + (sized ? sizeof(std::uint32_t) : 0) + (N == 0 ? payload_bytes : N);
     BatchBuffer& batch = batches_[static_cast<std::size_t>(hop)];
     if (batch.empty()) pending_.push_back(hop);
-    std::byte* at = batch.extend(record);
+    std::byte* at = batch.extend_record(record);
     std::memcpy(at, &header, sizeof header);
     at += sizeof header;
-    if (fixed_payload_ == 0) {
+    if (sized) {
       const auto size32 = static_cast<std::uint32_t>(payload_bytes);
       std::memcpy(at, &size32, sizeof size32);
       at += sizeof size32;
     }
-    const bool remote = hop_remote_[static_cast<std::size_t>(hop)] != 0;
-    messages_[remote] += 1;
-    bytes_[remote] += record;
     buffered_ += record;
-    if (buffered_ > peak_buffered_) peak_buffered_ = buffered_;
     return at;
   }
 
@@ -88,6 +87,8 @@ class Core {
   bool send_batch(rank_t hop);         // false: the transport answered retry
   std::size_t drain(std::size_t limit);
   void handle_batch(const std::byte* data, std::size_t bytes);
+  template <bool Sized>
+  void handle_records(const std::byte* data, std::size_t bytes);
   void handle_bcast(rank_t origin, const std::byte* payload, std::size_t bytes);
   void progress_if_needed();
   BatchBuffer take_spare();
@@ -101,7 +102,7 @@ class Core {
   void* owner_;
 
   std::vector<rank_t> next_hop_;                     // [destination]
-  std::vector<std::uint8_t> hop_remote_;             // [rank]: on another node
+  std::vector<std::uint8_t> hop_remote_;             // [rank]: on another node (for statistics)
   std::vector<std::vector<rank_t>> bcast_children_;  // [origin]: where this rank passes a broadcast on
 
   std::vector<BatchBuffer> batches_;  // [next hop]
@@ -111,10 +112,7 @@ class Core {
   std::size_t buffered_ = 0;
   bool busy_ = false;  // inside an exchange or test_empty: sends only append
 
-  std::uint64_t messages_[2] = {0, 0};  // [remote]
-  std::uint64_t bytes_[2] = {0, 0};
-  std::uint64_t peak_buffered_ = 0;
-  Stats counters_;  // the rest of the statistics
+  Stats counters_;  // peak_buffered_bytes is updated before every flush: buffered_ only grows between
 
   std::unique_ptr<Termination> termination_;
 };
