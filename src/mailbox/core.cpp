@@ -255,7 +255,10 @@ bool Core::send_batch(rank_t hop, BatchBuffer& batch, comm::tag_t tag) {
 std::size_t Core::drain(std::size_t limit) {
   std::size_t handled = 0;
   comm::Completion c;
-  while (handled < limit && endpoint_.poll(c)) {
+  // Stops once forwarding has filled the buffers to capacity, so they are flushed before more
+  // arrives: buffered bytes stay within the capacity plus one received batch. One completion is
+  // always taken, so a rank whose sends are refused still receives (and unblocks its peers).
+  while (handled < limit && (handled == 0 || buffered_ < config_.capacity_bytes) && endpoint_.poll(c)) {
     ++handled;
     if (c.op == comm::Op::send) {
       auto* batch = static_cast<BatchBuffer*>(c.context);
