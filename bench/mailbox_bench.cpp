@@ -52,7 +52,7 @@ namespace {
 struct Options {
   std::string part = "all";
   std::uint64_t messages = 20'000'000;  // per rank, rate part
-  std::size_t capacity = 256 * 1024;
+  std::size_t capacity = 64 * 1024;
   int repeats = 3;
   int scale = 18;
   int local_ranks = 8;
