@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <deque>
 #include <memory>
 #include <vector>
 
@@ -110,6 +111,7 @@ class Core {
   bool send_batch(rank_t hop, BatchBuffer& batch, comm::tag_t tag);
   void handle_own(rank_t hop);         // this rank's own batches, handled in place
   std::size_t drain(std::size_t limit);
+  void handle_data(const comm::Completion& batch);  // a received batch, then released
   void handle_batch(const std::byte* data, std::size_t bytes);
   template <bool Sized>
   void handle_records(const std::byte* data, std::size_t bytes);
@@ -137,6 +139,7 @@ class Core {
   std::vector<rank_t> pending_;       // next hops whose batches may hold records
   std::vector<BatchBuffer> spares_;   // batches back from rendezvous sends, for reuse
   std::vector<BatchBuffer*> in_flight_;
+  std::deque<comm::Completion> deferred_;  // batches that arrived while the buffers were full
   std::size_t buffered_ = 0;
   bool busy_ = false;  // inside an exchange or test_empty: sends only append
 
