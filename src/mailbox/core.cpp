@@ -121,10 +121,11 @@ void Core::bcast(const std::byte* payload, std::size_t bytes) {
   check_payload(bytes);
   const std::uint32_t header = bcast_bit | static_cast<std::uint32_t>(rank());
   // Every copy is appended before an exchange may start: the payload may live in scratch space.
-  std::memcpy(append(rank(), header, bytes), payload, bytes);  // the origin hears it too
-  for (rank_t child : bcast_children_[static_cast<std::size_t>(rank())]) {
-    std::memcpy(append(child, header, bytes), payload, bytes);
-  }
+  const auto copy = [&](std::byte* at) {
+    if (bytes > 0) std::memcpy(at, payload, bytes);  // an empty payload may be null
+  };
+  copy(append(rank(), header, bytes));  // the origin hears it too
+  for (rank_t child : bcast_children_[static_cast<std::size_t>(rank())]) copy(append(child, header, bytes));
   if (buffered_ >= config_.capacity_bytes && !busy_) exchange();
 }
 

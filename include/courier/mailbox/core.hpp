@@ -52,7 +52,7 @@ class Core {
     if constexpr (N == 0) check_payload(bytes);
     const rank_t hop = next_hop_[static_cast<std::size_t>(dest)];
     std::byte* at = hop == dest ? append_direct<N>(hop, bytes) : append<N>(hop, static_cast<std::uint32_t>(dest), bytes);
-    std::memcpy(at, payload, N == 0 ? bytes : N);
+    if (N > 0 || bytes > 0) std::memcpy(at, payload, N == 0 ? bytes : N);  // an empty payload may be null
     if (buffered_ >= config_.capacity_bytes && !busy_) exchange();
   }
 
