@@ -153,20 +153,21 @@ void Core::exchange() {
 
 bool Core::flush() {
   if (buffered_ > counters_.peak_buffered_bytes) counters_.peak_buffered_bytes = buffered_;
-  std::vector<rank_t> hops;
-  hops.swap(pending_);
+  // The lists swap places and keep their storage: no allocation per exchange.
+  flushing_.swap(pending_);
   bool sent_all = true;
-  std::vector<rank_t> refused;
-  for (rank_t hop : hops) {
+  for (rank_t hop : flushing_) {
     listed_[static_cast<std::size_t>(hop)] = 0;  // appending from here on lists the hop again
     if (!send_hop(hop)) {
       sent_all = false;
-      refused.push_back(hop);
+      refused_.push_back(hop);
     }
   }
-  for (rank_t hop : refused) {
+  flushing_.clear();
+  for (rank_t hop : refused_) {
     if (!listed_[static_cast<std::size_t>(hop)]) list(hop);
   }
+  refused_.clear();
   return sent_all;
 }
 

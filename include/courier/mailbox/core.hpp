@@ -137,6 +137,8 @@ class Core {
   std::vector<BatchBuffer> routed_;   // [next hop]: records it forwards, and broadcasts
   std::vector<std::uint8_t> listed_;  // [next hop]: in pending_
   std::vector<rank_t> pending_;       // next hops whose batches may hold records
+  std::vector<rank_t> flushing_;      // flush(): the hops being sent
+  std::vector<rank_t> refused_;       // flush(): the hops the transport refused
   std::vector<BatchBuffer> spares_;   // batches back from rendezvous sends, for reuse
   std::vector<BatchBuffer*> in_flight_;
   std::deque<comm::Completion> deferred_;  // batches that arrived while the buffers were full
