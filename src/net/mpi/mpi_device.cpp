@@ -48,6 +48,7 @@ class MpiDevice final : public Device {
     mpi_check(MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
     mpi_check(MPI_Comm_rank(comm_, &rank_), "MPI_Comm_rank");
     mpi_check(MPI_Comm_size(comm_, &size_), "MPI_Comm_size");
+    rank_nodes_ = discover_rank_nodes();
     for (std::size_t i = 0; i < options.receive_buffers; ++i) {
       MPI_Request& request = requests_[receive_begin_ + i];
       mpi_check(MPI_Recv_init(receive_buffer(i), frame_int(), MPI_BYTE, MPI_ANY_SOURCE, frame_tag,
@@ -65,6 +66,7 @@ class MpiDevice final : public Device {
   rank_t size() const override { return size_; }
   std::string name() const override { return "mpi"; }
   std::size_t max_frame_bytes() const override { return options_.max_frame_bytes; }
+  std::vector<int> rank_nodes() const override { return rank_nodes_; }
 
   Post try_send(rank_t dest, std::span<const std::byte> frame) override {
     check_rank(dest, "try_send");
@@ -162,6 +164,18 @@ class MpiDevice final : public Device {
   void barrier() override { mpi_check(MPI_Barrier(comm_), "MPI_Barrier"); }
 
  private:
+  // A node is named by the lowest rank of its shared-memory group (MPI_COMM_TYPE_SHARED).
+  std::vector<int> discover_rank_nodes() const {
+    MPI_Comm shared = MPI_COMM_NULL;
+    mpi_check(MPI_Comm_split_type(comm_, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &shared), "MPI_Comm_split_type");
+    int leader = rank_;
+    mpi_check(MPI_Allreduce(MPI_IN_PLACE, &leader, 1, MPI_INT, MPI_MIN, shared), "MPI_Allreduce");
+    mpi_check(MPI_Comm_free(&shared), "MPI_Comm_free");
+    std::vector<int> nodes(static_cast<std::size_t>(size_));
+    mpi_check(MPI_Allgather(&leader, 1, MPI_INT, nodes.data(), 1, MPI_INT, comm_), "MPI_Allgather");
+    return nodes;
+  }
+
   static int query_tag_ub() {
     int* value = nullptr;
     int found = 0;
@@ -243,6 +257,7 @@ class MpiDevice final : public Device {
   }
 
   MpiDeviceOptions options_;
+  std::vector<int> rank_nodes_;
   MPI_Comm comm_ = MPI_COMM_NULL;
   int rank_ = 0;
   int size_ = 0;

@@ -1,0 +1,30 @@
+#pragma once
+// Degree counting through the mailbox (paper 001, Algorithm 1): vertices are owned round robin
+// (v mod P); for every edge (u, v) a rank sends u to u's owner and v to v's owner, and the owner's
+// callback counts. So a vertex's count is its in- plus out-degree, self loops counting twice.
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "courier/comm/runtime.hpp"
+#include "courier/graph/edge_list.hpp"
+#include "courier/mailbox/config.hpp"
+#include "courier/mailbox/stats.hpp"
+
+namespace courier::algo {
+
+struct MailboxDegrees {
+  std::vector<std::uint64_t> counts;  // counts[i]: degree of vertex i * P + rank
+  mailbox::Stats stats;                // this rank's mailbox
+  double seconds = 0;                  // from the first send to the end of wait_empty
+};
+
+// Collective: every rank passes its own share of the edges (any split). Builds one mailbox (one
+// endpoint) on `runtime`.
+MailboxDegrees mailbox_degrees(comm::Runtime& runtime, std::span<const graph::Edge> my_edges,
+                               graph::vertex_t num_vertices, const mailbox::Config& config);
+
+// The owner and local index of a vertex under Algorithm 1's round-robin ownership.
+inline int degree_owner(graph::vertex_t v, int ranks) { return static_cast<int>(v % static_cast<graph::vertex_t>(ranks)); }
+
+}  // namespace courier::algo

@@ -1,0 +1,110 @@
+#pragma once
+// How a message becomes the payload of a record and back. Trivially copyable messages (integers,
+// plain structs, pairs of numbers) are copied as they are, with a fixed size and no length; every
+// other type goes through cereal's binary archives, so std::string, std::vector, std::map and the
+// other STL types cereal knows travel without extra code (include their cereal/types/*.hpp), and
+// user types provide cereal's serialize().
+#include <cereal/archives/binary.hpp>
+
+#include <cstddef>
+#include <cstring>
+#include <istream>
+#include <new>
+#include <ostream>
+#include <span>
+#include <streambuf>
+#include <type_traits>
+
+#include "courier/mailbox/batch_buffer.hpp"
+
+namespace courier::mailbox::detail {
+
+// An output stream buffer appending to a BatchBuffer (cereal archives need a std::ostream).
+class AppendStreambuf final : public std::streambuf {
+ public:
+  explicit AppendStreambuf(BatchBuffer& out) : out_(&out) {}
+
+ protected:
+  std::streamsize xsputn(const char* data, std::streamsize count) override {
+    if (count > 0) std::memcpy(out_->extend(static_cast<std::size_t>(count)), data, static_cast<std::size_t>(count));
+    return count;
+  }
+  int_type overflow(int_type ch) override {
+    if (traits_type::eq_int_type(ch, traits_type::eof())) return traits_type::not_eof(ch);
+    *out_->extend(1) = static_cast<std::byte>(ch);
+    return ch;
+  }
+
+ private:
+  BatchBuffer* out_;
+};
+
+// An input stream buffer reading a span of bytes in place.
+class SpanStreambuf final : public std::streambuf {
+ public:
+  void reset(const std::byte* data, std::size_t bytes) {
+    char* begin = const_cast<char*>(reinterpret_cast<const char*>(data));
+    setg(begin, begin, begin + bytes);
+  }
+};
+
+template <class Message, bool Raw = std::is_trivially_copyable_v<Message>>
+class Codec;
+
+// Copied byte for byte: ranks run the same binary on the same kind of machine.
+template <class Message>
+class Codec<Message, true> {
+ public:
+  static constexpr std::size_t fixed_bytes = sizeof(Message);
+  std::span<const std::byte> encode(const Message& message) {
+    return {reinterpret_cast<const std::byte*>(&message), sizeof(Message)};
+  }
+  template <class Use>
+  void decode(const std::byte* payload, std::size_t, Use&& use) {
+    alignas(Message) std::byte storage[sizeof(Message)];
+    std::memcpy(storage, payload, sizeof(Message));
+    use(*std::launder(reinterpret_cast<const Message*>(storage)));
+  }
+};
+
+// Through cereal: variable length, so records carry their payload's size.
+template <class Message>
+class Codec<Message, false> {
+ public:
+  static constexpr std::size_t fixed_bytes = 0;
+  Codec() : out_buf_(scratch_), out_(&out_buf_), in_(&in_buf_) {}
+  Codec(const Codec&) = delete;
+  Codec& operator=(const Codec&) = delete;
+
+  // Valid until the next encode.
+  std::span<const std::byte> encode(const Message& message) {
+    scratch_.clear();
+    out_.clear();
+    {
+      cereal::BinaryOutputArchive archive(out_);
+      archive(message);
+    }
+    return {scratch_.data(), scratch_.size()};
+  }
+  template <class Use>
+  void decode(const std::byte* payload, std::size_t bytes, Use&& use) {
+    static_assert(std::is_default_constructible_v<Message>, "mailbox messages sent through cereal need a default constructor");
+    Message message;
+    in_buf_.reset(payload, bytes);
+    in_.clear();
+    {
+      cereal::BinaryInputArchive archive(in_);
+      archive(message);
+    }
+    use(static_cast<const Message&>(message));
+  }
+
+ private:
+  BatchBuffer scratch_;
+  AppendStreambuf out_buf_;
+  SpanStreambuf in_buf_;
+  std::ostream out_;
+  std::istream in_;
+};
+
+}  // namespace courier::mailbox::detail

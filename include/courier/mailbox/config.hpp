@@ -1,0 +1,26 @@
+#pragma once
+// How a mailbox is set up: its capacity, its routing scheme and the topology routing sees.
+#include <cstddef>
+#include <optional>
+#include <string>
+
+#include "courier/mailbox/routing.hpp"
+#include "courier/mailbox/topology.hpp"
+
+namespace courier::mailbox {
+
+struct Config {
+  // Bytes buffered (all next hops together) before the rank enters an exchange. Any value >= 1
+  // works: a message larger than the capacity is sent on its own.
+  std::size_t capacity_bytes = 64 * 1024;  // measured: batches that stay in cache beat larger ones
+  Routing routing = Routing::no_route;
+  // Simulated nodes ("--layout 4x2"); without it, the nodes the transport reports.
+  std::optional<Layout> layout;
+  // Rank 0 prints the configuration in force to stderr when the mailbox is built.
+  bool echo_config = false;
+};
+
+// One line: capacity, routing, topology, transport, eager limit.
+std::string describe(const Config& config, const Topology& topology);
+
+}  // namespace courier::mailbox

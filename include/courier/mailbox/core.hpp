@@ -1,0 +1,153 @@
+#pragma once
+// detail::Core: the untyped machinery under Mailbox<Message> -- per-next-hop batches of records,
+// exchanges, routing tables, forwarding, broadcast trees and termination. Mailbox<Message> only
+// turns messages into payload bytes and back.
+//
+// Each next hop has two batches, each sent as one comm message. The direct batch holds messages
+// whose next hop is their destination (all of them under no_route): only payloads, each preceded
+// by its 32-bit size for variable-length messages. The routed batch holds records that still
+// travel on or are broadcasts: a 32-bit header -- the destination rank, or for a broadcast its
+// origin rank with the top bit set -- then the size if variable, then the payload.
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <deque>
+#include <memory>
+#include <vector>
+
+#include "courier/comm/runtime.hpp"
+#include "courier/mailbox/batch_buffer.hpp"
+#include "courier/mailbox/config.hpp"
+#include "courier/mailbox/stats.hpp"
+#include "courier/mailbox/topology.hpp"
+
+namespace courier::mailbox::detail {
+
+class Termination;
+
+class Core {
+ public:
+  // Runs the receive callback on one payload.
+  using Deliver = void (*)(void* owner, const std::byte* payload, std::size_t bytes);
+  // Runs the receive callback on every payload of a direct batch; returns how many there were.
+  using DeliverRun = std::size_t (*)(void* owner, const std::byte* data, std::size_t bytes);
+
+  // fixed_payload: every payload has exactly this many bytes; 0: payloads carry their size.
+  // Creates one endpoint on `runtime` (so build mailboxes in the same order on every rank).
+  Core(comm::Runtime& runtime, const Config& config, std::size_t fixed_payload, Deliver deliver,
+       DeliverRun deliver_run, void* owner);
+  ~Core();
+  Core(const Core&) = delete;
+  Core& operator=(const Core&) = delete;
+
+  rank_t rank() const { return topology_.rank(); }
+  rank_t size() const { return topology_.size(); }
+  const Topology& topology() const { return topology_; }
+  const Config& config() const { return config_; }
+
+  // A record of `bytes` payload bytes for `dest`; N is the payload size when known at compile time.
+  template <std::size_t N = 0>
+  void send(rank_t dest, const std::byte* payload, std::size_t bytes) {
+    if (static_cast<std::uint32_t>(dest) >= static_cast<std::uint32_t>(size())) bad_destination(dest);
+    if constexpr (N == 0) check_payload(bytes);
+    const rank_t hop = next_hop_[static_cast<std::size_t>(dest)];
+    std::byte* at = hop == dest ? append_direct<N>(hop, bytes) : append<N>(hop, static_cast<std::uint32_t>(dest), bytes);
+    if (N > 0 || bytes > 0) std::memcpy(at, payload, N == 0 ? bytes : N);  // an empty payload may be null
+    if (buffered_ >= config_.capacity_bytes && !busy_) exchange();
+  }
+
+  void bcast(const std::byte* payload, std::size_t bytes);
+
+  bool test_empty();
+  void wait_empty();
+  // A batch whose records do not fit its size: ranks disagree on the message type.
+  [[noreturn]] static void bad_batch(std::size_t bytes);
+  Stats stats() const;
+
+ private:
+  static constexpr std::uint32_t bcast_bit = 1u << 31;
+
+  // Adds a record to `hop`'s routed batch and returns where its payload goes. N: the payload
+  // size when every payload has it (fixed_payload_), known at compile time; 0: known at run time.
+  template <std::size_t N = 0>
+  std::byte* append(rank_t hop, std::uint32_t header, std::size_t payload_bytes) {
+    return add_record<N>(routed_[static_cast<std::size_t>(hop)], hop, &header, payload_bytes);
+  }
+  // The same in `hop`'s direct batch (hop is the destination): no header.
+  template <std::size_t N = 0>
+  std::byte* append_direct(rank_t hop, std::size_t payload_bytes) {
+    return add_record<N>(direct_[static_cast<std::size_t>(hop)], hop, nullptr, payload_bytes);
+  }
+  template <std::size_t N>
+  std::byte* add_record(BatchBuffer& batch, rank_t hop, const std::uint32_t* header, std::size_t payload_bytes) {
+    const bool sized = N == 0 && fixed_payload_ == 0;  // the record carries its payload size
+    const std::size_t record = (header != nullptr ? sizeof *header : 0) + (sized ? sizeof(std::uint32_t) : 0) +
+                               (N == 0 ? payload_bytes : N);
+    if (!listed_[static_cast<std::size_t>(hop)]) list(hop);
+    std::byte* at = batch.extend_record(record);
+    buffered_ += record;
+    if (header != nullptr) {
+      std::memcpy(at, header, sizeof *header);
+      at += sizeof *header;
+    }
+    if (sized) {
+      const auto size32 = static_cast<std::uint32_t>(payload_bytes);
+      std::memcpy(at, &size32, sizeof size32);
+      at += sizeof size32;
+    }
+    return at;
+  }
+  void list(rank_t hop) {
+    listed_[static_cast<std::size_t>(hop)] = 1;
+    pending_.push_back(hop);
+  }
+
+  [[noreturn]] void bad_destination(rank_t dest) const;
+  void check_payload(std::size_t bytes) const;
+  void exchange();
+  bool step(bool& progressed);         // one round of test_empty; true: the epoch is over
+  bool flush();                        // true if every batch was handed over
+  bool send_hop(rank_t hop);           // false: the transport refused a batch (it stays)
+  bool send_batch(rank_t hop, BatchBuffer& batch, comm::tag_t tag);
+  void handle_own(rank_t hop);         // this rank's own batches, handled in place
+  std::size_t drain(std::size_t limit);
+  void handle_data(const comm::Completion& batch);  // a received batch, then released
+  void handle_batch(const std::byte* data, std::size_t bytes);
+  template <bool Sized>
+  void handle_records(const std::byte* data, std::size_t bytes);
+  void handle_bcast(rank_t origin, const std::byte* payload, std::size_t bytes);
+  void progress_if_needed();
+  BatchBuffer take_spare();
+  void keep_spare(BatchBuffer&& batch);
+
+  comm::Runtime& runtime_;
+  comm::Endpoint& endpoint_;
+  Config config_;
+  Topology topology_;
+  std::size_t fixed_payload_;
+  Deliver deliver_;
+  DeliverRun deliver_run_;
+  void* owner_;
+
+  std::vector<rank_t> next_hop_;                     // [destination]
+  std::vector<std::uint8_t> hop_remote_;             // [rank]: on another node (for statistics)
+  std::vector<std::vector<rank_t>> bcast_children_;  // [origin]: where this rank passes a broadcast on
+
+  std::vector<BatchBuffer> direct_;   // [next hop]: records for the hop itself
+  std::vector<BatchBuffer> routed_;   // [next hop]: records it forwards, and broadcasts
+  std::vector<std::uint8_t> listed_;  // [next hop]: in pending_
+  std::vector<rank_t> pending_;       // next hops whose batches may hold records
+  std::vector<rank_t> flushing_;      // flush(): the hops being sent
+  std::vector<rank_t> refused_;       // flush(): the hops the transport refused
+  std::vector<BatchBuffer> spares_;   // batches back from rendezvous sends, for reuse
+  std::vector<BatchBuffer*> in_flight_;
+  std::deque<comm::Completion> deferred_;  // batches that arrived while the buffers were full
+  std::size_t buffered_ = 0;
+  bool busy_ = false;  // inside an exchange or test_empty: sends only append
+
+  Stats counters_;  // peak_buffered_bytes is updated before every flush: buffered_ only grows between
+
+  std::unique_ptr<Termination> termination_;
+};
+
+}  // namespace courier::mailbox::detail

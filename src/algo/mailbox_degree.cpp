@@ -1,0 +1,28 @@
+#include "courier/algo/mailbox_degree.hpp"
+
+#include "courier/core/timer.hpp"
+#include "courier/mailbox/mailbox.hpp"
+
+namespace courier::algo {
+
+MailboxDegrees mailbox_degrees(comm::Runtime& runtime, std::span<const graph::Edge> my_edges,
+                               graph::vertex_t num_vertices, const mailbox::Config& config) {
+  const auto ranks = static_cast<graph::vertex_t>(runtime.size());
+  const auto rank = static_cast<graph::vertex_t>(runtime.rank());
+  MailboxDegrees result;
+  result.counts.assign(static_cast<std::size_t>(num_vertices / ranks + (rank < num_vertices % ranks ? 1 : 0)), 0);
+  std::uint64_t* counts = result.counts.data();
+  auto box = mailbox::make_mailbox<graph::vertex_t>(
+      runtime, [counts, ranks](auto&, graph::vertex_t v) { ++counts[v / ranks]; }, config);
+  Timer timer;
+  for (const graph::Edge& e : my_edges) {
+    box.async_send(degree_owner(e.src, runtime.size()), e.src);
+    box.async_send(degree_owner(e.dst, runtime.size()), e.dst);
+  }
+  box.wait_empty();
+  result.seconds = timer.elapsed();
+  result.stats = box.local_stats();
+  return result;
+}
+
+}  // namespace courier::algo

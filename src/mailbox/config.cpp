@@ -1,0 +1,12 @@
+#include "courier/mailbox/config.hpp"
+
+namespace courier::mailbox {
+
+std::string describe(const Config& config, const Topology& topology) {
+  std::string out = "mailbox: capacity " + std::to_string(config.capacity_bytes) + " B, routing " +
+                    to_string(config.routing) + ", " + topology.describe();
+  out += config.layout ? ", simulated layout " + to_string(*config.layout) : std::string(", nodes from the transport");
+  return out;
+}
+
+}  // namespace courier::mailbox

@@ -1,0 +1,409 @@
+// The untyped mailbox: batches, exchanges, forwarding and broadcasts. Termination is in
+// termination.cpp, the routing tables in routes.cpp.
+#include "courier/mailbox/core.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <string>
+
+#include "courier/core/backoff.hpp"
+#include "courier/core/error.hpp"
+#include "courier/mailbox/routes.hpp"
+#include "recycling_allocator.hpp"
+#include "termination.hpp"
+
+namespace courier::mailbox::detail {
+
+namespace {
+
+Topology topology_for(comm::Runtime& runtime, const Config& config) {
+  if (config.layout) return Topology::from_layout(*config.layout, runtime.size(), runtime.rank());
+  return Topology::from_nodes(runtime.device().rank_nodes(), runtime.rank());
+}
+
+comm::EndpointOptions endpoint_options(comm::Allocator& allocator) {
+  comm::EndpointOptions options;
+  options.completion = comm::CompletionKind::queue;
+  options.allocator = &allocator;
+  return options;
+}
+
+// Sets a flag for the duration of a scope, also when a callback throws.
+class BusyScope {
+ public:
+  explicit BusyScope(bool& flag) : flag_(flag) { flag_ = true; }
+  ~BusyScope() { flag_ = false; }
+  BusyScope(const BusyScope&) = delete;
+  BusyScope& operator=(const BusyScope&) = delete;
+
+ private:
+  bool& flag_;
+};
+
+constexpr comm::tag_t routed_tag = 1;  // the termination's control messages use 2 to 4
+constexpr comm::tag_t direct_tag = 5;
+constexpr std::size_t drain_batch = 64;  // completions handled before batches are flushed again
+constexpr std::size_t max_spares = 8;
+
+}  // namespace
+
+Core::Core(comm::Runtime& runtime, const Config& config, std::size_t fixed_payload, Deliver deliver,
+           DeliverRun deliver_run, void* owner)
+    : runtime_(runtime),
+      endpoint_(runtime.create_endpoint(endpoint_options(RecyclingAllocator::shared()))),
+      config_(config),
+      topology_(topology_for(runtime, config)),
+      fixed_payload_(fixed_payload),
+      deliver_(deliver),
+      deliver_run_(deliver_run),
+      owner_(owner) {
+  if (config.capacity_bytes == 0) {
+    throw InputError("mailbox: capacity 0 bytes; give at least 1 (messages are sent once this many bytes are buffered)");
+  }
+  const auto ranks = static_cast<std::size_t>(size());
+  next_hop_.resize(ranks);
+  hop_remote_.resize(ranks);
+  bcast_children_.resize(ranks);
+  direct_.resize(ranks);
+  routed_.resize(ranks);
+  listed_.resize(ranks);
+  for (rank_t r = 0; r < size(); ++r) {
+    const auto i = static_cast<std::size_t>(r);
+    next_hop_[i] = next_hop(topology_, config.routing, r);
+    hop_remote_[i] = topology_.same_node(rank(), r) ? 0 : 1;
+    bcast_children_[i] = detail::bcast_children(topology_, config.routing, r);
+  }
+  termination_ = std::make_unique<Termination>(endpoint_, rank(), size());
+  if (config.echo_config && rank() == 0) std::fprintf(stderr, "%s\n", describe(config, topology_).c_str());
+}
+
+Core::~Core() {
+  for (const comm::Completion& c : deferred_) endpoint_.release(c);  // only if wait_empty was skipped
+  // Rendezvous batches still in flight read from buffers this mailbox owns: wait for them (after
+  // wait_empty only their completions are left), but never forever.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  Backoff backoff;
+  while (!in_flight_.empty() && std::chrono::steady_clock::now() < deadline) {
+    comm::Completion c;
+    if (!endpoint_.poll(c)) {
+      progress_if_needed();
+      backoff.pause();
+      continue;
+    }
+    if (c.op == comm::Op::send) {
+      auto* batch = static_cast<BatchBuffer*>(c.context);
+      std::erase(in_flight_, batch);
+      delete batch;
+    } else if (c.op == comm::Op::recv) {
+      endpoint_.release(c);
+    }
+  }
+  // Past the deadline the transport may still read them: leaking beats freeing under its feet.
+}
+
+void Core::bad_destination(rank_t dest) const {
+  throw InputError("mailbox: destination rank " + std::to_string(dest) + " is out of range; ranks are 0 to " +
+                   std::to_string(size() - 1));
+}
+
+void Core::bad_batch(std::size_t bytes) {
+  throw Error("mailbox: a batch of " + std::to_string(bytes) +
+              " bytes ends inside a record; every rank must use the same message type for this mailbox");
+}
+
+void Core::check_payload(std::size_t bytes) const {
+  if (fixed_payload_ == 0 && bytes > 0xffffffffu) {
+    throw InputError("mailbox: a message of " + std::to_string(bytes) + " bytes exceeds the 4 GiB a record can carry; split it");
+  }
+}
+
+void Core::bcast(const std::byte* payload, std::size_t bytes) {
+  check_payload(bytes);
+  const std::uint32_t header = bcast_bit | static_cast<std::uint32_t>(rank());
+  // Every copy is appended before an exchange may start: the payload may live in scratch space.
+  const auto copy = [&](std::byte* at) {
+    if (bytes > 0) std::memcpy(at, payload, bytes);  // an empty payload may be null
+  };
+  copy(append(rank(), header, bytes));  // the origin hears it too
+  for (rank_t child : bcast_children_[static_cast<std::size_t>(rank())]) copy(append(child, header, bytes));
+  if (buffered_ >= config_.capacity_bytes && !busy_) exchange();
+}
+
+void Core::progress_if_needed() {
+  if (!runtime_.options().progress_thread) runtime_.progress();
+}
+
+void Core::exchange() {
+  BusyScope busy(busy_);
+  ++counters_.exchanges;
+  Backoff backoff;
+  for (;;) {
+    const bool sent_all = flush();
+    progress_if_needed();
+    const std::size_t handled = drain(drain_batch);
+    if (buffered_ < config_.capacity_bytes) return;
+    if (sent_all || handled > 0) {
+      backoff.reset();
+    } else {
+      progress_if_needed();
+      backoff.pause();
+    }
+  }
+}
+
+bool Core::flush() {
+  if (buffered_ > counters_.peak_buffered_bytes) counters_.peak_buffered_bytes = buffered_;
+  // The lists swap places and keep their storage: no allocation per exchange.
+  flushing_.swap(pending_);
+  bool sent_all = true;
+  for (rank_t hop : flushing_) {
+    listed_[static_cast<std::size_t>(hop)] = 0;  // appending from here on lists the hop again
+    if (!send_hop(hop)) {
+      sent_all = false;
+      refused_.push_back(hop);
+    }
+  }
+  flushing_.clear();
+  for (rank_t hop : refused_) {
+    if (!listed_[static_cast<std::size_t>(hop)]) list(hop);
+  }
+  refused_.clear();
+  return sent_all;
+}
+
+BatchBuffer Core::take_spare() {
+  if (spares_.empty()) return BatchBuffer();
+  BatchBuffer spare = std::move(spares_.back());
+  spares_.pop_back();
+  return spare;
+}
+
+void Core::keep_spare(BatchBuffer&& batch) {
+  batch.clear();
+  if (spares_.size() < max_spares) spares_.push_back(std::move(batch));
+}
+
+bool Core::send_hop(rank_t hop) {
+  if (hop == rank()) {
+    handle_own(hop);
+    return true;
+  }
+  const auto h = static_cast<std::size_t>(hop);
+  const bool direct_sent = direct_[h].empty() || send_batch(hop, direct_[h], direct_tag);
+  const bool routed_sent = routed_[h].empty() || send_batch(hop, routed_[h], routed_tag);
+  return direct_sent && routed_sent;
+}
+
+void Core::handle_own(rank_t hop) {
+  // Handled here and now, never through the transport (so never counted in flight). The batches
+  // leave their slots first: the callbacks may send to this rank again.
+  const auto h = static_cast<std::size_t>(hop);
+  BatchBuffer direct = take_spare(), routed = take_spare();
+  direct.swap(direct_[h]);
+  routed.swap(routed_[h]);
+  for (BatchBuffer* batch : {&direct, &routed}) {
+    if (batch->empty()) continue;
+    buffered_ -= batch->size();
+    ++counters_.batches_local;
+    counters_.messages_local += batch->records();
+    counters_.bytes_local += batch->size();
+  }
+  if (!direct.empty()) counters_.messages_delivered += deliver_run_(owner_, direct.data(), direct.size());
+  if (!routed.empty()) handle_batch(routed.data(), routed.size());
+  keep_spare(std::move(direct));
+  keep_spare(std::move(routed));
+}
+
+bool Core::send_batch(rank_t hop, BatchBuffer& batch, comm::tag_t tag) {
+  const std::size_t bytes = batch.size();
+  const std::size_t records = batch.records();
+  if (bytes <= runtime_.eager_limit()) {
+    // Eager: the runtime copies the bytes, the batch is free again at once.
+    if (endpoint_.send(hop, tag, {batch.data(), bytes}) == comm::Post::retry) {
+      ++counters_.send_retries;
+      return false;
+    }
+    batch.clear();
+  } else {
+    // Rendezvous: the bytes are read later, so the batch leaves its slot until Op::send.
+    auto moving = std::make_unique<BatchBuffer>(take_spare());
+    moving->swap(batch);
+    const comm::Post post = endpoint_.send(hop, tag, {moving->data(), bytes}, moving.get());
+    if (post == comm::Post::retry) {
+      moving->swap(batch);
+      keep_spare(std::move(*moving));
+      ++counters_.send_retries;
+      return false;
+    }
+    if (post == comm::Post::posted) {
+      in_flight_.push_back(moving.release());
+    } else {
+      keep_spare(std::move(*moving));
+    }
+  }
+  buffered_ -= bytes;
+  if (hop_remote_[static_cast<std::size_t>(hop)] != 0) {
+    ++counters_.batches_remote;
+    counters_.messages_remote += records;
+    counters_.bytes_remote += bytes;
+  } else {
+    ++counters_.batches_local;
+    counters_.messages_local += records;
+    counters_.bytes_local += bytes;
+  }
+  termination_->count_sent();
+  return true;
+}
+
+std::size_t Core::drain(std::size_t limit) {
+  std::size_t handled = 0;
+  // Batches set aside while the buffers were full come first, in arrival order.
+  while (!deferred_.empty() && buffered_ < config_.capacity_bytes && handled < limit) {
+    const comm::Completion c = deferred_.front();
+    deferred_.pop_front();
+    ++handled;
+    handle_data(c);
+  }
+  comm::Completion c;
+  while (handled < limit && endpoint_.poll(c)) {
+    ++handled;
+    if (c.op == comm::Op::send) {
+      auto* batch = static_cast<BatchBuffer*>(c.context);
+      std::erase(in_flight_, batch);
+      keep_spare(std::move(*batch));
+      delete batch;
+      continue;
+    }
+    if (c.op != comm::Op::recv) continue;
+    if (c.tag == direct_tag || c.tag == routed_tag) {
+      // While the buffers are full, arriving batches wait (in the memory they arrived in) instead
+      // of filling them further through forwarding and callbacks: buffered bytes stay within the
+      // capacity plus one batch. Refused sends need only progress, never handling, to clear.
+      if (buffered_ >= config_.capacity_bytes || !deferred_.empty()) {
+        deferred_.push_back(c);
+      } else {
+        handle_data(c);
+      }
+      continue;
+    }
+    struct Release {
+      comm::Endpoint& endpoint;
+      const comm::Completion& completion;
+      ~Release() { endpoint.release(completion); }
+    } release{endpoint_, c};
+    if (!Termination::is_control(c.tag)) {
+      throw Error("mailbox: a message with unknown tag " + std::to_string(c.tag) + " arrived from rank " +
+                  std::to_string(c.rank) + " on the mailbox's endpoint; build mailboxes (and other endpoints) "
+                  "in the same order on every rank");
+    }
+    termination_->on_message(c);
+  }
+  return handled;
+}
+
+void Core::handle_data(const comm::Completion& c) {
+  struct Release {
+    comm::Endpoint& endpoint;
+    const comm::Completion& completion;
+    ~Release() { endpoint.release(completion); }
+  } release{endpoint_, c};
+  if (c.tag == direct_tag) {
+    counters_.messages_delivered += deliver_run_(owner_, c.data, c.size);
+  } else {
+    handle_batch(c.data, c.size);
+  }
+  termination_->count_received();
+}
+
+void Core::handle_batch(const std::byte* data, std::size_t bytes) {
+  if (fixed_payload_ == 0) {
+    handle_records<true>(data, bytes);
+  } else {
+    handle_records<false>(data, bytes);
+  }
+}
+
+template <bool Sized>
+void Core::handle_records(const std::byte* data, std::size_t bytes) {
+  const std::byte* at = data;
+  const std::byte* const end = data + bytes;
+  const auto me = static_cast<std::uint32_t>(rank());
+  while (at < end) {
+    std::uint32_t header;
+    std::memcpy(&header, at, sizeof header);
+    at += sizeof header;
+    std::size_t payload = fixed_payload_;
+    if constexpr (Sized) {
+      std::uint32_t size32;
+      std::memcpy(&size32, at, sizeof size32);
+      at += sizeof size32;
+      payload = size32;
+    }
+    if (static_cast<std::size_t>(end - at) < payload) [[unlikely]] bad_batch(bytes);
+    if (header == me) [[likely]] {
+      ++counters_.messages_delivered;
+      deliver_(owner_, at, payload);
+    } else if (header & bcast_bit) {
+      handle_bcast(static_cast<rank_t>(header & ~bcast_bit), at, payload);
+    } else {
+      // An intermediary: on towards the destination's next hop.
+      ++counters_.messages_forwarded;
+      std::memcpy(append(next_hop_[header], header, payload), at, payload);
+    }
+    at += payload;
+  }
+}
+
+void Core::handle_bcast(rank_t origin, const std::byte* payload, std::size_t bytes) {
+  if (origin != rank()) {
+    const std::uint32_t header = bcast_bit | static_cast<std::uint32_t>(origin);
+    for (rank_t child : bcast_children_[static_cast<std::size_t>(origin)]) {
+      ++counters_.messages_forwarded;
+      std::memcpy(append(child, header, bytes), payload, bytes);
+    }
+  }
+  ++counters_.messages_delivered;
+  deliver_(owner_, payload, bytes);
+}
+
+bool Core::test_empty() {
+  bool progressed = false;
+  return step(progressed);
+}
+
+bool Core::step(bool& progressed) {
+  if (busy_) {
+    throw Error("mailbox: test_empty or wait_empty called from a receive callback; call them from the "
+                "thread's own code, after its sends");
+  }
+  BusyScope busy(busy_);
+  const bool had_batches = buffered_ > 0;
+  progressed = drain(drain_batch) > 0;
+  if (flush() && had_batches) progressed = true;
+  termination_->flush_outbox();
+  if (buffered_ == 0 && deferred_.empty() && termination_->on_idle()) progressed = true;
+  progress_if_needed();
+  return termination_->finished();
+}
+
+void Core::wait_empty() {
+  Backoff backoff;
+  for (;;) {
+    bool progressed = false;
+    if (step(progressed)) return;
+    if (progressed) {
+      backoff.reset();
+    } else {
+      backoff.pause();
+    }
+  }
+}
+
+Stats Core::stats() const {
+  Stats s = counters_;
+  if (buffered_ > s.peak_buffered_bytes) s.peak_buffered_bytes = buffered_;
+  s.termination_waves = termination_->waves();
+  return s;
+}
+
+}  // namespace courier::mailbox::detail
