@@ -8,6 +8,7 @@
 
 #include "courier/core/backoff.hpp"
 #include "courier/core/error.hpp"
+#include "courier/sync/wait.hpp"
 
 namespace courier::sync {
 
@@ -110,12 +111,18 @@ LciChannel::LciChannel(comm::Runtime& runtime)
 
 LciChannel::~LciChannel() = default;
 
+comm::RuntimeOptions LciChannel::runtime_options() {
+  comm::RuntimeOptions options;
+  options.server_backoff = kPhaseWait;
+  return options;
+}
+
 rank_t LciChannel::rank() const { return runtime_.rank(); }
 rank_t LciChannel::ranks() const { return runtime_.size(); }
 
 void LciChannel::post(comm::Endpoint& endpoint, rank_t peer, comm::tag_t tag, std::span<const std::byte> data,
                       void* context) {
-  Backoff backoff;
+  Backoff backoff(kPhaseWait);
   while (endpoint.send(peer, tag, data, context) == comm::Post::retry) {
     if (!runtime_.progress()) backoff.pause();  // no packet free: let progress drain the queues
   }
@@ -209,7 +216,7 @@ std::vector<std::uint64_t> LciChannel::all_gather(std::uint64_t bits) {
     values[it->second.first] = it->second.second;
     --missing;
   }
-  Backoff backoff;
+  Backoff backoff(kPhaseWait);
   while (missing > 0) {
     comm::Completion c;
     if (!collectives_.poll(c)) {

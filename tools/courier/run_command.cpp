@@ -124,6 +124,8 @@ int run_on(const Options& o, const MpiSession* mpi) {
                engine_stats["rounds"].get<std::size_t>(), engine_stats["compute_seconds"].get<double>(),
                engine_stats["sync_seconds"].get<double>(), engine_stats["messages"].get<std::uint64_t>(),
                engine_stats["bytes"].get<std::uint64_t>());
+    fmt::print("Buffers:    peak {} bytes on the busiest rank, layer set-up {:.6f} s\n",
+               engine_stats["buffer_bytes_peak"].get<std::uint64_t>(), engine_stats["setup_seconds"].get<double>());
     fmt::print("Partition:  replication {:.3f} proxies per vertex, edge imbalance {:.3f}\n",
                engine_stats["replication"].get<double>(), engine_stats["edge_imbalance"].get<double>());
   }

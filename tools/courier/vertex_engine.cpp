@@ -80,6 +80,8 @@ nlohmann::json to_json(const engine::RunStats& stats, const dist::PartitionQuali
           {"bytes", stats.bytes},
           {"reduces", stats.reduces},
           {"broadcasts", stats.broadcasts},
+          {"buffer_bytes_peak", stats.buffer_bytes_peak},
+          {"setup_seconds", stats.setup_seconds},
           {"replication", quality.replication},
           {"edge_imbalance", quality.edge_imbalance}};
 }

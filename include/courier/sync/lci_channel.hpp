@@ -23,6 +23,9 @@ class LciChannel final : public Channel {
   // same order on every rank. The runtime must outlive the channel.
   explicit LciChannel(comm::Runtime& runtime);
   ~LciChannel() override;
+  // The runtime options this layer is meant to run on: a progress server that waits as briefly
+  // as the layer's own threads do (every phase is a few messages' latency).
+  static comm::RuntimeOptions runtime_options();
 
   rank_t rank() const override;
   rank_t ranks() const override;

@@ -16,6 +16,7 @@
 #include "courier/core/timer.hpp"
 #include "courier/dist/local_graph.hpp"
 #include "courier/sync/channel.hpp"
+#include "courier/sync/wait.hpp"
 #include "courier/sync/wire.hpp"
 
 namespace courier::sync {
@@ -87,7 +88,7 @@ void Substrate::exchange(Pattern& pattern, bool reducing, std::vector<T>& value,
     }
     // Scatter: take messages as they arrive until all have been taken, backing off while none
     // is there (ranks may outnumber cores).
-    Backoff backoff;
+    Backoff backoff(kPhaseWait);
     while (received.load(std::memory_order_acquire) < expected) {
       auto message = channel_.try_receive();
       if (!message) {
