@@ -57,6 +57,7 @@ struct Options {
   bool dedupe = false;
   bool verify = false;
   bool single = false;
+  bool pin = true;
   std::string json = "engine_bench.json";
 };
 
@@ -105,8 +106,10 @@ struct Sample {
 };
 
 Sample run_once(const dist::LocalGraph& share, const std::string& layer_name, const std::string& kernel,
-                const KernelOptions& kernel_options, unsigned threads, MPI_Comm comm) {
+                const KernelOptions& kernel_options, unsigned threads, bool pin, MPI_Comm comm) {
   Sample sample;
+  // The ranks outside this run sleep, so this run's ranks split the PUs between them.
+  const PlacementOptions placement{pin, share.rank(), share.ranks()};
   Fingerprint mine;
   MPI_Barrier(comm);
   Timer timer;
@@ -115,7 +118,7 @@ Sample run_once(const dist::LocalGraph& share, const std::string& layer_name, co
     sample.stats = engine::run(share, layer.channel(), threads, [&](engine::Engine& e) {
       mine = run_kernel(kernel, e, kernel_options);
       sample.seconds = timer.elapsed();
-    });
+    }, placement);
   }
   MPI_Allreduce(MPI_IN_PLACE, &sample.seconds, 1, MPI_DOUBLE, MPI_MAX, comm);
   sample.print = sum_over(comm, mine);
@@ -205,7 +208,7 @@ int run_distributed(const Options& o, int world_rank, int world_size) {
           std::map<std::string, std::vector<Sample>> samples;
           for (int repeat = 0; repeat < o.repeats; ++repeat)
             for (const std::string& layer : o.layers)
-              samples[layer].push_back(run_once(*share, layer, kernel, kernel_options, threads, comm));
+              samples[layer].push_back(run_once(*share, layer, kernel, kernel_options, threads, o.pin, comm));
           std::vector<Row> block;
           for (const std::string& layer : o.layers) {
             const auto& s = samples[layer];
@@ -281,10 +284,13 @@ int run_single(const Options& o) {
         Timer timer;
         reference = run_reference(kernel, csr, kernel_options);
         reference_s.push_back(timer.lap());
-        engine::run(parts[0], channel, threads, [&](engine::Engine& e) {
-          engine_print = run_kernel(kernel, e, kernel_options);
-          engine_s.push_back(timer.lap());
-        });
+        engine::run(
+            parts[0], channel, threads,
+            [&](engine::Engine& e) {
+              engine_print = run_kernel(kernel, e, kernel_options);
+              engine_s.push_back(timer.lap());
+            },
+            {.pin = o.pin});
         if (!engine_print.matches(reference))
           throw Error(fmt::format("engine_bench: {} on {} differs from the sequential reference", kernel, spec));
       }
@@ -320,6 +326,7 @@ int main(int argc, char** argv) {
   app.add_flag("--dedupe", o.dedupe, "Remove duplicate edges after symmetrizing");
   app.add_flag("--verify", o.verify, "Check every result against the sequential reference");
   app.add_flag("--single", o.single, "One rank with --threads threads against the sequential reference");
+  app.add_flag("!--no-pin", o.pin, "Do not pin the ranks' threads to processing units");
   app.add_option("--json", o.json, "Where rank 0 writes the results");
   CLI11_PARSE(app, argc, argv);
   try {

@@ -183,6 +183,7 @@ void add_run_command(CLI::App& app) {
   command->add_option("--threads", options->vertex.threads, "vertex: compute threads per rank")
       ->check(CLI::Range(1, 1024))
       ->capture_default_str();
+  command->add_flag("!--no-pin", options->vertex.pin, "vertex: do not pin each rank's threads to processing units");
   command->add_option("--policy", options->policy, "vertex: partition policy (oec, iec, cvc, hash)")
       ->check(CLI::IsMember({"oec", "iec", "cvc", "hash"}))
       ->capture_default_str();

@@ -95,10 +95,12 @@ struct RankOutcome {
 };
 
 RankOutcome run_rank(const std::string& algorithm, const dist::LocalGraph& graph, sync::Channel& channel,
-                     unsigned threads, const RunOptions& options, const RunFacts& facts) {
+                     unsigned threads, const RunOptions& options, const RunFacts& facts,
+                     const PlacementOptions& placement) {
   RankOutcome outcome;
-  outcome.stats = engine::run(graph, channel, threads,
-                              [&](engine::Engine& e) { outcome.result = run_algorithm(algorithm, e, options, facts); });
+  outcome.stats = engine::run(
+      graph, channel, threads, [&](engine::Engine& e) { outcome.result = run_algorithm(algorithm, e, options, facts); },
+      placement);
   return outcome;
 }
 
@@ -171,8 +173,10 @@ VertexRun run_vertex(const std::string& algorithm, const graph::Csr& graph, cons
   RankOutcome root;
   comm::run_local(engine_options.ranks, [&](comm::Runtime& runtime) {
     sync::LciChannel channel(runtime);
+    // Ranks are threads of this process: each takes its own slice of the PUs.
+    const PlacementOptions placement{engine_options.pin, runtime.rank(), runtime.size()};
     RankOutcome mine = run_rank(algorithm, parts[runtime.rank()], channel, engine_options.threads, options,
-                                prepared.facts);
+                                prepared.facts, placement);
     if (runtime.rank() == 0) root = std::move(mine);
   });
   VertexRun run = finish(algorithm, std::move(root), dist::quality(parts), options, graph.num_edges());
@@ -196,7 +200,7 @@ VertexRun run_vertex_mpi(const std::string& algorithm, const graph::Csr& graph, 
   std::unique_ptr<comm::Runtime> runtime;
   std::unique_ptr<sync::Channel> channel;
   if (engine_options.comm == "lci") {
-    runtime = std::make_unique<comm::Runtime>(net::make_mpi_device());
+    runtime = std::make_unique<comm::Runtime>(net::make_mpi_device(), sync::LciChannel::runtime_options());
     channel = std::make_unique<sync::LciChannel>(*runtime);
   } else {
     channel = sync::make_mpi_channel(engine_options.comm, MPI_COMM_WORLD);
@@ -210,7 +214,8 @@ VertexRun run_vertex_mpi(const std::string& algorithm, const graph::Csr& graph, 
       mean_edges == 0 ? 1.0 : channel->max_all(static_cast<double>(local.edges())) / mean_edges;
   const double partition_seconds = channel->max_all(timer.lap());
 
-  RankOutcome outcome = run_rank(algorithm, local, *channel, engine_options.threads, options, prepared.facts);
+  RankOutcome outcome = run_rank(algorithm, local, *channel, engine_options.threads, options, prepared.facts,
+                                 {.pin = engine_options.pin});
   channel.reset();  // before the runtime under it
   if (runtime) runtime->shutdown();
   VertexRun run = finish(algorithm, std::move(outcome), quality, options, graph.num_edges());
