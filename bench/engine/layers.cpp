@@ -10,18 +10,18 @@
 namespace courier::bench {
 
 Layer::Layer(const std::string& name, MPI_Comm comm) {
-  if (name == "lci" || name == "lci-explicit") {
+  if (name == "lci" || name == "lci-explicit" || name == "lci-whole") {
     comm::RuntimeOptions options = sync::LciChannel::runtime_options();
-    options.progress_thread = name == "lci";
+    options.progress_thread = name != "lci-explicit";
     runtime_ = std::make_unique<comm::Runtime>(net::make_mpi_device({.comm = comm}), options);
-    channel_ = std::make_unique<sync::LciChannel>(*runtime_);
+    channel_ = std::make_unique<sync::LciChannel>(*runtime_, name != "lci-whole");
     return;
   }
   if (name == "mpi-probe" || name == "mpi-rma") {
     channel_ = sync::make_mpi_channel(name, comm);
     return;
   }
-  throw InputError("engine_bench: no layer '" + name + "' (choose from lci, lci-explicit, mpi-probe, mpi-rma)");
+  throw InputError("engine_bench: no layer '" + name + "' (choose from lci, lci-explicit, lci-whole, mpi-probe, mpi-rma)");
 }
 
 Layer::~Layer() {

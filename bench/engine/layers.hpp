@@ -1,7 +1,8 @@
 #pragma once
 // The communication layers the engine benchmark compares, made by name on a communicator: the
 // lci layer on Courier's runtime over the mpi transport (with its progress server, or
-// "lci-explicit": the waiting compute threads progress instead) and the two MPI baselines.
+// "lci-explicit": the waiting compute threads progress instead; "lci-whole": one message per
+// peer and phase instead of streamed eager-sized ones) and the two MPI baselines.
 // Making one and the first synchronisation (MPI-RMA creates its windows there) are part of every
 // timed run; closing one is not.
 #include <mpi.h>

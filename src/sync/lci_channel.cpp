@@ -102,9 +102,10 @@ comm::EndpointOptions queue_endpoint(comm::Allocator* allocator) {
 
 }  // namespace
 
-LciChannel::LciChannel(comm::Runtime& runtime)
+LciChannel::LciChannel(comm::Runtime& runtime, bool stream)
     : runtime_(runtime),
-      pool_(std::make_unique<Pool>(4 * static_cast<std::size_t>(runtime.size()) + 8)),
+      stream_(stream),
+      pool_(std::make_unique<Pool>(static_cast<std::size_t>(runtime.size()) + 4)),
       allocator_(std::make_unique<PoolAllocator>(*pool_)),
       messages_(runtime.create_endpoint(queue_endpoint(allocator_.get()))),
       collectives_(runtime.create_endpoint(queue_endpoint(nullptr))) {}
@@ -119,6 +120,7 @@ comm::RuntimeOptions LciChannel::runtime_options() {
 
 rank_t LciChannel::rank() const { return runtime_.rank(); }
 rank_t LciChannel::ranks() const { return runtime_.size(); }
+std::size_t LciChannel::message_limit() const { return stream_ ? runtime_.eager_limit() : 0; }
 
 void LciChannel::post(comm::Endpoint& endpoint, rank_t peer, comm::tag_t tag, std::span<const std::byte> data,
                       void* context) {

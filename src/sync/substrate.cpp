@@ -21,11 +21,16 @@ void Substrate::reserve(Pattern& pattern, bool reducing, std::size_t value_bytes
   // Collective: every rank synchronises the same labels in the same order, so all get here.
   const std::size_t ranks = static_cast<std::size_t>(graph_.ranks());
   std::vector<std::size_t> max_send(ranks, 0), max_receive(ranks, 0);
+  // A streaming layer's messages carry at most entries_within(...) entries after a list index.
+  const std::size_t limit = channel_.message_limit();
+  const std::size_t prefix = limit == 0 ? 0 : sizeof(std::uint64_t);
+  const std::size_t most = limit == 0 ? SIZE_MAX : entries_within(limit, value_bytes, prefix);
+  auto largest = [&](std::size_t entries) { return prefix + max_message_bytes(std::min(entries, most), value_bytes); };
   for (rank_t peer = 0; peer < graph_.ranks(); ++peer) {
     const std::size_t mirrors = graph_.mirrors_owned_by(peer).size();
     const std::size_t masters = graph_.masters_mirrored_on(peer).size();
-    max_send[peer] = max_message_bytes(reducing ? mirrors : masters, value_bytes);
-    max_receive[peer] = max_message_bytes(reducing ? masters : mirrors, value_bytes);
+    max_send[peer] = largest(reducing ? mirrors : masters);
+    max_receive[peer] = largest(reducing ? masters : mirrors);
   }
   channel_.reserve(max_send, max_receive);
   pattern.reserved_value_bytes = value_bytes;
