@@ -136,13 +136,15 @@ TEST(Substrate, OnlyUpdatedMastersReachTheirMirrors) {
   }
 }
 
-TEST(Substrate, AStreamingLayerGetsEveryListCutIntoMessagesWithinItsLimit) {
-  // 2 ranks, every vertex of a dense graph mirrored: lists of ~hundreds of entries, cut into
-  // messages of 64 (8-byte values) or 128 (4-byte values) entries; the loopback rejects longer ones.
+TEST(Substrate, AStreamingLayerCutsEveryListIntoMessagesWithinItsLimitByWhatIsSent) {
+  // 2 ranks, most vertices mirrored: lists of hundreds of entries. With every 4-byte label updated
+  // a message of at most 600 bytes carries 144 of them (16 + 8 bytes of headers, no metadata);
+  // with one label updated, one message per peer covers the whole list. The loopback rejects
+  // any message over the limit.
   const EdgeList g = random_graph(600, 20000, 3);
   const auto parts = dist::partition_in_memory(g, Policy::cvc, 2, false);
   ASSERT_GT(parts[0].mirrors(), 200u);
-  std::vector<std::uint64_t> messages(2);
+  std::vector<std::uint64_t> dense(2), sparse(2);
   on_every_rank(parts, [&](int r, const LocalGraph& graph, Substrate& substrate) {
     std::vector<std::uint32_t> value(graph.proxies());
     Bitset updated(graph.proxies());
@@ -156,11 +158,18 @@ TEST(Substrate, AStreamingLayerGetsEveryListCutIntoMessagesWithinItsLimit) {
       const bool on_both = parts[1 - r].local_id(graph.global_id(l)).has_value();
       ASSERT_EQ(value[l], graph.global_id(l) * 2 + (on_both ? 1u : static_cast<std::uint32_t>(r)));
     }
-    messages[r] = substrate.channel().stats().messages_sent;
+    dense[r] = substrate.channel().stats().messages_sent;
+    // One master changes: one message each way.
+    updated.clear();
+    value[0] += 1000;
+    updated.set(0);
+    substrate.broadcast(value, updated);
+    sparse[r] = substrate.channel().stats().messages_sent - dense[r];
   }, 600);
   for (int r = 0; r < 2; ++r) {
     const auto out = parts[r].mirrors_owned_by(1 - r).size(), in = parts[r].masters_mirrored_on(1 - r).size();
-    EXPECT_EQ(messages[r], (out + 127) / 128 + (in + 127) / 128) << "rank " << r;
+    EXPECT_EQ(dense[r], (out + 143) / 144 + (in + 143) / 144) << "rank " << r;
+    EXPECT_EQ(sparse[r], 1u) << "rank " << r;
   }
 }
 

@@ -51,32 +51,37 @@ class Substrate {
   void broadcast(std::vector<T>& value, Bitset& updated);
 
  private:
-  // One message of a phase: entries [first, first + entries) of the list for `peer`.
+  // One message of a phase: entries [first, first + entries) of the list for `peer`, `bytes`
+  // long, one of the `messages` this rank sends `peer` in the phase.
   struct Piece {
     rank_t peer;
-    std::size_t first, entries;
+    std::size_t first, entries, bytes;
+    std::uint32_t messages = 1;
   };
-  // How a pattern's lists are cut into messages for the channel's message_limit.
-  struct Pieces {
-    std::size_t value_bytes = 0;  // the label width they were cut for (0: not yet)
-    bool streamed = false;        // several messages per peer, each with its first list index
-    std::size_t prefix = 0;       // bytes before the wire header (the list index)
-    std::size_t per_message = 0;  // list entries per message
+  // What starts every message of a streaming layer: the range of the list it covers, and how
+  // many messages its sender cut its list into this phase (the receiver learns it from any one).
+  struct StreamHeader {
+    std::uint64_t first;
+    std::uint32_t entries;
+    std::uint32_t messages;
+  };
+  // This phase's messages: cut by the updates actually sent, so a sparse phase sends one small
+  // message per peer and a dense one many full ones.
+  struct Plan {
     std::vector<Piece> sends;
-    std::vector<rank_t> to, from;  // a peer once per message
+    std::vector<rank_t> to;  // a peer once per message
   };
   struct Pattern {
     std::vector<rank_t> to, from;
     std::size_t reserved_value_bytes = 0;  // the value size the channel was sized for
-    Pieces pieces;
   };
   // Reduce: send my mirrors to their owners, receive for my masters. Broadcast: the reverse.
   std::span<const local_t> reduce_send_list(rank_t peer) const { return graph_.mirrors_owned_by(peer); }
   std::span<const local_t> reduce_receive_list(rank_t peer) const { return graph_.masters_mirrored_on(peer); }
 
   void reserve(Pattern& pattern, bool reducing, std::size_t value_bytes);
-  template <class SendList, class ReceiveList>
-  const Pieces& cut(Pattern& pattern, std::size_t value_bytes, SendList send_list, ReceiveList receive_list);
+  template <class SendList>
+  Plan cut(const Pattern& pattern, std::size_t value_bytes, const Bitset& updated, SendList send_list);
 
   template <class T, class SendList, class ReceiveList, class Apply>
   void exchange(Pattern& pattern, bool reducing, std::vector<T>& value, const Bitset& updated, SendList send_list,
@@ -95,52 +100,54 @@ template <class T, class SendList, class ReceiveList, class Apply>
 void Substrate::exchange(Pattern& pattern, bool reducing, std::vector<T>& value, const Bitset& updated,
                          SendList send_list, ReceiveList receive_list, Apply apply) {
   reserve(pattern, reducing, sizeof(T));
-  const Pieces& pieces = cut(pattern, sizeof(T), send_list, receive_list);
-  channel_.begin_phase(pieces.to, pieces.from);
-  std::atomic<std::size_t> next_send{0}, received{0};
-  const std::size_t expected = pieces.from.size();
-  // One received message into its proxies; a streamed message starts with its first list index.
+  const bool streamed = channel_.message_limit() != 0;
+  const Plan plan = cut(pattern, sizeof(T), updated, send_list);
+  channel_.begin_phase(plan.to, pattern.from);
+  // A peer is done when all the messages it announced have been scattered.
+  std::vector<std::atomic<std::uint32_t>> got(static_cast<std::size_t>(graph_.ranks()));
+  std::atomic<std::size_t> next_send{0}, peers_done{0};
   auto scatter = [&](const Received& message) {
     std::span<const std::byte> bytes(message.bytes);
-    std::uint64_t first = 0;
-    if (pieces.streamed) {
-      if (bytes.size() < sizeof first) throw Error("sync: a streamed message shorter than its list index");
-      std::memcpy(&first, bytes.data(), sizeof first);
-      bytes = bytes.subspan(sizeof first);
-    }
     const auto list = receive_list(message.source);
-    if (first > list.size()) throw Error("sync: a message beyond its mirror list (ranks disagree on the partition?)");
-    const std::size_t entries = std::min<std::size_t>(pieces.per_message, list.size() - first);
-    decode<T>(bytes, entries, [&](std::size_t i, T incoming) { apply(list[first + i], incoming); });
+    StreamHeader range{0, static_cast<std::uint32_t>(list.size()), 1};
+    if (streamed) {
+      if (bytes.size() < sizeof range) throw Error("sync: a streamed message shorter than its header");
+      std::memcpy(&range, bytes.data(), sizeof range);
+      bytes = bytes.subspan(sizeof range);
+      if (range.first + range.entries > list.size() || range.messages == 0)
+        throw Error("sync: a message beyond its mirror list (ranks disagree on the partition?)");
+    }
+    decode<T>(bytes, range.entries, [&](std::size_t i, T incoming) { apply(list[range.first + i], incoming); });
+    if (got[static_cast<std::size_t>(message.source)].fetch_add(1, std::memory_order_acq_rel) + 1 == range.messages)
+      peers_done.fetch_add(1, std::memory_order_acq_rel);
   };
   auto take_one = [&] {
     auto message = channel_.try_receive();
     if (!message) return false;
     scatter(*message);
     channel_.release(std::move(message->bytes));
-    received.fetch_add(1, std::memory_order_acq_rel);
     return true;
   };
   team_.run([&](unsigned) {
     // Gather: each member takes whole messages until none are left; between two, a streaming
     // layer's arrivals are scattered, so they never pile up.
-    for (std::size_t i = next_send.fetch_add(1); i < pieces.sends.size(); i = next_send.fetch_add(1)) {
-      const Piece piece = pieces.sends[i];
+    for (std::size_t i = next_send.fetch_add(1); i < plan.sends.size(); i = next_send.fetch_add(1)) {
+      const Piece piece = plan.sends[i];
       const auto list = send_list(piece.peer).subspan(piece.first, piece.entries);
-      Bytes message = channel_.acquire(pieces.prefix + max_message_bytes(list.size(), sizeof(T)));
-      if (pieces.streamed) {
-        const std::uint64_t first = piece.first;
-        message.resize(sizeof first);
-        std::memcpy(message.data(), &first, sizeof first);
+      Bytes message = channel_.acquire(piece.bytes);
+      if (streamed) {
+        const StreamHeader range{piece.first, static_cast<std::uint32_t>(piece.entries), piece.messages};
+        message.resize(sizeof range);
+        std::memcpy(message.data(), &range, sizeof range);
       }
       encode<T, local_t>(list, updated, std::span<const T>(value), message);
       channel_.send(piece.peer, std::move(message));
-      if (pieces.streamed) take_one();
+      if (streamed) take_one();
     }
-    // Scatter: take messages as they arrive until all have been taken, backing off while none
+    // Scatter: take messages as they arrive until every peer is done, backing off while none
     // is there (ranks may outnumber cores).
     Backoff backoff(kPhaseWait);
-    while (received.load(std::memory_order_acquire) < expected) {
+    while (peers_done.load(std::memory_order_acquire) < pattern.from.size()) {
       if (take_one())
         backoff.reset();
       else
@@ -150,30 +157,45 @@ void Substrate::exchange(Pattern& pattern, bool reducing, std::vector<T>& value,
   channel_.end_phase();
 }
 
-template <class SendList, class ReceiveList>
-const Substrate::Pieces& Substrate::cut(Pattern& pattern, std::size_t value_bytes, SendList send_list,
-                                        ReceiveList receive_list) {
+template <class SendList>
+Substrate::Plan Substrate::cut(const Pattern& pattern, std::size_t value_bytes, const Bitset& updated,
+                               SendList send_list) {
   const std::size_t limit = channel_.message_limit();
-  Pieces& pieces = pattern.pieces;
-  if (pieces.value_bytes == value_bytes) return pieces;  // cut once per label width
-  pieces = Pieces{};
-  pieces.value_bytes = value_bytes;
-  pieces.streamed = limit != 0;
-  pieces.prefix = pieces.streamed ? sizeof(std::uint64_t) : 0;
-  pieces.per_message = pieces.streamed ? entries_within(limit, value_bytes, pieces.prefix) : SIZE_MAX;
-  for (rank_t peer : pattern.to) {
-    const std::size_t n = send_list(peer).size();
-    for (std::size_t first = 0; first < n; first += pieces.per_message) {
-      pieces.sends.push_back({peer, first, std::min(pieces.per_message, n - first)});
-      pieces.to.push_back(peer);
+  Plan plan;
+  if (limit == 0) {  // one message per peer, whatever its size
+    for (rank_t peer : pattern.to) {
+      const std::size_t n = send_list(peer).size();
+      plan.sends.push_back({peer, 0, n, max_message_bytes(n, value_bytes)});
+      plan.to.push_back(peer);
     }
+    return plan;
   }
-  for (rank_t peer : pattern.from) {
-    const std::size_t n = receive_list(peer).size();
-    const std::size_t messages = pieces.streamed ? (n + pieces.per_message - 1) / pieces.per_message : 1;
-    pieces.from.insert(pieces.from.end(), messages, peer);
+  // Greedy: a message takes list entries while its encoding (as encode() will choose it) fits.
+  auto bytes_of = [&](std::size_t n, std::size_t k) {
+    const std::size_t metadata = k == 0 || k == n ? 0 : std::min((n + 63) / 64 * 8, k * sizeof(std::uint32_t));
+    return sizeof(StreamHeader) + sizeof(MessageHeader) + metadata + k * value_bytes;
+  };
+  for (rank_t peer : pattern.to) {
+    const auto list = send_list(peer);
+    std::size_t first = 0, k = 0;
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      const std::size_t bit = updated.test(list[i]) ? 1 : 0;
+      if (i > first && bytes_of(i + 1 - first, k + bit) > limit) {
+        plan.sends.push_back({peer, first, i - first, bytes_of(i - first, k)});
+        plan.to.push_back(peer);
+        first = i;
+        k = 0;
+      }
+      k += bit;
+    }
+    plan.sends.push_back({peer, first, list.size() - first, bytes_of(list.size() - first, k)});
+    plan.to.push_back(peer);
+    std::size_t mine = plan.sends.size();
+    while (mine > 0 && plan.sends[mine - 1].peer == peer) --mine;
+    for (std::size_t j = mine; j < plan.sends.size(); ++j)
+      plan.sends[j].messages = static_cast<std::uint32_t>(plan.sends.size() - mine);
   }
-  return pieces;
+  return plan;
 }
 
 template <class Op, class T>

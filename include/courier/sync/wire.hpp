@@ -7,7 +7,6 @@
 //   offsets  a 32-bit index per updated entry, then the values.
 // Global ids are never needed: both sides hold the list in the same order (LocalGraph's mirror
 // lists), and an offset is never longer than a global id.
-#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <span>
@@ -29,14 +28,6 @@ struct MessageHeader {
 // The largest message for a list of `entries` values of `value_bytes` each.
 inline std::size_t max_message_bytes(std::size_t entries, std::size_t value_bytes) {
   return sizeof(MessageHeader) + (entries + 63) / 64 * 8 + entries * value_bytes;
-}
-
-// The most list entries one message of at most `limit` bytes carries, with a `prefix` of bytes
-// before the header (at least 64, a whole bitset word).
-inline std::size_t entries_within(std::size_t limit, std::size_t value_bytes, std::size_t prefix) {
-  const std::size_t fixed = prefix + sizeof(MessageHeader);
-  const std::size_t words = limit > fixed ? (limit - fixed) / (8 + 64 * value_bytes) : 0;
-  return std::max<std::size_t>(words, 1) * 64;
 }
 
 // Appends to `out` the entries i of `list` whose proxy list[i] is set in `updated`, with
