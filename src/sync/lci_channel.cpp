@@ -114,7 +114,13 @@ LciChannel::~LciChannel() = default;
 
 comm::RuntimeOptions LciChannel::runtime_options() {
   comm::RuntimeOptions options;
-  options.server_backoff = kPhaseWait;
+  // A lazy server: the channel's waiting threads progress the runtime themselves (progress() is
+  // free to any thread that finds it idle), so the server only has to catch what arrives while
+  // every thread computes, and must not take the cores from them meanwhile.
+  options.server_backoff = {.spins = 16,
+                            .yields = 32,
+                            .first_sleep = std::chrono::microseconds(20),
+                            .max_sleep = std::chrono::microseconds(1000)};
   return options;
 }
 

@@ -25,8 +25,8 @@ class LciChannel final : public Channel {
   // message per peer and phase, as the MPI layers do.
   explicit LciChannel(comm::Runtime& runtime, bool stream = true);
   ~LciChannel() override;
-  // The runtime options this layer is meant to run on: a progress server that waits as briefly
-  // as the layer's own threads do (every phase is a few messages' latency).
+  // The runtime options this layer is meant to run on: a lazy progress server, since the
+  // channel's waiting threads drive progress themselves.
   static comm::RuntimeOptions runtime_options();
 
   rank_t rank() const override;
