@@ -6,14 +6,19 @@
 #include "courier/net/mpi_device.hpp"
 #include "courier/sync/lci_channel.hpp"
 #include "courier/sync/mpi_channel.hpp"
+#include "courier/sync/wait.hpp"
 
 namespace courier::bench {
 
 Layer::Layer(const std::string& name, MPI_Comm comm) {
-  if (name == "lci" || name == "lci-explicit" || name == "lci-whole") {
+  if (name == "lci" || name == "lci-explicit" || name == "lci-whole" || name == "lci-eager-server" ||
+      name == "lci-4k") {
     comm::RuntimeOptions options = sync::LciChannel::runtime_options();
     options.progress_thread = name != "lci-explicit";
-    runtime_ = std::make_unique<comm::Runtime>(net::make_mpi_device({.comm = comm}), options);
+    if (name == "lci-eager-server") options.server_backoff = sync::kPhaseWait;
+    net::MpiDeviceOptions device{.comm = comm};
+    if (name == "lci-4k") device.max_frame_bytes = 4096;  // within Open MPI vader's eager limit
+    runtime_ = std::make_unique<comm::Runtime>(net::make_mpi_device(device), options);
     channel_ = std::make_unique<sync::LciChannel>(*runtime_, name != "lci-whole");
     return;
   }
@@ -21,7 +26,7 @@ Layer::Layer(const std::string& name, MPI_Comm comm) {
     channel_ = sync::make_mpi_channel(name, comm);
     return;
   }
-  throw InputError("engine_bench: no layer '" + name + "' (choose from lci, lci-explicit, lci-whole, mpi-probe, mpi-rma)");
+  throw InputError("engine_bench: no layer '" + name + "' (choose from lci, lci-explicit, lci-whole, lci-eager-server, lci-4k, mpi-probe, mpi-rma)");
 }
 
 Layer::~Layer() {

@@ -2,7 +2,9 @@
 // The communication layers the engine benchmark compares, made by name on a communicator: the
 // lci layer on Courier's runtime over the mpi transport (with its progress server, or
 // "lci-explicit": the waiting compute threads progress instead; "lci-whole": one message per
-// peer and phase instead of streamed eager-sized ones) and the two MPI baselines.
+// peer and phase instead of streamed eager-sized ones; "lci-eager-server": a progress server that
+// polls as often as the waiting threads do instead of the lazy one; "lci-4k": 4 KiB frames on
+// the mpi transport instead of 8 KiB) and the two MPI baselines.
 // Making one and the first synchronisation (MPI-RMA creates its windows there) are part of every
 // timed run; closing one is not.
 #include <mpi.h>
