@@ -2,9 +2,16 @@
 
 namespace courier {
 
-ThreadTeam::ThreadTeam(unsigned size) {
-  for (unsigned member = 1; member < (size == 0 ? 1 : size); ++member)
-    workers_.emplace_back([this, member] { work(member); });
+ThreadTeam::ThreadTeam(unsigned size) : ThreadTeam(size, {}) {}
+
+ThreadTeam::ThreadTeam(unsigned size, std::vector<unsigned> pus) {
+  if (size == 0) size = 1;
+  if (pus.size() == size) {
+    caller_binding_ = ThreadBinding::current();
+    if (caller_binding_ && pin_this_thread(pus[0])) pus_ = std::move(pus);
+    else caller_binding_.reset();  // cannot bind here: leave every member unbound
+  }
+  for (unsigned member = 1; member < size; ++member) workers_.emplace_back([this, member] { work(member); });
 }
 
 ThreadTeam::~ThreadTeam() {
@@ -12,6 +19,7 @@ ThreadTeam::~ThreadTeam() {
   generation_.fetch_add(1);
   generation_.notify_all();
   for (std::thread& t : workers_) t.join();
+  if (caller_binding_) caller_binding_->restore();
 }
 
 void ThreadTeam::call(unsigned member) {
@@ -24,6 +32,7 @@ void ThreadTeam::call(unsigned member) {
 }
 
 void ThreadTeam::work(unsigned member) {
+  if (!pus_.empty()) pin_this_thread(pus_[member]);  // best effort: the caller's bind succeeded
   std::uint64_t seen = 0;
   for (;;) {
     generation_.wait(seen);

@@ -65,14 +65,19 @@ RunStats Engine::finish() {
   const sync::ChannelStats channel = channel_.stats();
   totals.messages = sum_all(channel.messages_sent);
   totals.bytes = sum_all(channel.bytes_sent);
+  totals.buffer_bytes_peak = static_cast<std::uint64_t>(max_all(static_cast<double>(channel.buffer_bytes_peak)));
+  totals.setup_seconds = max_all(channel.setup_seconds);
   totals.reduces = substrate_.stats().reduces;
   totals.broadcasts = substrate_.stats().broadcasts;
   return totals;
 }
 
 std::string RunStats::summary() const {
-  return fmt::format("rounds {} compute {:.6f} s sync {:.6f} s total {:.6f} s messages {} bytes {} reduces {} broadcasts {}",
-                     rounds.size(), compute_seconds, sync_seconds, total_seconds, messages, bytes, reduces, broadcasts);
+  return fmt::format(
+      "rounds {} compute {:.6f} s sync {:.6f} s total {:.6f} s messages {} bytes {} reduces {} broadcasts {} "
+      "buffer peak {} bytes setup {:.6f} s",
+      rounds.size(), compute_seconds, sync_seconds, total_seconds, messages, bytes, reduces, broadcasts,
+      buffer_bytes_peak, setup_seconds);
 }
 
 }  // namespace courier::engine

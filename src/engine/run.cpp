@@ -3,8 +3,9 @@
 namespace courier::engine {
 
 RunStats run(const dist::LocalGraph& graph, sync::Channel& channel, unsigned threads,
-             const std::function<void(Engine&)>& algorithm) {
-  ThreadTeam team(threads == 0 ? 1 : threads);
+             const std::function<void(Engine&)>& algorithm, const PlacementOptions& placement) {
+  if (threads == 0) threads = 1;
+  ThreadTeam team(threads, placement_for(threads, placement));
   Engine engine(graph, channel, team);
   algorithm(engine);
   return engine.finish();

@@ -8,6 +8,7 @@
 
 #include "courier/core/backoff.hpp"
 #include "courier/core/error.hpp"
+#include "courier/sync/wait.hpp"
 
 namespace courier::sync {
 
@@ -101,21 +102,35 @@ comm::EndpointOptions queue_endpoint(comm::Allocator* allocator) {
 
 }  // namespace
 
-LciChannel::LciChannel(comm::Runtime& runtime)
+LciChannel::LciChannel(comm::Runtime& runtime, bool stream)
     : runtime_(runtime),
-      pool_(std::make_unique<Pool>(4 * static_cast<std::size_t>(runtime.size()) + 8)),
+      stream_(stream),
+      pool_(std::make_unique<Pool>(static_cast<std::size_t>(runtime.size()) + 4)),
       allocator_(std::make_unique<PoolAllocator>(*pool_)),
       messages_(runtime.create_endpoint(queue_endpoint(allocator_.get()))),
       collectives_(runtime.create_endpoint(queue_endpoint(nullptr))) {}
 
 LciChannel::~LciChannel() = default;
 
+comm::RuntimeOptions LciChannel::runtime_options() {
+  comm::RuntimeOptions options;
+  // A lazy server: the channel's waiting threads progress the runtime themselves (progress() is
+  // free to any thread that finds it idle), so the server only has to catch what arrives while
+  // every thread computes, and must not take the cores from them meanwhile.
+  options.server_backoff = {.spins = 16,
+                            .yields = 32,
+                            .first_sleep = std::chrono::microseconds(20),
+                            .max_sleep = std::chrono::microseconds(1000)};
+  return options;
+}
+
 rank_t LciChannel::rank() const { return runtime_.rank(); }
 rank_t LciChannel::ranks() const { return runtime_.size(); }
+std::size_t LciChannel::message_limit() const { return stream_ ? runtime_.eager_limit() : 0; }
 
 void LciChannel::post(comm::Endpoint& endpoint, rank_t peer, comm::tag_t tag, std::span<const std::byte> data,
                       void* context) {
-  Backoff backoff;
+  Backoff backoff(kPhaseWait);
   while (endpoint.send(peer, tag, data, context) == comm::Post::retry) {
     if (!runtime_.progress()) backoff.pause();  // no packet free: let progress drain the queues
   }
@@ -209,7 +224,7 @@ std::vector<std::uint64_t> LciChannel::all_gather(std::uint64_t bits) {
     values[it->second.first] = it->second.second;
     --missing;
   }
-  Backoff backoff;
+  Backoff backoff(kPhaseWait);
   while (missing > 0) {
     comm::Completion c;
     if (!collectives_.poll(c)) {

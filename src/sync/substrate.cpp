@@ -1,5 +1,7 @@
 #include "courier/sync/substrate.hpp"
 
+#include <algorithm>
+
 namespace courier::sync {
 
 Substrate::Substrate(const dist::LocalGraph& graph, Channel& channel, ThreadTeam& team)
@@ -21,11 +23,17 @@ void Substrate::reserve(Pattern& pattern, bool reducing, std::size_t value_bytes
   // Collective: every rank synchronises the same labels in the same order, so all get here.
   const std::size_t ranks = static_cast<std::size_t>(graph_.ranks());
   std::vector<std::size_t> max_send(ranks, 0), max_receive(ranks, 0);
+  // A streaming layer's messages are never longer than its limit.
+  const std::size_t limit = channel_.message_limit();
+  auto largest = [&](std::size_t entries) {
+    const std::size_t whole = max_message_bytes(entries, value_bytes);
+    return limit == 0 ? whole : std::min(limit, sizeof(StreamHeader) + whole);
+  };
   for (rank_t peer = 0; peer < graph_.ranks(); ++peer) {
     const std::size_t mirrors = graph_.mirrors_owned_by(peer).size();
     const std::size_t masters = graph_.masters_mirrored_on(peer).size();
-    max_send[peer] = max_message_bytes(reducing ? mirrors : masters, value_bytes);
-    max_receive[peer] = max_message_bytes(reducing ? masters : mirrors, value_bytes);
+    max_send[peer] = largest(reducing ? mirrors : masters);
+    max_receive[peer] = largest(reducing ? masters : mirrors);
   }
   channel_.reserve(max_send, max_receive);
   pattern.reserved_value_bytes = value_bytes;

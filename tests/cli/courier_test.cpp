@@ -143,6 +143,20 @@ TEST(Cli, RankThreadsReportLoadAndPartitionInTheJson) {
   EXPECT_EQ(json["edges"], 8192);  // kron:9: 16 * 2^9
 }
 
+TEST(Cli, TheVertexEngineReportsItsLayersBuffersAndRunsUnpinnedOnRequest) {
+  const fs::path dir = scratch("buffers");
+  for (const char* pin : {"", " --no-pin"}) {
+    const Outcome run = courier(std::string("run pagerank --graph kron:10 --symmetrize --ranks 2 --threads 1 --verify") +
+                                pin + " --json " + (dir / "r.json").string());
+    ASSERT_EQ(run.status, 0) << run.output;
+    EXPECT_NE(run.output.find("Buffers:    peak "), std::string::npos) << run.output;
+    const auto json = nlohmann::json::parse(read_text(dir / "r.json"));
+    EXPECT_GT(json["engine_stats"]["buffer_bytes_peak"].get<std::uint64_t>(), 0u);
+    EXPECT_GE(json["engine_stats"]["setup_seconds"].get<double>(), 0.0);
+    EXPECT_EQ(json["verification"], "PASS");
+  }
+}
+
 TEST(Cli, SsspOnRome99MatchesThePublishedDistances) {
   if (!fs::exists(shared("rome99.gr"))) GTEST_SKIP() << "no ../shared/data: the real graphs are not here";
   const fs::path dir = scratch("rome99");

@@ -2,6 +2,7 @@
 // only the ways the rule gives, rounds end when no rank is active, results gather to rank 0.
 #include "courier/engine/engine.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <random>
 
@@ -173,4 +174,29 @@ TEST(Engine, RunOnOneRankWithTheSoloChannelReportsItsRounds) {
   EXPECT_EQ(stats.rounds.size(), 10u);
   EXPECT_EQ(stats.reduces + stats.broadcasts, 0u);
   EXPECT_EQ(stats.messages, 0u);
+}
+
+TEST(Engine, RunStatsCarryTheLayersBufferFootprintFromTheBusiestRank) {
+  const auto edges = random_graph(2000, 20000, 7);
+  for (int ranks = 2; ranks <= 3; ++ranks) {
+    const auto parts = dist::partition_in_memory(edges, Policy::cvc, ranks, false);
+    std::vector<RunStats> stats(static_cast<std::size_t>(ranks));
+    std::vector<std::uint64_t> own_peak(static_cast<std::size_t>(ranks));
+    test_support::on_every_rank(
+        parts, 1,
+        [&](Engine& engine) {
+          Field<std::uint32_t, sync::Max> label(engine.graph(), 0, kBothWays);
+          for (local_t v = 0; v < engine.graph().proxies(); ++v) label.set(v, static_cast<std::uint32_t>(v + 1));
+          engine.sync(label);
+          own_peak[engine.rank()] = engine.channel().stats().buffer_bytes_peak;
+          stats[engine.rank()] = engine.finish();
+        },
+        test_support::Layer::lci);
+    const std::uint64_t busiest = *std::max_element(own_peak.begin(), own_peak.end());
+    EXPECT_GT(busiest, 0u);
+    for (const RunStats& s : stats) {
+      EXPECT_EQ(s.buffer_bytes_peak, busiest);  // the same on every rank: the largest of them
+      EXPECT_GE(s.setup_seconds, 0.0);
+    }
+  }
 }

@@ -5,9 +5,11 @@
 #include <condition_variable>
 #include <deque>
 #include <mutex>
+#include <string>
 #include <variant>
 #include <algorithm>
 
+#include "courier/core/error.hpp"
 #include "courier/sync/channel.hpp"
 
 namespace courier::sync::test_support {
@@ -71,7 +73,11 @@ class LoopbackHub {
 
 class LoopbackChannel final : public Channel {
  public:
-  LoopbackChannel(LoopbackHub& hub, rank_t rank) : hub_(hub), rank_(rank) {}
+  // `message_limit` > 0 makes it a streaming layer (Channel::message_limit) that rejects
+  // longer messages.
+  LoopbackChannel(LoopbackHub& hub, rank_t rank, std::size_t message_limit = 0)
+      : hub_(hub), rank_(rank), message_limit_(message_limit) {}
+  std::size_t message_limit() const override { return message_limit_; }
   rank_t rank() const override { return rank_; }
   rank_t ranks() const override { return hub_.ranks(); }
   std::string name() const override { return "loopback"; }
@@ -85,7 +91,12 @@ class LoopbackChannel final : public Channel {
     b.reserve(bytes);
     return b;
   }
-  void send(rank_t peer, Bytes message) override { hub_.post(peer, rank_, phase_, std::move(message)); }
+  void send(rank_t peer, Bytes message) override {
+    if (message_limit_ != 0 && message.size() > message_limit_)
+      throw Error("loopback: a message of " + std::to_string(message.size()) + " bytes over the limit of " +
+                  std::to_string(message_limit_));
+    hub_.post(peer, rank_, phase_, std::move(message));
+  }
   std::optional<Received> try_receive() override { return hub_.take(rank_, phase_); }
   void release(Bytes) override {}
   void end_phase() override { ++stats_.phases; }
@@ -101,6 +112,7 @@ class LoopbackChannel final : public Channel {
  private:
   LoopbackHub& hub_;
   rank_t rank_;
+  std::size_t message_limit_;
   std::uint64_t phase_ = 0;
   ChannelStats stats_;
 };

@@ -25,16 +25,17 @@ using courier::test_support::random_graph;
 
 namespace {
 
-// Runs body(rank, graph, substrate) on every rank, each rank a thread with a team of 2.
+// Runs body(rank, graph, substrate) on every rank, each rank a thread with a team of 2, over a
+// loopback channel that takes whole messages (limit 0) or streams messages of at most `limit` bytes.
 void on_every_rank(const std::vector<LocalGraph>& parts,
-                   const std::function<void(int, const LocalGraph&, Substrate&)>& body) {
+                   const std::function<void(int, const LocalGraph&, Substrate&)>& body, std::size_t limit = 0) {
   sync::test_support::LoopbackHub hub(static_cast<int>(parts.size()));
   std::vector<std::thread> ranks;
   std::vector<std::exception_ptr> errors(parts.size());
   for (int r = 0; r < static_cast<int>(parts.size()); ++r)
     ranks.emplace_back([&, r] {
       try {
-        sync::test_support::LoopbackChannel channel(hub, r);
+        sync::test_support::LoopbackChannel channel(hub, r, limit);
         ThreadTeam team(2);
         Substrate substrate(parts[r], channel, team);
         body(r, parts[r], substrate);
@@ -52,11 +53,15 @@ std::uint64_t initial(vertex_t v, int r) { return (v * 7919 + static_cast<vertex
 
 }  // namespace
 
+// Whole messages, and streamed ones small enough that every list is cut into several.
+constexpr std::size_t kLimits[] = {0, 600};
+
 TEST(Substrate, ReduceMinThenBroadcastGivesEveryProxyTheMinimum) {
   const EdgeList g = random_graph(200, 1500, 11);
+  for (std::size_t limit : kLimits)
   for (Policy policy : {Policy::oec, Policy::iec, Policy::cvc, Policy::hash})
     for (int ranks : {1, 2, 3, 4}) {
-      SCOPED_TRACE(::testing::Message() << dist::to_string(policy) << " x " << ranks);
+      SCOPED_TRACE(::testing::Message() << dist::to_string(policy) << " x " << ranks << " limit " << limit);
       const auto parts = dist::partition_in_memory(g, policy, ranks, false);
       // The expected minimum over all proxies of each vertex.
       std::vector<std::uint64_t> expected(g.num_vertices, std::numeric_limits<std::uint64_t>::max());
@@ -77,7 +82,7 @@ TEST(Substrate, ReduceMinThenBroadcastGivesEveryProxyTheMinimum) {
         for (dist::local_t m = graph.masters(); m < graph.proxies(); ++m) EXPECT_FALSE(updated.test(m));
         substrate.broadcast(value, updated);
         result[r] = value;
-      });
+      }, limit);
       for (int r = 0; r < ranks; ++r)
         for (dist::local_t l = 0; l < parts[r].proxies(); ++l)
           ASSERT_EQ(result[r][l], expected[parts[r].global_id(l)]) << "rank " << r << " proxy " << l;
@@ -85,6 +90,7 @@ TEST(Substrate, ReduceMinThenBroadcastGivesEveryProxyTheMinimum) {
 }
 
 TEST(Substrate, ReduceSumCountsEachMirrorOnceAndResetsIt) {
+  for (std::size_t limit : kLimits) {
   const EdgeList g = random_graph(100, 800, 5);
   const auto parts = dist::partition_in_memory(g, Policy::cvc, 4, false);
   std::vector<double> expected(g.num_vertices, 0.0);
@@ -102,13 +108,15 @@ TEST(Substrate, ReduceSumCountsEachMirrorOnceAndResetsIt) {
     substrate.reduce<Sum>(value, updated);
     EXPECT_FALSE(updated.any());
     result[r] = value;
-  });
+  }, limit);
   for (int r = 0; r < 4; ++r)
     for (dist::local_t l = 0; l < parts[r].masters(); ++l)
       EXPECT_EQ(result[r][l], expected[parts[r].global_id(l)]);
+  }
 }
 
 TEST(Substrate, OnlyUpdatedMastersReachTheirMirrors) {
+  for (std::size_t limit : kLimits) {
   const EdgeList g = random_graph(120, 1000, 9);
   const auto parts = dist::partition_in_memory(g, Policy::hash, 3, false);
   on_every_rank(parts, [&](int, const LocalGraph& graph, Substrate& substrate) {
@@ -124,7 +132,45 @@ TEST(Substrate, OnlyUpdatedMastersReachTheirMirrors) {
       EXPECT_EQ(updated.test(m), sent);
       EXPECT_EQ(value[m], sent ? graph.global_id(m) + 1 : 0u);
     }
-  });
+  }, limit);
+  }
+}
+
+TEST(Substrate, AStreamingLayerCutsEveryListIntoMessagesWithinItsLimitByWhatIsSent) {
+  // 2 ranks, most vertices mirrored: lists of hundreds of entries. With every 4-byte label updated
+  // a message of at most 600 bytes carries 144 of them (16 + 8 bytes of headers, no metadata);
+  // with one label updated, one message per peer covers the whole list. The loopback rejects
+  // any message over the limit.
+  const EdgeList g = random_graph(600, 20000, 3);
+  const auto parts = dist::partition_in_memory(g, Policy::cvc, 2, false);
+  ASSERT_GT(parts[0].mirrors(), 200u);
+  std::vector<std::uint64_t> dense(2), sparse(2);
+  on_every_rank(parts, [&](int r, const LocalGraph& graph, Substrate& substrate) {
+    std::vector<std::uint32_t> value(graph.proxies());
+    Bitset updated(graph.proxies());
+    for (dist::local_t l = 0; l < graph.proxies(); ++l) {
+      value[l] = static_cast<std::uint32_t>(graph.global_id(l) * 2 + static_cast<vertex_t>(r));
+      updated.set(l);
+    }
+    substrate.reduce<Max>(value, updated);
+    substrate.broadcast(value, updated);
+    for (dist::local_t l = 0; l < graph.proxies(); ++l) {
+      const bool on_both = parts[1 - r].local_id(graph.global_id(l)).has_value();
+      ASSERT_EQ(value[l], graph.global_id(l) * 2 + (on_both ? 1u : static_cast<std::uint32_t>(r)));
+    }
+    dense[r] = substrate.channel().stats().messages_sent;
+    // One master changes: one message each way.
+    updated.clear();
+    value[0] += 1000;
+    updated.set(0);
+    substrate.broadcast(value, updated);
+    sparse[r] = substrate.channel().stats().messages_sent - dense[r];
+  }, 600);
+  for (int r = 0; r < 2; ++r) {
+    const auto out = parts[r].mirrors_owned_by(1 - r).size(), in = parts[r].masters_mirrored_on(1 - r).size();
+    EXPECT_EQ(dense[r], (out + 143) / 144 + (in + 143) / 144) << "rank " << r;
+    EXPECT_EQ(sparse[r], 1u) << "rank " << r;
+  }
 }
 
 TEST(LoopbackChannel, CollectivesAgreeOnEveryRank) {

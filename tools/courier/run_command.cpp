@@ -119,6 +119,8 @@ int run_on(const Options& o, const MpiSession* mpi) {
                engine_stats["rounds"].get<std::size_t>(), engine_stats["compute_seconds"].get<double>(),
                engine_stats["sync_seconds"].get<double>(), engine_stats["messages"].get<std::uint64_t>(),
                engine_stats["bytes"].get<std::uint64_t>());
+    fmt::print("Buffers:    peak {} bytes on the busiest rank, layer set-up {:.6f} s\n",
+               engine_stats["buffer_bytes_peak"].get<std::uint64_t>(), engine_stats["setup_seconds"].get<double>());
     fmt::print("Partition:  replication {:.3f} proxies per vertex, edge imbalance {:.3f}\n",
                engine_stats["replication"].get<double>(), engine_stats["edge_imbalance"].get<double>());
   }
@@ -180,6 +182,7 @@ void add_run_command(CLI::App& app) {
   command->add_option("--threads", options->vertex.threads, "vertex: compute threads per rank")
       ->check(CLI::Range(1, 1024))
       ->capture_default_str();
+  command->add_flag("!--no-pin", options->vertex.pin, "vertex: do not pin each rank's threads to processing units");
   command->add_option("--policy", options->policy, "vertex: partition policy (oec, iec, cvc, hash)")
       ->check(CLI::IsMember({"oec", "iec", "cvc", "hash"}))
       ->capture_default_str();

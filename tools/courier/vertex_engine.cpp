@@ -82,6 +82,8 @@ nlohmann::json to_json(const engine::RunStats& stats, const dist::PartitionQuali
           {"bytes", stats.bytes},
           {"reduces", stats.reduces},
           {"broadcasts", stats.broadcasts},
+          {"buffer_bytes_peak", stats.buffer_bytes_peak},
+          {"setup_seconds", stats.setup_seconds},
           {"replication", quality.replication},
           {"edge_imbalance", quality.edge_imbalance}};
 }
@@ -95,10 +97,12 @@ struct RankOutcome {
 };
 
 RankOutcome run_rank(const std::string& algorithm, const dist::LocalGraph& graph, sync::Channel& channel,
-                     unsigned threads, const RunOptions& options, const RunFacts& facts) {
+                     unsigned threads, const RunOptions& options, const RunFacts& facts,
+                     const PlacementOptions& placement) {
   RankOutcome outcome;
-  outcome.stats = engine::run(graph, channel, threads,
-                              [&](engine::Engine& e) { outcome.result = run_algorithm(algorithm, e, options, facts); });
+  outcome.stats = engine::run(
+      graph, channel, threads, [&](engine::Engine& e) { outcome.result = run_algorithm(algorithm, e, options, facts); },
+      placement);
   return outcome;
 }
 
@@ -167,14 +171,17 @@ VertexRun run_vertex(const std::string& algorithm, const std::string& graph, con
   comm::run_local(engine_options.ranks, [&](comm::Runtime& runtime) {
     sync::LciChannel channel(runtime);
     const Loaded loaded = load_rank(algorithm, graph, load, options, engine_options, channel);
+    // Ranks are threads of this process: each takes its own slice of the PUs.
+    const PlacementOptions placement{engine_options.pin, runtime.rank(), runtime.size()};
     Timer timer;
-    RankOutcome mine = run_rank(algorithm, loaded.graph.graph, channel, engine_options.threads, options, loaded.facts);
+    RankOutcome mine =
+        run_rank(algorithm, loaded.graph.graph, channel, engine_options.threads, options, loaded.facts, placement);
     const double run_seconds = channel.max_all(timer.lap());
     if (runtime.rank() == 0) {
       run = finish(algorithm, std::move(mine), loaded.graph, options);
       run.run_seconds = run_seconds;
     }
-  });
+  }, sync::LciChannel::runtime_options());
   return run;
 }
 
@@ -186,7 +193,7 @@ VertexRun run_vertex_mpi(const std::string& algorithm, const std::string& graph,
   std::unique_ptr<comm::Runtime> runtime;
   std::unique_ptr<sync::Channel> channel;
   if (engine_options.comm == "lci") {
-    runtime = std::make_unique<comm::Runtime>(net::make_mpi_device());
+    runtime = std::make_unique<comm::Runtime>(net::make_mpi_device(), sync::LciChannel::runtime_options());
     channel = std::make_unique<sync::LciChannel>(*runtime);
   } else {
     channel = sync::make_mpi_channel(engine_options.comm, MPI_COMM_WORLD);
@@ -206,7 +213,7 @@ VertexRun run_vertex_mpi(const std::string& algorithm, const std::string& graph,
     throw Error(fmt::format("the {} channel numbers ranks unlike MPI_COMM_WORLD", engine_options.comm));
   Timer timer;
   RankOutcome outcome = run_rank(algorithm, loaded->graph.graph, *channel, engine_options.threads, options,
-                                 loaded->facts);
+                                 loaded->facts, {.pin = engine_options.pin});
   const double run_seconds = channel->max_all(timer.lap());
   close();
   VertexRun run = finish(algorithm, std::move(outcome), loaded->graph, options);

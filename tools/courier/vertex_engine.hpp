@@ -17,6 +17,7 @@ struct VertexEngineOptions {
   unsigned threads = 2;  // per rank, the rank's own thread included
   dist::Policy policy = dist::Policy::oec;
   std::string comm = "lci";
+  bool pin = true;  // pin each rank's threads where the machine allows (core/placement.hpp)
 };
 
 struct VertexRun {

@@ -2,13 +2,18 @@
 // ThreadTeam: a persistent team of threads that runs one function on every member and waits for
 // all of them, round after round, without creating threads each time. The calling thread is
 // member 0. Idle members sleep on an atomic wait, so an oversubscribed machine loses nothing.
+// Given one PU per member (see placement.hpp), member i runs bound to pus[i]; the calling thread
+// is bound for the team's lifetime and gets its old binding back when the team goes.
 #include <atomic>
 #include <cstdint>
 #include <exception>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <vector>
+
+#include "courier/core/placement.hpp"
 
 namespace courier {
 
@@ -16,11 +21,15 @@ class ThreadTeam {
  public:
   // `size` members in all (at least 1), the caller included.
   explicit ThreadTeam(unsigned size);
+  // Pins member i to pus[i] when pus has one PU per member; otherwise pins nothing.
+  ThreadTeam(unsigned size, std::vector<unsigned> pus);
   ~ThreadTeam();
   ThreadTeam(const ThreadTeam&) = delete;
   ThreadTeam& operator=(const ThreadTeam&) = delete;
 
   unsigned size() const { return static_cast<unsigned>(workers_.size()) + 1; }
+  // The PU of every member, or empty when the team is not pinned.
+  const std::vector<unsigned>& pus() const { return pus_; }
 
   // Runs fn(member) on every member and returns when all have finished. An exception thrown by
   // any member is rethrown here (the first one).
@@ -39,6 +48,8 @@ class ThreadTeam {
   void work(unsigned member);
   void call(unsigned member);
 
+  std::vector<unsigned> pus_;
+  std::optional<ThreadBinding> caller_binding_;  // to restore when the team goes
   std::vector<std::thread> workers_;
   const std::function<void(unsigned)>* job_ = nullptr;
   std::atomic<std::uint64_t> generation_{0};

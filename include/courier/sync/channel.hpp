@@ -43,8 +43,16 @@ class Channel {
   // with it; the others ignore it. Collective.
   virtual void reserve(std::span<const std::size_t> max_send, std::span<const std::size_t> max_receive) = 0;
 
-  // Starts a phase: one message goes to each rank of `to`, one comes from each rank of `from`.
-  // Called by one thread; the calls below may come from many threads at once.
+  // The largest message this layer wants, or 0 for any size. A layer that streams (lci) gets
+  // every peer's share cut into messages of at most this many bytes, each sent as soon as it is
+  // gathered and scattered as soon as it arrives, so that its buffers stay few and small however
+  // large the graph. A sparse phase then sends one small message per peer, a dense one many.
+  virtual std::size_t message_limit() const { return 0; }
+
+  // Starts a phase: one message goes to each entry of `to` (a rank appears once per message);
+  // one comes from each rank of `from`, or, on a streaming layer, as many as that rank cut its
+  // share into (the messages say how many). Called by one thread; the calls below may come from
+  // many threads at once.
   virtual void begin_phase(std::span<const rank_t> to, std::span<const rank_t> from) = 0;
   // A buffer of at least `bytes` capacity to gather into (recycled when possible), empty. Gather
   // no more than `bytes` into it: a buffer that grows escapes the layer's footprint accounting.

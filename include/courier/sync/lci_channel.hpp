@@ -21,13 +21,21 @@ class LciChannel final : public Channel {
  public:
   // Creates two endpoints on `runtime` (messages and collectives): construct LciChannels in the
   // same order on every rank. The runtime must outlive the channel.
-  explicit LciChannel(comm::Runtime& runtime);
+  // `stream`: cut every peer's share into eager-sized messages (message_limit); false sends one
+  // message per peer and phase, as the MPI layers do.
+  explicit LciChannel(comm::Runtime& runtime, bool stream = true);
   ~LciChannel() override;
+  // The runtime options this layer is meant to run on: a lazy progress server, since the
+  // channel's waiting threads drive progress themselves.
+  static comm::RuntimeOptions runtime_options();
 
   rank_t rank() const override;
   rank_t ranks() const override;
   std::string name() const override { return "lci"; }
   void reserve(std::span<const std::size_t>, std::span<const std::size_t>) override {}
+  // Eager-sized messages: each is copied into the runtime's packets at once and its buffer
+  // recycled, so the layer's own buffers are a few per thread (paper 000, Fig. 5).
+  std::size_t message_limit() const override;
   void begin_phase(std::span<const rank_t> to, std::span<const rank_t> from) override;
   Bytes acquire(std::size_t bytes) override;
   void send(rank_t peer, Bytes message) override;
@@ -51,6 +59,7 @@ class LciChannel final : public Channel {
   std::vector<std::uint64_t> all_gather(std::uint64_t bits);
 
   comm::Runtime& runtime_;
+  const bool stream_;
   std::unique_ptr<Pool> pool_;
   std::unique_ptr<PoolAllocator> allocator_;
   comm::Endpoint& messages_;

@@ -4,18 +4,23 @@
 // copies updated masters to their mirrors. Only labels marked in the `updated` bitset travel.
 // Compute threads of the team gather per-destination buffers in parallel and scatter received
 // buffers as they arrive, in any order; scatters into masters combine atomically because one
-// master may hear from several ranks at once.
+// master may hear from several ranks at once. A layer that streams (Channel::message_limit) gets
+// each list cut into small messages, gathered, sent and scattered one by one.
+#include <algorithm>
 #include <atomic>
+#include <cstring>
 #include <cstdint>
 #include <span>
 #include <vector>
 
 #include "courier/core/backoff.hpp"
 #include "courier/core/bitset.hpp"
+#include "courier/core/error.hpp"
 #include "courier/core/thread_team.hpp"
 #include "courier/core/timer.hpp"
 #include "courier/dist/local_graph.hpp"
 #include "courier/sync/channel.hpp"
+#include "courier/sync/wait.hpp"
 #include "courier/sync/wire.hpp"
 
 namespace courier::sync {
@@ -46,6 +51,26 @@ class Substrate {
   void broadcast(std::vector<T>& value, Bitset& updated);
 
  private:
+  // One message of a phase: entries [first, first + entries) of the list for `peer`, `bytes`
+  // long, one of the `messages` this rank sends `peer` in the phase.
+  struct Piece {
+    rank_t peer;
+    std::size_t first, entries, bytes;
+    std::uint32_t messages = 1;
+  };
+  // What starts every message of a streaming layer: the range of the list it covers, and how
+  // many messages its sender cut its list into this phase (the receiver learns it from any one).
+  struct StreamHeader {
+    std::uint64_t first;
+    std::uint32_t entries;
+    std::uint32_t messages;
+  };
+  // This phase's messages: cut by the updates actually sent, so a sparse phase sends one small
+  // message per peer and a dense one many full ones.
+  struct Plan {
+    std::vector<Piece> sends;
+    std::vector<rank_t> to;  // a peer once per message
+  };
   struct Pattern {
     std::vector<rank_t> to, from;
     std::size_t reserved_value_bytes = 0;  // the value size the channel was sized for
@@ -55,10 +80,12 @@ class Substrate {
   std::span<const local_t> reduce_receive_list(rank_t peer) const { return graph_.masters_mirrored_on(peer); }
 
   void reserve(Pattern& pattern, bool reducing, std::size_t value_bytes);
+  template <class SendList>
+  Plan cut(const Pattern& pattern, std::size_t value_bytes, const Bitset& updated, SendList send_list);
 
-  template <class T, class SendList, class Scatter>
-  void exchange(Pattern& pattern, bool reducing, std::vector<T>& value, const Bitset& updated,
-                SendList send_list, Scatter scatter);
+  template <class T, class SendList, class ReceiveList, class Apply>
+  void exchange(Pattern& pattern, bool reducing, std::vector<T>& value, const Bitset& updated, SendList send_list,
+                ReceiveList receive_list, Apply apply);
 
   const dist::LocalGraph& graph_;
   Channel& channel_;
@@ -69,60 +96,126 @@ class Substrate {
 
 // ---- templates ----
 
-template <class T, class SendList, class Scatter>
+template <class T, class SendList, class ReceiveList, class Apply>
 void Substrate::exchange(Pattern& pattern, bool reducing, std::vector<T>& value, const Bitset& updated,
-                         SendList send_list, Scatter scatter) {
+                         SendList send_list, ReceiveList receive_list, Apply apply) {
   reserve(pattern, reducing, sizeof(T));
-  channel_.begin_phase(pattern.to, pattern.from);
-  std::atomic<std::size_t> next_send{0}, received{0};
-  const std::size_t expected = pattern.from.size();
-  team_.run([&](unsigned) {
-    // Gather: each member takes whole destinations until none are left.
-    for (std::size_t i = next_send.fetch_add(1); i < pattern.to.size(); i = next_send.fetch_add(1)) {
-      const rank_t peer = pattern.to[i];
-      const auto list = send_list(peer);
-      Bytes message = channel_.acquire(max_message_bytes(list.size(), sizeof(T)));
-      encode<T, local_t>(list, updated, std::span<const T>(value), message);
-      channel_.send(peer, std::move(message));
+  const bool streamed = channel_.message_limit() != 0;
+  const Plan plan = cut(pattern, sizeof(T), updated, send_list);
+  channel_.begin_phase(plan.to, pattern.from);
+  // A peer is done when all the messages it announced have been scattered.
+  std::vector<std::atomic<std::uint32_t>> got(static_cast<std::size_t>(graph_.ranks()));
+  std::atomic<std::size_t> next_send{0}, peers_done{0};
+  auto scatter = [&](const Received& message) {
+    std::span<const std::byte> bytes(message.bytes);
+    const auto list = receive_list(message.source);
+    StreamHeader range{0, static_cast<std::uint32_t>(list.size()), 1};
+    if (streamed) {
+      if (bytes.size() < sizeof range) throw Error("sync: a streamed message shorter than its header");
+      std::memcpy(&range, bytes.data(), sizeof range);
+      bytes = bytes.subspan(sizeof range);
+      if (range.first + range.entries > list.size() || range.messages == 0)
+        throw Error("sync: a message beyond its mirror list (ranks disagree on the partition?)");
     }
-    // Scatter: take messages as they arrive until all have been taken, backing off while none
-    // is there (ranks may outnumber cores).
-    Backoff backoff;
-    while (received.load(std::memory_order_acquire) < expected) {
-      auto message = channel_.try_receive();
-      if (!message) {
-        backoff.pause();
-        continue;
+    decode<T>(bytes, range.entries, [&](std::size_t i, T incoming) { apply(list[range.first + i], incoming); });
+    if (got[static_cast<std::size_t>(message.source)].fetch_add(1, std::memory_order_acq_rel) + 1 == range.messages)
+      peers_done.fetch_add(1, std::memory_order_acq_rel);
+  };
+  auto take_one = [&] {
+    auto message = channel_.try_receive();
+    if (!message) return false;
+    scatter(*message);
+    channel_.release(std::move(message->bytes));
+    return true;
+  };
+  team_.run([&](unsigned) {
+    // Gather: each member takes whole messages until none are left; between two, a streaming
+    // layer's arrivals are scattered, so they never pile up.
+    for (std::size_t i = next_send.fetch_add(1); i < plan.sends.size(); i = next_send.fetch_add(1)) {
+      const Piece piece = plan.sends[i];
+      const auto list = send_list(piece.peer).subspan(piece.first, piece.entries);
+      Bytes message = channel_.acquire(piece.bytes);
+      if (streamed) {
+        const StreamHeader range{piece.first, static_cast<std::uint32_t>(piece.entries), piece.messages};
+        message.resize(sizeof range);
+        std::memcpy(message.data(), &range, sizeof range);
       }
-      backoff.reset();
-      scatter(message->source, std::span<const std::byte>(message->bytes));
-      channel_.release(std::move(message->bytes));
-      received.fetch_add(1, std::memory_order_acq_rel);
+      encode<T, local_t>(list, updated, std::span<const T>(value), message);
+      channel_.send(piece.peer, std::move(message));
+      if (streamed) take_one();
+    }
+    // Scatter: take messages as they arrive until every peer is done, backing off while none
+    // is there (ranks may outnumber cores).
+    Backoff backoff(kPhaseWait);
+    while (peers_done.load(std::memory_order_acquire) < pattern.from.size()) {
+      if (take_one())
+        backoff.reset();
+      else
+        backoff.pause();
     }
   });
   channel_.end_phase();
 }
 
+template <class SendList>
+Substrate::Plan Substrate::cut(const Pattern& pattern, std::size_t value_bytes, const Bitset& updated,
+                               SendList send_list) {
+  const std::size_t limit = channel_.message_limit();
+  Plan plan;
+  if (limit == 0) {  // one message per peer, whatever its size
+    for (rank_t peer : pattern.to) {
+      const std::size_t n = send_list(peer).size();
+      plan.sends.push_back({peer, 0, n, max_message_bytes(n, value_bytes)});
+      plan.to.push_back(peer);
+    }
+    return plan;
+  }
+  // Greedy: a message takes list entries while its encoding (as encode() will choose it) fits.
+  auto bytes_of = [&](std::size_t n, std::size_t k) {
+    const std::size_t metadata = k == 0 || k == n ? 0 : std::min((n + 63) / 64 * 8, k * sizeof(std::uint32_t));
+    return sizeof(StreamHeader) + sizeof(MessageHeader) + metadata + k * value_bytes;
+  };
+  for (rank_t peer : pattern.to) {
+    const auto list = send_list(peer);
+    std::size_t first = 0, k = 0;
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      const std::size_t bit = updated.test(list[i]) ? 1 : 0;
+      if (i > first && bytes_of(i + 1 - first, k + bit) > limit) {
+        plan.sends.push_back({peer, first, i - first, bytes_of(i - first, k)});
+        plan.to.push_back(peer);
+        first = i;
+        k = 0;
+      }
+      k += bit;
+    }
+    plan.sends.push_back({peer, first, list.size() - first, bytes_of(list.size() - first, k)});
+    plan.to.push_back(peer);
+    std::size_t mine = plan.sends.size();
+    while (mine > 0 && plan.sends[mine - 1].peer == peer) --mine;
+    for (std::size_t j = mine; j < plan.sends.size(); ++j)
+      plan.sends[j].messages = static_cast<std::uint32_t>(plan.sends.size() - mine);
+  }
+  return plan;
+}
+
 template <class Op, class T>
 void Substrate::reduce(std::vector<T>& value, Bitset& updated) {
   Timer timer;
-  exchange(reduce_, true, value, updated, [&](rank_t peer) { return reduce_send_list(peer); },
-           [&](rank_t source, std::span<const std::byte> bytes) {
-             const auto masters = reduce_receive_list(source);
-             decode<T>(bytes, masters.size(), [&](std::size_t i, T incoming) {
-               const local_t master = masters[i];
-               std::atomic_ref<T> target(value[master]);
-               T current = target.load(std::memory_order_relaxed);
-               T combined = current;
-               while (Op::combine(combined, incoming)) {
-                 if (target.compare_exchange_weak(current, combined, std::memory_order_relaxed)) {
-                   updated.set(master);
-                   break;
-                 }
-                 combined = current;
-               }
-             });
-           });
+  exchange(
+      reduce_, true, value, updated, [&](rank_t peer) { return reduce_send_list(peer); },
+      [&](rank_t peer) { return reduce_receive_list(peer); },
+      [&](local_t master, T incoming) {
+        std::atomic_ref<T> target(value[master]);
+        T current = target.load(std::memory_order_relaxed);
+        T combined = current;
+        while (Op::combine(combined, incoming)) {
+          if (target.compare_exchange_weak(current, combined, std::memory_order_relaxed)) {
+            updated.set(master);
+            break;
+          }
+          combined = current;
+        }
+      });
   // Mirrors have spoken; they start the next round unmarked (and empty, for sums).
   for (local_t m = graph_.masters(); m < graph_.proxies(); ++m) {
     if (!updated.test(m)) continue;
@@ -136,14 +229,13 @@ void Substrate::reduce(std::vector<T>& value, Bitset& updated) {
 template <class T>
 void Substrate::broadcast(std::vector<T>& value, Bitset& updated) {
   Timer timer;
-  exchange(broadcast_, false, value, updated, [&](rank_t peer) { return graph_.masters_mirrored_on(peer); },
-           [&](rank_t source, std::span<const std::byte> bytes) {
-             const auto mirrors = graph_.mirrors_owned_by(source);
-             decode<T>(bytes, mirrors.size(), [&](std::size_t i, T incoming) {
-               value[mirrors[i]] = incoming;
-               updated.set(mirrors[i]);
-             });
-           });
+  exchange(
+      broadcast_, false, value, updated, [&](rank_t peer) { return graph_.masters_mirrored_on(peer); },
+      [&](rank_t peer) { return graph_.mirrors_owned_by(peer); },
+      [&](local_t mirror, T incoming) {
+        value[mirror] = incoming;
+        updated.set(mirror);
+      });
   ++stats_.broadcasts;
   stats_.seconds += timer.elapsed();
 }

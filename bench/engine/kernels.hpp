@@ -1,0 +1,43 @@
+#pragma once
+// The four kernels of Table II (paper 000) as the engine benchmark runs them, each reduced to a
+// fingerprint of its result so that layers, rank counts and the sequential reference can be
+// compared without gathering whole results.
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "courier/engine/engine.hpp"
+#include "courier/graph/csr.hpp"
+
+namespace courier::bench {
+
+inline const std::vector<std::string> kKernels{"bfs", "cc", "sssp", "pagerank"};
+
+struct KernelOptions {
+  graph::vertex_t source = 0;        // bfs, sssp
+  std::uint64_t delta = 32;          // sssp: delta-stepping bucket width (0: Bellman-Ford)
+  unsigned pagerank_iterations = 20;  // a fixed count, as Table II compares like with like
+};
+
+// Integer results must match exactly; pagerank's within a relative 1e-9 (sums arrive in any order).
+struct Fingerprint {
+  std::uint64_t exact = 0;
+  double approximate = 0;
+  bool matches(const Fingerprint& other) const;
+};
+
+// Adds one vertex's value to a fingerprint (the same mixing for engine and reference results).
+void add_integer(Fingerprint& print, graph::vertex_t global, std::uint64_t value);
+void add_real(Fingerprint& print, graph::vertex_t global, double value);
+
+// Runs `kernel` on every rank's engine (collective) and returns the fingerprint of this rank's
+// masters; the ranks' fingerprints add up to the whole result's (the caller sums them, outside
+// the timed part).
+Fingerprint run_kernel(const std::string& kernel, engine::Engine& engine, const KernelOptions& options);
+// Adds `other` in (the fingerprint of a union of disjoint vertex sets).
+void combine(Fingerprint& into, const Fingerprint& other);
+// The sequential reference of `kernel` on the whole graph and its fingerprint.
+Fingerprint run_reference(const std::string& kernel, const graph::Csr& csr, const KernelOptions& options);
+
+}  // namespace courier::bench

@@ -1,0 +1,55 @@
+#pragma once
+// Placement: which processing units (PUs, hwloc's hardware threads) the threads of one rank's
+// team run on. A rank's threads are spread over the PUs the process is allowed to use (its CPU
+// binding), cores first; ranks that share a machine (several ranks under one mpirun, or ranks as
+// threads of one process) take disjoint slices by local rank. When the slices do not fit, nothing
+// is pinned: the OS schedules better than a forced overlap.
+#include <optional>
+#include <vector>
+
+namespace courier {
+
+struct PlacementOptions {
+  bool pin = true;       // false: never pin
+  int local_rank = -1;   // this rank among the ranks sharing the machine; -1: from the launcher
+  int local_ranks = -1;  // how many share it; -1: from the launcher (1 without one)
+};
+
+// This rank's place among the ranks of its machine as the launcher tells it (Open MPI's
+// OMPI_COMM_WORLD_LOCAL_RANK / _LOCAL_SIZE, MPICH's MPI_LOCALRANKID / MPI_LOCALNRANKS, Slurm's
+// SLURM_LOCALID / SLURM_TASKS_PER_NODE's first count); 0 of 1 without one.
+struct LocalRank {
+  int rank = 0;
+  int ranks = 1;
+};
+LocalRank local_rank_from_launcher();
+
+// The OS indices of the PUs this process may run on, cores first (the first PU of every core,
+// then the second, ...); empty if hwloc cannot tell.
+std::vector<unsigned> allowed_pus();
+
+// The PUs for `threads` threads of local rank `rank` of `ranks`, given the `allowed` PUs: slice
+// `rank` of `threads` PUs each if all slices fit, else nothing (do not pin).
+std::vector<unsigned> plan_placement(const std::vector<unsigned>& allowed, unsigned threads, int rank, int ranks);
+
+// Where `threads` threads of this rank should run under `options`; empty: do not pin.
+std::vector<unsigned> placement_for(unsigned threads, const PlacementOptions& options);
+
+// Binds the calling thread to PU `pu`; false if the system refused (the thread stays as it was).
+bool pin_this_thread(unsigned pu);
+// The calling thread's current binding, to restore later; nullopt if it cannot be read.
+class ThreadBinding {
+ public:
+  static std::optional<ThreadBinding> current();
+  ~ThreadBinding();
+  ThreadBinding(ThreadBinding&& other) noexcept;
+  ThreadBinding& operator=(ThreadBinding&& other) noexcept;
+  // Binds the calling thread as this binding says.
+  void restore() const;
+
+ private:
+  ThreadBinding() = default;
+  void* set_ = nullptr;  // an hwloc_bitmap_t
+};
+
+}  // namespace courier
