@@ -12,7 +12,7 @@ MailboxDegrees mailbox_degrees(comm::Runtime& runtime, std::span<const graph::Ed
   MailboxDegrees result;
   result.counts.assign(static_cast<std::size_t>(num_vertices / ranks + (rank < num_vertices % ranks ? 1 : 0)), 0);
   std::uint64_t* counts = result.counts.data();
-  mailbox::Mailbox<graph::vertex_t> box(
+  auto box = mailbox::make_mailbox<graph::vertex_t>(
       runtime, [counts, ranks](auto&, graph::vertex_t v) { ++counts[v / ranks]; }, config);
   Timer timer;
   for (const graph::Edge& e : my_edges) {

@@ -9,6 +9,7 @@
 #include "courier/core/backoff.hpp"
 #include "courier/core/error.hpp"
 #include "courier/mailbox/routes.hpp"
+#include "recycling_allocator.hpp"
 #include "termination.hpp"
 
 namespace courier::mailbox::detail {
@@ -20,9 +21,10 @@ Topology topology_for(comm::Runtime& runtime, const Config& config) {
   return Topology::from_nodes(runtime.device().rank_nodes(), runtime.rank());
 }
 
-comm::EndpointOptions endpoint_options() {
+comm::EndpointOptions endpoint_options(comm::Allocator& allocator) {
   comm::EndpointOptions options;
   options.completion = comm::CompletionKind::queue;
+  options.allocator = &allocator;
   return options;
 }
 
@@ -38,18 +40,22 @@ class BusyScope {
   bool& flag_;
 };
 
+constexpr comm::tag_t routed_tag = 1;  // the termination's control messages use 2 to 4
+constexpr comm::tag_t direct_tag = 5;
 constexpr std::size_t drain_batch = 64;  // completions handled before batches are flushed again
 constexpr std::size_t max_spares = 8;
 
 }  // namespace
 
-Core::Core(comm::Runtime& runtime, const Config& config, std::size_t fixed_payload, Deliver deliver, void* owner)
+Core::Core(comm::Runtime& runtime, const Config& config, std::size_t fixed_payload, Deliver deliver,
+           DeliverRun deliver_run, void* owner)
     : runtime_(runtime),
-      endpoint_(runtime.create_endpoint(endpoint_options())),
+      endpoint_(runtime.create_endpoint(endpoint_options(RecyclingAllocator::shared()))),
       config_(config),
       topology_(topology_for(runtime, config)),
       fixed_payload_(fixed_payload),
       deliver_(deliver),
+      deliver_run_(deliver_run),
       owner_(owner) {
   if (config.capacity_bytes == 0) {
     throw InputError("mailbox: capacity 0 bytes; give at least 1 (messages are sent once this many bytes are buffered)");
@@ -58,7 +64,9 @@ Core::Core(comm::Runtime& runtime, const Config& config, std::size_t fixed_paylo
   next_hop_.resize(ranks);
   hop_remote_.resize(ranks);
   bcast_children_.resize(ranks);
-  batches_.resize(ranks);
+  direct_.resize(ranks);
+  routed_.resize(ranks);
+  listed_.resize(ranks);
   for (rank_t r = 0; r < size(); ++r) {
     const auto i = static_cast<std::size_t>(r);
     next_hop_[i] = next_hop(topology_, config.routing, r);
@@ -97,6 +105,11 @@ void Core::bad_destination(rank_t dest) const {
                    std::to_string(size() - 1));
 }
 
+void Core::bad_batch(std::size_t bytes) {
+  throw Error("mailbox: a batch of " + std::to_string(bytes) +
+              " bytes ends inside a record; every rank must use the same message type for this mailbox");
+}
+
 void Core::check_payload(std::size_t bytes) const {
   if (fixed_payload_ == 0 && bytes > 0xffffffffu) {
     throw InputError("mailbox: a message of " + std::to_string(bytes) + " bytes exceeds the 4 GiB a record can carry; split it");
@@ -124,6 +137,7 @@ void Core::exchange() {
   Backoff backoff;
   for (;;) {
     const bool sent_all = flush();
+    progress_if_needed();
     const std::size_t handled = drain(drain_batch);
     if (buffered_ < config_.capacity_bytes) return;
     if (sent_all || handled > 0) {
@@ -136,19 +150,21 @@ void Core::exchange() {
 }
 
 bool Core::flush() {
+  if (buffered_ > counters_.peak_buffered_bytes) counters_.peak_buffered_bytes = buffered_;
   std::vector<rank_t> hops;
   hops.swap(pending_);
   bool sent_all = true;
   std::vector<rank_t> refused;
   for (rank_t hop : hops) {
-    if (batches_[static_cast<std::size_t>(hop)].empty()) continue;  // already sent (a self batch appended)
-    if (!send_batch(hop)) {
+    listed_[static_cast<std::size_t>(hop)] = 0;  // appending from here on lists the hop again
+    if (!send_hop(hop)) {
       sent_all = false;
       refused.push_back(hop);
     }
   }
-  // Refused batches still hold records, so append() did not list them again.
-  pending_.insert(pending_.end(), refused.begin(), refused.end());
+  for (rank_t hop : refused) {
+    if (!listed_[static_cast<std::size_t>(hop)]) list(hop);
+  }
   return sent_all;
 }
 
@@ -159,24 +175,48 @@ BatchBuffer Core::take_spare() {
   return spare;
 }
 
-bool Core::send_batch(rank_t hop) {
-  BatchBuffer& batch = batches_[static_cast<std::size_t>(hop)];
-  const std::size_t bytes = batch.size();
-  const bool remote = hop_remote_[static_cast<std::size_t>(hop)] != 0;
+void Core::keep_spare(BatchBuffer&& batch) {
+  batch.clear();
+  if (spares_.size() < max_spares) spares_.push_back(std::move(batch));
+}
+
+bool Core::send_hop(rank_t hop) {
   if (hop == rank()) {
-    // To itself: handled here and now, never through the transport (so never counted in flight).
-    BatchBuffer local = take_spare();
-    local.swap(batch);
-    buffered_ -= bytes;
-    ++counters_.batches_local;
-    handle_batch(local.data(), local.size());
-    local.clear();
-    if (spares_.size() < max_spares) spares_.push_back(std::move(local));
+    handle_own(hop);
     return true;
   }
+  const auto h = static_cast<std::size_t>(hop);
+  const bool direct_sent = direct_[h].empty() || send_batch(hop, direct_[h], direct_tag);
+  const bool routed_sent = routed_[h].empty() || send_batch(hop, routed_[h], routed_tag);
+  return direct_sent && routed_sent;
+}
+
+void Core::handle_own(rank_t hop) {
+  // Handled here and now, never through the transport (so never counted in flight). The batches
+  // leave their slots first: the callbacks may send to this rank again.
+  const auto h = static_cast<std::size_t>(hop);
+  BatchBuffer direct = take_spare(), routed = take_spare();
+  direct.swap(direct_[h]);
+  routed.swap(routed_[h]);
+  for (BatchBuffer* batch : {&direct, &routed}) {
+    if (batch->empty()) continue;
+    buffered_ -= batch->size();
+    ++counters_.batches_local;
+    counters_.messages_local += batch->records();
+    counters_.bytes_local += batch->size();
+  }
+  if (!direct.empty()) counters_.messages_delivered += deliver_run_(owner_, direct.data(), direct.size());
+  if (!routed.empty()) handle_batch(routed.data(), routed.size());
+  keep_spare(std::move(direct));
+  keep_spare(std::move(routed));
+}
+
+bool Core::send_batch(rank_t hop, BatchBuffer& batch, comm::tag_t tag) {
+  const std::size_t bytes = batch.size();
+  const std::size_t records = batch.records();
   if (bytes <= runtime_.eager_limit()) {
     // Eager: the runtime copies the bytes, the batch is free again at once.
-    if (endpoint_.send(hop, data_tag, {batch.data(), bytes}) == comm::Post::retry) {
+    if (endpoint_.send(hop, tag, {batch.data(), bytes}) == comm::Post::retry) {
       ++counters_.send_retries;
       return false;
     }
@@ -185,22 +225,29 @@ bool Core::send_batch(rank_t hop) {
     // Rendezvous: the bytes are read later, so the batch leaves its slot until Op::send.
     auto moving = std::make_unique<BatchBuffer>(take_spare());
     moving->swap(batch);
-    const comm::Post post = endpoint_.send(hop, data_tag, {moving->data(), bytes}, moving.get());
+    const comm::Post post = endpoint_.send(hop, tag, {moving->data(), bytes}, moving.get());
     if (post == comm::Post::retry) {
       moving->swap(batch);
-      if (spares_.size() < max_spares) spares_.push_back(std::move(*moving));
+      keep_spare(std::move(*moving));
       ++counters_.send_retries;
       return false;
     }
     if (post == comm::Post::posted) {
       in_flight_.push_back(moving.release());
     } else {
-      moving->clear();
-      if (spares_.size() < max_spares) spares_.push_back(std::move(*moving));
+      keep_spare(std::move(*moving));
     }
   }
   buffered_ -= bytes;
-  ++(remote ? counters_.batches_remote : counters_.batches_local);
+  if (hop_remote_[static_cast<std::size_t>(hop)] != 0) {
+    ++counters_.batches_remote;
+    counters_.messages_remote += records;
+    counters_.bytes_remote += bytes;
+  } else {
+    ++counters_.batches_local;
+    counters_.messages_local += records;
+    counters_.bytes_local += bytes;
+  }
   termination_->count_sent();
   return true;
 }
@@ -208,13 +255,15 @@ bool Core::send_batch(rank_t hop) {
 std::size_t Core::drain(std::size_t limit) {
   std::size_t handled = 0;
   comm::Completion c;
-  while (handled < limit && endpoint_.poll(c)) {
+  // Stops once forwarding has filled the buffers to capacity, so they are flushed before more
+  // arrives: buffered bytes stay within the capacity plus one received batch. One completion is
+  // always taken, so a rank whose sends are refused still receives (and unblocks its peers).
+  while (handled < limit && (handled == 0 || buffered_ < config_.capacity_bytes) && endpoint_.poll(c)) {
     ++handled;
     if (c.op == comm::Op::send) {
       auto* batch = static_cast<BatchBuffer*>(c.context);
       std::erase(in_flight_, batch);
-      batch->clear();
-      if (spares_.size() < max_spares) spares_.push_back(std::move(*batch));
+      keep_spare(std::move(*batch));
       delete batch;
       continue;
     }
@@ -224,7 +273,10 @@ std::size_t Core::drain(std::size_t limit) {
       const comm::Completion& completion;
       ~Release() { endpoint.release(completion); }
     } release{endpoint_, c};
-    if (c.tag == data_tag) {
+    if (c.tag == direct_tag) {
+      counters_.messages_delivered += deliver_run_(owner_, c.data, c.size);
+      termination_->count_received();
+    } else if (c.tag == routed_tag) {
       handle_batch(c.data, c.size);
       termination_->count_received();
     } else if (Termination::is_control(c.tag)) {
@@ -239,6 +291,15 @@ std::size_t Core::drain(std::size_t limit) {
 }
 
 void Core::handle_batch(const std::byte* data, std::size_t bytes) {
+  if (fixed_payload_ == 0) {
+    handle_records<true>(data, bytes);
+  } else {
+    handle_records<false>(data, bytes);
+  }
+}
+
+template <bool Sized>
+void Core::handle_records(const std::byte* data, std::size_t bytes) {
   const std::byte* at = data;
   const std::byte* const end = data + bytes;
   const auto me = static_cast<std::uint32_t>(rank());
@@ -247,21 +308,18 @@ void Core::handle_batch(const std::byte* data, std::size_t bytes) {
     std::memcpy(&header, at, sizeof header);
     at += sizeof header;
     std::size_t payload = fixed_payload_;
-    if (payload == 0) {
+    if constexpr (Sized) {
       std::uint32_t size32;
       std::memcpy(&size32, at, sizeof size32);
       at += sizeof size32;
       payload = size32;
     }
-    if (static_cast<std::size_t>(end - at) < payload) {
-      throw Error("mailbox: a batch of " + std::to_string(bytes) + " bytes on rank " + std::to_string(rank()) +
-                  " ends inside a record; every rank must use the same message type for this mailbox");
-    }
-    if (header & bcast_bit) {
-      handle_bcast(static_cast<rank_t>(header & ~bcast_bit), at, payload);
-    } else if (header == me) {
+    if (static_cast<std::size_t>(end - at) < payload) [[unlikely]] bad_batch(bytes);
+    if (header == me) [[likely]] {
       ++counters_.messages_delivered;
       deliver_(owner_, at, payload);
+    } else if (header & bcast_bit) {
+      handle_bcast(static_cast<rank_t>(header & ~bcast_bit), at, payload);
     } else {
       // An intermediary: on towards the destination's next hop.
       ++counters_.messages_forwarded;
@@ -318,11 +376,7 @@ void Core::wait_empty() {
 
 Stats Core::stats() const {
   Stats s = counters_;
-  s.messages_local = messages_[0];
-  s.messages_remote = messages_[1];
-  s.bytes_local = bytes_[0];
-  s.bytes_remote = bytes_[1];
-  s.peak_buffered_bytes = peak_buffered_;
+  if (buffered_ > s.peak_buffered_bytes) s.peak_buffered_bytes = buffered_;
   s.termination_waves = termination_->waves();
   return s;
 }

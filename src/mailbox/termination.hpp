@@ -19,8 +19,6 @@
 
 namespace courier::mailbox::detail {
 
-inline constexpr comm::tag_t data_tag = 1;
-
 class Termination {
  public:
   Termination(comm::Endpoint& endpoint, int rank, int size);
@@ -42,7 +40,7 @@ class Termination {
   std::uint64_t waves() const { return waves_; }
 
  private:
-  static constexpr comm::tag_t probe_tag = 2, report_tag = 3, done_tag = 4;
+  static constexpr comm::tag_t probe_tag = 2, report_tag = 3, done_tag = 4;  // data batches use 1 and 5
   struct Message {
     std::uint64_t epoch = 0, wave = 0, sent = 0, received = 0;
   };

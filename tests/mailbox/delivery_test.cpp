@@ -37,9 +37,11 @@ std::string name(const Scenario& s) {
 
 // Every rank sends `per_dest` probes to every rank (each relayed `ttl` more times from callbacks)
 // and broadcasts `bcasts` probes; checks each (origin, seq) arrives exactly once where it should.
-// Returns the rendezvous messages the runtimes sent, summed over ranks.
+// Returns the rendezvous messages the runtimes sent, summed over ranks; the largest peak of
+// buffered bytes on any rank in *peak.
 std::uint64_t run_exchange(const Scenario& s, int per_dest, int bcasts, std::uint32_t ttl, int epochs = 1,
-                           comm::RuntimeOptions options = {}, courier::net::LocalOptions local = {}) {
+                           comm::RuntimeOptions options = {}, courier::net::LocalOptions local = {},
+                           std::uint64_t* peak = nullptr) {
   const auto P = static_cast<std::size_t>(s.ranks);
   // got[receiver][origin]: point probes arriving at their last hop, and broadcast copies.
   std::vector<std::vector<std::uint64_t>> got(P, std::vector<std::uint64_t>(P, 0));
@@ -119,6 +121,7 @@ std::uint64_t run_exchange(const Scenario& s, int per_dest, int bcasts, std::uin
   if (!s.layout || s.layout->nodes == 1) {
     EXPECT_EQ(total.messages_remote, 0u) << name(s);
   }
+  if (peak != nullptr) *peak = total.peak_buffered_bytes;
   std::uint64_t rendezvous_total = 0;
   for (auto r : rendezvous) rendezvous_total += r;
   return rendezvous_total;
@@ -141,6 +144,18 @@ std::vector<Scenario> layouts_and_schemes(std::size_t capacity) {
 
 TEST(MailboxDelivery, ExactlyOnceThroughEverySchemeAndLayout) {
   for (const Scenario& s : layouts_and_schemes(4096)) run_exchange(s, 200, 3, 0);
+}
+
+TEST(MailboxDelivery, BufferedBytesStayNearTheCapacity) {
+  // Forwarding appends what arrives; the buffers are flushed before more is taken in, so a rank
+  // holds at most the capacity plus one received batch (itself at most a capacity plus a record).
+  constexpr std::size_t capacity = 4096, record = 16;
+  for (mb::Routing r : {mb::Routing::no_route, mb::Routing::node_local, mb::Routing::node_remote, mb::Routing::nlnr}) {
+    std::uint64_t peak = 0;
+    run_exchange({8, mb::Layout{2, 4}, r, capacity}, 2000, 0, 0, 1, {}, {}, &peak);
+    EXPECT_LE(peak, 2 * (capacity + record)) << mb::to_string(r);
+    EXPECT_GE(peak, capacity) << mb::to_string(r);
+  }
 }
 
 TEST(MailboxDelivery, CallbacksThatSendAreFinishedBeforeWaitEmpty) {

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <mutex>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -177,4 +178,31 @@ TEST(MailboxMessages, MisuseFailsWithAClearError) {
                  mb::Mailbox<int> box(rt, [](auto&, int) {}, config(8, mb::Routing::nlnr, mb::Layout{2, 1}));
                }),
                courier::InputError);
+}
+
+TEST(MailboxMessages, EchoesItsConfigurationAndFormatsStatistics) {
+  ::testing::internal::CaptureStderr();
+  mb::Stats stats;
+  std::mutex mutex;
+  comm::run_local(4, [&](comm::Runtime& rt) {
+    mb::Config c = config(100, mb::Routing::nlnr, mb::Layout{2, 2});
+    c.echo_config = true;
+    mb::Mailbox<int> box(rt, [](auto&, int) {}, c);
+    box.async_send((rt.rank() + 2) % 4, 1);
+    box.wait_empty();
+    const mb::Stats mine = box.local_stats();
+    std::lock_guard lock(mutex);
+    stats += mine;
+  });
+  const std::string echoed = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(echoed, "mailbox: capacity 100 B, routing nlnr, 2 nodes x 2 cores (4 ranks), simulated layout 2x2\n");
+  // Each rank sends once to the other node: under NLNR on 2x2 every message takes one local hop
+  // (to its node's channel, or from the receiving channel) and one remote hop.
+  EXPECT_EQ(stats.messages_delivered, 4u);
+  EXPECT_EQ(stats.messages_remote, 4u);
+  EXPECT_EQ(stats.messages_local, 4u);
+  EXPECT_EQ(stats.messages_forwarded, 4u);
+  const std::string text = mb::format(stats);
+  EXPECT_NE(text.find("messages_remote 4\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("average_remote_batch_bytes "), std::string::npos) << text;
 }

@@ -24,8 +24,17 @@ class BatchBuffer {
   const std::byte* data() const { return data_; }
   std::size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
-  void clear() { size_ = 0; }
+  std::size_t records() const { return records_; }  // records appended since the last clear
+  void clear() {
+    size_ = 0;
+    records_ = 0;
+  }
 
+  // Extends the buffer by one record of `bytes` and returns where they go.
+  std::byte* extend_record(std::size_t bytes) {
+    ++records_;
+    return extend(bytes);
+  }
   // Extends the buffer by `bytes` and returns where they go.
   std::byte* extend(std::size_t bytes) {
     if (size_ + bytes > capacity_) grow(size_ + bytes);
@@ -38,6 +47,7 @@ class BatchBuffer {
     std::swap(data_, other.data_);
     std::swap(size_, other.size_);
     std::swap(capacity_, other.capacity_);
+    std::swap(records_, other.records_);
   }
 
  private:
@@ -53,6 +63,7 @@ class BatchBuffer {
   std::byte* data_ = nullptr;
   std::size_t size_ = 0;
   std::size_t capacity_ = 0;
+  std::size_t records_ = 0;
 };
 
 }  // namespace courier::mailbox::detail

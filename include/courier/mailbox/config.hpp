@@ -12,7 +12,7 @@ namespace courier::mailbox {
 struct Config {
   // Bytes buffered (all next hops together) before the rank enters an exchange. Any value >= 1
   // works: a message larger than the capacity is sent on its own.
-  std::size_t capacity_bytes = 256 * 1024;
+  std::size_t capacity_bytes = 64 * 1024;  // measured: batches that stay in cache beat larger ones
   Routing routing = Routing::no_route;
   // Simulated nodes ("--layout 4x2"); without it, the nodes the transport reports.
   std::optional<Layout> layout;

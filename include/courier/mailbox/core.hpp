@@ -3,9 +3,11 @@
 // exchanges, routing tables, forwarding, broadcast trees and termination. Mailbox<Message> only
 // turns messages into payload bytes and back.
 //
-// A record is a 32-bit header -- the destination rank, or for a broadcast its origin rank with
-// the top bit set -- then, for variable-length messages, a 32-bit payload size, then the payload.
-// A batch is a run of records for one next hop, sent as one comm message.
+// Each next hop has two batches, each sent as one comm message. The direct batch holds messages
+// whose next hop is their destination (all of them under no_route): only payloads, each preceded
+// by its 32-bit size for variable-length messages. The routed batch holds records that still
+// travel on or are broadcasts: a 32-bit header -- the destination rank, or for a broadcast its
+// origin rank with the top bit set -- then the size if variable, then the payload.
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -24,12 +26,15 @@ class Termination;
 
 class Core {
  public:
-  // Runs the receive callback on one record's payload.
+  // Runs the receive callback on one payload.
   using Deliver = void (*)(void* owner, const std::byte* payload, std::size_t bytes);
+  // Runs the receive callback on every payload of a direct batch; returns how many there were.
+  using DeliverRun = std::size_t (*)(void* owner, const std::byte* data, std::size_t bytes);
 
   // fixed_payload: every payload has exactly this many bytes; 0: payloads carry their size.
   // Creates one endpoint on `runtime` (so build mailboxes in the same order on every rank).
-  Core(comm::Runtime& runtime, const Config& config, std::size_t fixed_payload, Deliver deliver, void* owner);
+  Core(comm::Runtime& runtime, const Config& config, std::size_t fixed_payload, Deliver deliver,
+       DeliverRun deliver_run, void* owner);
   ~Core();
   Core(const Core&) = delete;
   Core& operator=(const Core&) = delete;
@@ -45,7 +50,7 @@ class Core {
     if (static_cast<std::uint32_t>(dest) >= static_cast<std::uint32_t>(size())) bad_destination(dest);
     if constexpr (N == 0) check_payload(bytes);
     const rank_t hop = next_hop_[static_cast<std::size_t>(dest)];
-    std::byte* at = append(hop, static_cast<std::uint32_t>(dest), bytes);
+    std::byte* at = hop == dest ? append_direct<N>(hop, bytes) : append<N>(hop, static_cast<std::uint32_t>(dest), bytes);
     std::memcpy(at, payload, N == 0 ? bytes : N);
     if (buffered_ >= config_.capacity_bytes && !busy_) exchange();
   }
@@ -54,30 +59,46 @@ class Core {
 
   bool test_empty();
   void wait_empty();
+  // A batch whose records do not fit its size: ranks disagree on the message type.
+  [[noreturn]] static void bad_batch(std::size_t bytes);
   Stats stats() const;
 
  private:
   static constexpr std::uint32_t bcast_bit = 1u << 31;
 
-  // Adds a record header for `hop` and returns where its payload goes.
+  // Adds a record to `hop`'s routed batch and returns where its payload goes. N: the payload
+  // size when every payload has it (fixed_payload_), known at compile time; 0: known at run time.
+  template <std::size_t N = 0>
   std::byte* append(rank_t hop, std::uint32_t header, std::size_t payload_bytes) {
-    const std::size_t record = sizeof(std::uint32_t) + (fixed_payload_ == 0 ? sizeof(std::uint32_t) : 0) + payload_bytes;
-    BatchBuffer& batch = batches_[static_cast<std::size_t>(hop)];
-    if (batch.empty()) pending_.push_back(hop);
-    std::byte* at = batch.extend(record);
-    std::memcpy(at, &header, sizeof header);
-    at += sizeof header;
-    if (fixed_payload_ == 0) {
+    return add_record<N>(routed_[static_cast<std::size_t>(hop)], hop, &header, payload_bytes);
+  }
+  // The same in `hop`'s direct batch (hop is the destination): no header.
+  template <std::size_t N = 0>
+  std::byte* append_direct(rank_t hop, std::size_t payload_bytes) {
+    return add_record<N>(direct_[static_cast<std::size_t>(hop)], hop, nullptr, payload_bytes);
+  }
+  template <std::size_t N>
+  std::byte* add_record(BatchBuffer& batch, rank_t hop, const std::uint32_t* header, std::size_t payload_bytes) {
+    const bool sized = N == 0 && fixed_payload_ == 0;  // the record carries its payload size
+    const std::size_t record = (header != nullptr ? sizeof *header : 0) + (sized ? sizeof(std::uint32_t) : 0) +
+                               (N == 0 ? payload_bytes : N);
+    if (!listed_[static_cast<std::size_t>(hop)]) list(hop);
+    std::byte* at = batch.extend_record(record);
+    buffered_ += record;
+    if (header != nullptr) {
+      std::memcpy(at, header, sizeof *header);
+      at += sizeof *header;
+    }
+    if (sized) {
       const auto size32 = static_cast<std::uint32_t>(payload_bytes);
       std::memcpy(at, &size32, sizeof size32);
       at += sizeof size32;
     }
-    const bool remote = hop_remote_[static_cast<std::size_t>(hop)] != 0;
-    messages_[remote] += 1;
-    bytes_[remote] += record;
-    buffered_ += record;
-    if (buffered_ > peak_buffered_) peak_buffered_ = buffered_;
     return at;
+  }
+  void list(rank_t hop) {
+    listed_[static_cast<std::size_t>(hop)] = 1;
+    pending_.push_back(hop);
   }
 
   [[noreturn]] void bad_destination(rank_t dest) const;
@@ -85,12 +106,17 @@ class Core {
   void exchange();
   bool step(bool& progressed);         // one round of test_empty; true: the epoch is over
   bool flush();                        // true if every batch was handed over
-  bool send_batch(rank_t hop);         // false: the transport answered retry
+  bool send_hop(rank_t hop);           // false: the transport refused a batch (it stays)
+  bool send_batch(rank_t hop, BatchBuffer& batch, comm::tag_t tag);
+  void handle_own(rank_t hop);         // this rank's own batches, handled in place
   std::size_t drain(std::size_t limit);
   void handle_batch(const std::byte* data, std::size_t bytes);
+  template <bool Sized>
+  void handle_records(const std::byte* data, std::size_t bytes);
   void handle_bcast(rank_t origin, const std::byte* payload, std::size_t bytes);
   void progress_if_needed();
   BatchBuffer take_spare();
+  void keep_spare(BatchBuffer&& batch);
 
   comm::Runtime& runtime_;
   comm::Endpoint& endpoint_;
@@ -98,23 +124,23 @@ class Core {
   Topology topology_;
   std::size_t fixed_payload_;
   Deliver deliver_;
+  DeliverRun deliver_run_;
   void* owner_;
 
   std::vector<rank_t> next_hop_;                     // [destination]
-  std::vector<std::uint8_t> hop_remote_;             // [rank]: on another node
+  std::vector<std::uint8_t> hop_remote_;             // [rank]: on another node (for statistics)
   std::vector<std::vector<rank_t>> bcast_children_;  // [origin]: where this rank passes a broadcast on
 
-  std::vector<BatchBuffer> batches_;  // [next hop]
-  std::vector<rank_t> pending_;       // next hops whose batch holds records
+  std::vector<BatchBuffer> direct_;   // [next hop]: records for the hop itself
+  std::vector<BatchBuffer> routed_;   // [next hop]: records it forwards, and broadcasts
+  std::vector<std::uint8_t> listed_;  // [next hop]: in pending_
+  std::vector<rank_t> pending_;       // next hops whose batches may hold records
   std::vector<BatchBuffer> spares_;   // batches back from rendezvous sends, for reuse
   std::vector<BatchBuffer*> in_flight_;
   std::size_t buffered_ = 0;
   bool busy_ = false;  // inside an exchange or test_empty: sends only append
 
-  std::uint64_t messages_[2] = {0, 0};  // [remote]
-  std::uint64_t bytes_[2] = {0, 0};
-  std::uint64_t peak_buffered_ = 0;
-  Stats counters_;  // the rest of the statistics
+  Stats counters_;  // peak_buffered_bytes is updated before every flush: buffered_ only grows between
 
   std::unique_ptr<Termination> termination_;
 };

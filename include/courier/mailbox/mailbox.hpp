@@ -16,7 +16,10 @@
 // returns to the caller without waiting for other ranks. Receive callbacks run on the thread that
 // uses the mailbox, inside async_send (during an exchange), test_empty or wait_empty; they may call
 // async_send and async_bcast, which then only buffer. One thread uses a mailbox at a time.
+#include <cstdint>
+#include <cstring>
 #include <functional>
+#include <type_traits>
 #include <utility>
 
 #include "courier/comm/runtime.hpp"
@@ -27,14 +30,17 @@
 
 namespace courier::mailbox {
 
-template <class Message>
+// Callback: the receive callback's type. void (the default) keeps it in a std::function; a
+// lambda's own type (see make_mailbox) lets the compiler inline it into the receive loop, which
+// matters when messages are a few bytes each. It is called as callback(mailbox, message).
+template <class Message, class Callback = void>
 class Mailbox {
  public:
-  using Receive = std::function<void(Mailbox&, const Message&)>;
+  using Receive = std::conditional_t<std::is_void_v<Callback>, std::function<void(Mailbox&, const Message&)>, Callback>;
 
   // Creates an endpoint on `runtime`: build mailboxes in the same order on every rank.
   Mailbox(comm::Runtime& runtime, Receive receive, const Config& config = {})
-      : receive_(std::move(receive)), core_(runtime, config, Codec::fixed_bytes, &Mailbox::deliver, this) {}
+      : receive_(std::move(receive)), core_(runtime, config, Codec::fixed_bytes, &Mailbox::deliver, &Mailbox::deliver_run, this) {}
   Mailbox(comm::Runtime& runtime, Receive receive, std::size_t capacity_bytes)
       : Mailbox(runtime, std::move(receive), with_capacity(capacity_bytes)) {}
   Mailbox(const Mailbox&) = delete;
@@ -78,10 +84,39 @@ class Mailbox {
     self.decoder_.decode(payload, bytes, [&self](const Message& message) { self.receive_(self, message); });
   }
 
+  // A direct batch: payloads back to back, each after its 32-bit size unless the size is fixed.
+  static std::size_t deliver_run(void* owner, const std::byte* data, std::size_t bytes) {
+    auto& self = *static_cast<Mailbox*>(owner);
+    const auto use = [&self](const Message& message) { self.receive_(self, message); };
+    std::size_t count = 0;
+    if constexpr (Codec::fixed_bytes > 0) {
+      if (bytes % Codec::fixed_bytes != 0) detail::Core::bad_batch(bytes);
+      count = bytes / Codec::fixed_bytes;
+      for (std::size_t i = 0; i < count; ++i) self.decoder_.decode(data + i * Codec::fixed_bytes, Codec::fixed_bytes, use);
+    } else {
+      for (const std::byte* at = data; at < data + bytes; ++count) {
+        std::uint32_t size;
+        if (static_cast<std::size_t>(data + bytes - at) < sizeof size) detail::Core::bad_batch(bytes);
+        std::memcpy(&size, at, sizeof size);
+        if (static_cast<std::size_t>(data + bytes - at) - sizeof size < size) detail::Core::bad_batch(bytes);
+        self.decoder_.decode(at + sizeof size, size, use);
+        at += sizeof size + size;
+      }
+    }
+    return count;
+  }
+
   Receive receive_;
   Codec codec_;    // sends
   Codec decoder_;  // receives (a callback may send while its message is still being read)
   detail::Core core_;
 };
+
+// A mailbox whose callback type is the lambda's own (inlined on receipt):
+//   auto box = mailbox::make_mailbox<std::uint64_t>(runtime, [&](auto&, std::uint64_t v) { ... }, config);
+template <class Message, class Callback>
+Mailbox<Message, Callback> make_mailbox(comm::Runtime& runtime, Callback callback, const Config& config = {}) {
+  return Mailbox<Message, Callback>(runtime, std::move(callback), config);
+}
 
 }  // namespace courier::mailbox

@@ -1,0 +1,382 @@
+// mailbox_bench: the mailbox (paper 001) measured two ways.
+//
+// rate     8 B and 16 B messages to random ranks: messages per second per rank through the
+//          mailbox, against an MPI_Alltoallv bulk exchange of the same messages in rounds of the
+//          same buffer size, run alternately (A B A B ...) in the same process. Needs mpirun.
+// routing  degree counting (Algorithm 1) of kron and urand graphs through the four routing
+//          schemes on simulated layouts: time, messages/s per rank, remote messages and bytes,
+//          average remote batch size next to section III-E's model, peak buffered bytes. Under
+//          mpirun the ranks are the processes (default layout 2x2 for 4 ranks); started alone, it
+//          runs 8 ranks as threads on the local transport with layouts 4x2 and 2x4.
+//
+//   mpirun -np 2 --allow-run-as-root --oversubscribe --bind-to none --mca pml ob1 --mca btl self,vader
+//     --mca btl_vader_single_copy_mechanism none build/bench/mailbox_bench --part rate
+//   build/bench/mailbox_bench --part routing                 # 8 local ranks, 4x2 and 2x4
+//   mpirun -np 4 ... build/bench/mailbox_bench --part routing --layout 2x2
+//
+// Rank 0 prints a table and writes JSON (--json).
+#include <mpi.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <ctime>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "courier/algo/mailbox_degree.hpp"
+#include "courier/comm/local_world.hpp"
+#include "courier/comm/runtime.hpp"
+#include "courier/core/random.hpp"
+#include "courier/core/timer.hpp"
+#include "courier/graph/generate.hpp"
+#include "courier/mailbox/mailbox.hpp"
+#include "courier/net/mpi_device.hpp"
+#include "courier/net/mpi_environment.hpp"
+
+#ifndef COURIER_COMMIT
+#define COURIER_COMMIT "unknown"
+#endif
+
+namespace mb = courier::mailbox;
+
+namespace {
+
+struct Options {
+  std::string part = "all";
+  std::uint64_t messages = 20'000'000;  // per rank, rate part
+  std::size_t capacity = 64 * 1024;
+  int repeats = 3;
+  int scale = 18;
+  int local_ranks = 8;
+  std::vector<std::string> layouts;
+  std::string json_path = "mailbox_bench.json";
+  bool progress_thread = false;  // the comm runtime's server thread; off: the mailbox drives progress
+};
+
+courier::comm::RuntimeOptions runtime_options(const Options& o) {
+  courier::comm::RuntimeOptions options;
+  options.progress_thread = o.progress_thread;
+  return options;
+}
+
+std::string machine(int ranks) {
+  char host[256] = {};
+  gethostname(host, sizeof host - 1);
+  return fmt::format("{} ({} hardware threads), {} ranks", host, std::thread::hardware_concurrency(), ranks);
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+// CPU seconds this process used: on a loaded machine a steadier measure of the work than wall time.
+double cpu_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
+}
+
+struct Times {
+  double wall = 0, cpu = 0;
+};
+
+double max_over_ranks(double value) {
+  double out = 0;
+  MPI_Allreduce(&value, &out, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  return out;
+}
+
+template <std::size_t Bytes>
+struct Payload {
+  std::uint64_t words[Bytes / 8];
+};
+
+// The i-th message of this rank: its destination and first word, the same in both variants.
+struct Draw {
+  std::uint64_t key;
+  int ranks;
+  int dest(std::uint64_t i) const { return static_cast<int>(courier::random_below(courier::counter_random(key, i), static_cast<std::uint64_t>(ranks))); }
+};
+
+// Mailbox: every message through async_send, then wait_empty. Returns seconds (max over ranks).
+template <std::size_t Bytes>
+Times mailbox_rate(courier::comm::Runtime& rt, const Options& o, std::uint64_t& checksum) {
+  const Draw draw{courier::stream_key(7, static_cast<std::uint64_t>(rt.rank())), rt.size()};
+  std::uint64_t sum = 0;
+  mb::Config config;
+  config.capacity_bytes = o.capacity;
+  auto box = mb::make_mailbox<Payload<Bytes>>(rt, [&sum](auto&, const Payload<Bytes>& p) { sum += p.words[0]; }, config);
+  MPI_Barrier(MPI_COMM_WORLD);
+  courier::Timer timer;
+  const double cpu = cpu_seconds();
+  Payload<Bytes> p{};
+  for (std::uint64_t i = 0; i < o.messages; ++i) {
+    p.words[0] = i;
+    box.async_send(draw.dest(i), p);
+  }
+  box.wait_empty();
+  const double seconds = timer.elapsed(), cpu_used = cpu_seconds() - cpu;
+  checksum += sum;
+  if (std::getenv("MAILBOX_BENCH_STATS")) std::fprintf(stderr, "rank %d:\n%s", rt.rank(), mb::format(box.local_stats()).c_str());
+  return {max_over_ranks(seconds), max_over_ranks(cpu_used)};
+}
+
+// MPI_Alltoallv in rounds: each round buckets capacity / Bytes messages by destination, swaps
+// counts (MPI_Alltoall) and data (MPI_Alltoallv), and handles what arrived.
+template <std::size_t Bytes>
+Times alltoallv_rate(int ranks, int rank, const Options& o, std::uint64_t& checksum) {
+  const Draw draw{courier::stream_key(7, static_cast<std::uint64_t>(rank)), ranks};
+  const std::uint64_t per_round = std::max<std::uint64_t>(o.capacity / Bytes, 1);
+  const auto P = static_cast<std::size_t>(ranks);
+  std::vector<int> send_counts(P), recv_counts(P), send_displs(P), recv_displs(P), cursor(P);
+  std::vector<int> dests(per_round);
+  std::vector<Payload<Bytes>> out(per_round), in;
+  std::uint64_t sum = 0;
+  MPI_Barrier(MPI_COMM_WORLD);
+  courier::Timer timer;
+  const double cpu = cpu_seconds();
+  for (std::uint64_t first = 0; first < o.messages; first += per_round) {
+    const std::uint64_t n = std::min(per_round, o.messages - first);
+    std::fill(send_counts.begin(), send_counts.end(), 0);
+    for (std::uint64_t i = 0; i < n; ++i) ++send_counts[static_cast<std::size_t>(dests[i] = draw.dest(first + i))];
+    for (std::size_t d = 0, at = 0; d < P; ++d) {
+      send_displs[d] = cursor[d] = static_cast<int>(at);
+      at += static_cast<std::size_t>(send_counts[d]);
+    }
+    for (std::uint64_t i = 0; i < n; ++i) out[static_cast<std::size_t>(cursor[static_cast<std::size_t>(dests[i])]++)].words[0] = first + i;
+    MPI_Alltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, MPI_COMM_WORLD);
+    std::size_t total = 0;
+    for (std::size_t d = 0; d < P; ++d) {
+      recv_displs[d] = static_cast<int>(total);
+      total += static_cast<std::size_t>(recv_counts[d]);
+    }
+    in.resize(total);
+    // Counted in bytes, so any payload size travels as MPI_BYTE.
+    std::vector<int> sb(P), sd(P), rb(P), rd(P);
+    for (std::size_t d = 0; d < P; ++d) {
+      sb[d] = send_counts[d] * static_cast<int>(Bytes);
+      sd[d] = send_displs[d] * static_cast<int>(Bytes);
+      rb[d] = recv_counts[d] * static_cast<int>(Bytes);
+      rd[d] = recv_displs[d] * static_cast<int>(Bytes);
+    }
+    MPI_Alltoallv(out.data(), sb.data(), sd.data(), MPI_BYTE, in.data(), rb.data(), rd.data(), MPI_BYTE, MPI_COMM_WORLD);
+    for (const auto& p : in) sum += p.words[0];
+  }
+  const double seconds = timer.elapsed(), cpu_used = cpu_seconds() - cpu;
+  checksum += sum;
+  return {max_over_ranks(seconds), max_over_ranks(cpu_used)};
+}
+
+template <std::size_t Bytes>
+void rate_part(const Options& o, int rank, int ranks, nlohmann::json& rows) {
+  courier::comm::Runtime rt(courier::net::make_mpi_device(), runtime_options(o));
+  std::vector<double> mailbox, bulk, mailbox_cpu, bulk_cpu;
+  std::uint64_t mailbox_sum = 0, bulk_sum = 0;
+  for (int r = 0; r < o.repeats; ++r) {
+    const Times a = mailbox_rate<Bytes>(rt, o, mailbox_sum);
+    const Times b = alltoallv_rate<Bytes>(ranks, rank, o, bulk_sum);
+    mailbox.push_back(a.wall);
+    mailbox_cpu.push_back(a.cpu);
+    bulk.push_back(b.wall);
+    bulk_cpu.push_back(b.cpu);
+  }
+  rt.shutdown();
+  std::uint64_t sums[2] = {mailbox_sum, bulk_sum}, total[2] = {0, 0};
+  MPI_Reduce(sums, total, 2, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
+  if (rank != 0) return;
+  const double m = median(mailbox), b = median(bulk), mc = median(mailbox_cpu), bc = median(bulk_cpu);
+  const double per_rank = static_cast<double>(o.messages);
+  fmt::print("{:>4} B {:>9.2f} {:>9.2f} {:>9.2f} {:>7.2f} {:>11.2f} {:>11.2f} {:>7.2f}{}\n", Bytes, per_rank / m / 1e6,
+             per_rank * ranks / m / 1e6, per_rank / b / 1e6, b / m, per_rank / mc / 1e6, per_rank / bc / 1e6, bc / mc,
+             total[0] == total[1] ? "" : "   CHECKSUMS DIFFER");
+  rows.push_back({{"part", "rate"}, {"message_bytes", Bytes}, {"messages_per_rank", o.messages}, {"ranks", ranks},
+                  {"capacity", o.capacity}, {"repeats", o.repeats}, {"mailbox_seconds", m}, {"alltoallv_seconds", b},
+                  {"mailbox_cpu_seconds", mc}, {"alltoallv_cpu_seconds", bc},
+                  {"mailbox_msgs_per_s_per_rank", per_rank / m}, {"alltoallv_msgs_per_s_per_rank", per_rank / b},
+                  {"checksums_agree", total[0] == total[1]}});
+}
+
+// Section III-E's average remote message size for V bytes sent per core per exchange.
+double model_bytes(mb::Routing routing, double V, int N, int C) {
+  if (N < 2) return 0;
+  switch (routing) {
+    case mb::Routing::no_route: return V / ((N - 1.0) * C);
+    case mb::Routing::node_local:
+    case mb::Routing::node_remote: return V / (N - 1.0);
+    case mb::Routing::nlnr: return V * C / N;
+  }
+  return 0;
+}
+
+struct RoutingRow {
+  std::string graph, layout, routing;
+  double seconds = 0;
+  std::uint64_t messages = 0;  // sends by the application (2 per edge)
+  mb::Stats total;             // summed over ranks (peak: the largest)
+  double model = 0;
+};
+
+void print_routing_header() {
+  fmt::print("{:<10} {:<7} {:<12} {:>8} {:>13} {:>12} {:>12} {:>11} {:>11} {:>10}\n", "graph", "layout", "routing",
+             "time_s", "Mmsgs/s/rank", "remote_msgs", "remote_MB", "avg_remote", "model_III-E", "peak_buf");
+}
+
+void print_routing_row(const RoutingRow& r, int ranks) {
+  fmt::print("{:<10} {:<7} {:<12} {:>8.3f} {:>13.2f} {:>12} {:>12.2f} {:>11.0f} {:>11.0f} {:>10}\n", r.graph, r.layout,
+             r.routing, r.seconds, static_cast<double>(r.messages) / r.seconds / ranks / 1e6, r.total.messages_remote,
+             static_cast<double>(r.total.bytes_remote) / 1e6, r.total.average_remote_batch_bytes(), r.model,
+             r.total.peak_buffered_bytes);
+  std::fflush(stdout);
+}
+
+nlohmann::json to_json(const RoutingRow& r, int ranks, std::size_t capacity) {
+  return {{"part", "routing"}, {"graph", r.graph}, {"layout", r.layout}, {"routing", r.routing}, {"ranks", ranks},
+          {"capacity", capacity}, {"seconds", r.seconds}, {"messages", r.messages},
+          {"msgs_per_s_per_rank", static_cast<double>(r.messages) / r.seconds / ranks},
+          {"remote_messages", r.total.messages_remote}, {"remote_bytes", r.total.bytes_remote},
+          {"remote_batches", r.total.batches_remote}, {"local_messages", r.total.messages_local},
+          {"average_remote_batch_bytes", r.total.average_remote_batch_bytes()}, {"model_average_bytes", r.model},
+          {"peak_buffered_bytes", r.total.peak_buffered_bytes}, {"exchanges", r.total.exchanges}};
+}
+
+courier::graph::EdgeList my_slice(const courier::graph::GeneratorOptions& g, int rank, int ranks) {
+  const auto m = courier::graph::generated_edge_count(g);
+  const auto P = static_cast<std::uint64_t>(ranks), r = static_cast<std::uint64_t>(rank);
+  return courier::graph::generate_range(g, m * r / P, m * (r + 1) / P);
+}
+
+void routing_part(const Options& o, int rank, int ranks, nlohmann::json& rows) {
+  const bool under_mpi = ranks > 1;
+  const int P = under_mpi ? ranks : o.local_ranks;
+  std::vector<std::string> layouts = o.layouts;
+  if (layouts.empty()) layouts = under_mpi ? std::vector<std::string>{P == 4 ? "2x2" : fmt::format("{}x1", P)}
+                                           : std::vector<std::string>{"4x2", "2x4"};
+  if (rank == 0) {
+    fmt::print("\nrouting: degree counting, {} ranks ({}), capacity {} B; model = section III-E with V = capacity\n", P,
+               under_mpi ? "mpi" : "local transport", o.capacity);
+    print_routing_header();
+  }
+  const std::vector<mb::Routing> schemes = {mb::Routing::no_route, mb::Routing::node_local, mb::Routing::node_remote, mb::Routing::nlnr};
+  for (const char* kind : {"kron", "urand"}) {
+    courier::graph::GeneratorOptions g;
+    g.kind = std::string(kind) == "kron" ? courier::graph::Generator::kronecker : courier::graph::Generator::uniform;
+    g.scale = o.scale;
+    g.threads = 1;
+    const std::string graph_name = fmt::format("{}:{}", kind, o.scale);
+    // Each rank's slice, generated once (ranks as threads: all slices live in this process).
+    std::vector<courier::graph::EdgeList> slices;
+    if (under_mpi) {
+      slices.push_back(my_slice(g, rank, ranks));
+    } else {
+      for (int r = 0; r < P; ++r) slices.push_back(my_slice(g, r, P));
+    }
+    const auto n = courier::graph::vertex_t{1} << o.scale;
+    for (const std::string& layout_text : layouts) {
+      const mb::Layout layout = mb::parse_layout(layout_text);
+      // Schemes interleaved per repeat (A B C D A B C D ...), medians reported.
+      std::vector<std::vector<double>> times(schemes.size());
+      std::vector<mb::Stats> totals(schemes.size());
+      for (int rep = 0; rep < o.repeats; ++rep) {
+        for (std::size_t s = 0; s < schemes.size(); ++s) {
+          mb::Config config;
+          config.capacity_bytes = o.capacity;
+          config.routing = schemes[s];
+          config.layout = layout;
+          std::vector<mb::Stats> stats(static_cast<std::size_t>(P));
+          std::vector<double> seconds(static_cast<std::size_t>(P));
+          auto body = [&](courier::comm::Runtime& rt) {
+            const auto& edges = slices[under_mpi ? 0 : static_cast<std::size_t>(rt.rank())].edges;
+            const auto d = courier::algo::mailbox_degrees(rt, edges, n, config);
+            stats[static_cast<std::size_t>(under_mpi ? 0 : rt.rank())] = d.stats;
+            seconds[static_cast<std::size_t>(under_mpi ? 0 : rt.rank())] = d.seconds;
+          };
+          mb::Stats total;
+          double time = 0;
+          if (under_mpi) {
+            courier::comm::Runtime rt(courier::net::make_mpi_device(), runtime_options(o));
+            MPI_Barrier(MPI_COMM_WORLD);
+            body(rt);
+            rt.shutdown();
+            time = max_over_ranks(seconds[0]);
+            std::vector<mb::Stats> all(static_cast<std::size_t>(ranks));
+            MPI_Gather(&stats[0], sizeof(mb::Stats), MPI_BYTE, all.data(), sizeof(mb::Stats), MPI_BYTE, 0, MPI_COMM_WORLD);
+            for (const auto& st : all) total += st;
+          } else {
+            courier::comm::run_local(P, body, runtime_options(o));
+            for (std::size_t r = 0; r < stats.size(); ++r) {
+              total += stats[r];
+              time = std::max(time, seconds[r]);
+            }
+          }
+          times[s].push_back(time);
+          totals[s] = total;
+        }
+      }
+      for (std::size_t s = 0; s < schemes.size(); ++s) {
+        RoutingRow row{graph_name, layout_text, mb::to_string(schemes[s]), median(times[s]),
+                       2 * courier::graph::generated_edge_count(g), totals[s],
+                       model_bytes(schemes[s], static_cast<double>(o.capacity), layout.nodes, layout.cores_per_node)};
+        if (rank == 0) {
+          print_routing_row(row, P);
+          rows.push_back(to_json(row, P, o.capacity));
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  courier::net::MpiEnvironment mpi(&argc, &argv);
+  CLI::App app{"The mailbox's message rate against MPI_Alltoallv, and its routing schemes on degree counting"};
+  Options o;
+  app.add_option("--part", o.part, "rate, routing or all")->check(CLI::IsMember({"rate", "routing", "all"}));
+  app.add_option("--messages", o.messages, "Messages per rank in the rate part");
+  app.add_option("--capacity", o.capacity, "Mailbox capacity in bytes (and the Alltoallv round size)")->check(CLI::Range(1, 1 << 30));
+  app.add_option("--repeats", o.repeats, "Median of this many runs, variants interleaved")->check(CLI::Range(1, 99));
+  app.add_option("--scale", o.scale, "Graph scale of kron:S and urand:S in the routing part")->check(CLI::Range(4, 30));
+  app.add_option("--ranks", o.local_ranks, "Ranks (threads) of the local transport when not under mpirun")->check(CLI::Range(1, 64));
+  app.add_option("--layout", o.layouts, "Simulated layouts NODESxCORES for the routing part");
+  app.add_option("--json", o.json_path, "Where rank 0 writes the results");
+  app.add_flag("--progress-thread", o.progress_thread, "Give each rank's comm runtime its progress server thread");
+  CLI11_PARSE(app, argc, argv);
+
+  const int rank = mpi.world_rank(), ranks = mpi.world_size();
+  if (rank == 0) fmt::print("mailbox_bench on {}, commit {}\n", machine(ranks), COURIER_COMMIT);
+  nlohmann::json rows = nlohmann::json::array();
+  try {
+    if (o.part != "routing") {
+      if (ranks < 2) {
+        if (rank == 0) fmt::print("rate: skipped, it needs mpirun -np 2 (or more)\n");
+      } else {
+        if (rank == 0) {
+          fmt::print("rate: {} messages per rank to random ranks, capacity {} B, median of {}; M msgs/s per rank "
+                     "by wall time and by CPU time (max over ranks)\n", o.messages, o.capacity, o.repeats);
+          fmt::print("{:>6} {:>9} {:>9} {:>9} {:>7} {:>11} {:>11} {:>7}\n", "size", "mailbox", "mb_total", "a2av",
+                     "ratio", "mailbox_cpu", "a2av_cpu", "ratio");
+        }
+        rate_part<8>(o, rank, ranks, rows);
+        rate_part<16>(o, rank, ranks, rows);
+      }
+    }
+    if (o.part != "rate") routing_part(o, rank, ranks, rows);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "mailbox_bench (rank %d): %s\n", rank, e.what());
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+  if (rank == 0) {
+    std::ofstream(o.json_path) << rows.dump(2) << "\n";
+    fmt::print("wrote {}\n", o.json_path);
+  }
+  return 0;
+}
