@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "courier/graph/csr.hpp"
+#include "courier/mailbox/config.hpp"
 #include "launcher.hpp"
 #include "run_result.hpp"
 
@@ -19,7 +20,7 @@ struct MailboxEngineOptions {
   int ranks = 1;                      // without a launcher
   std::string routing = "noroute";    // noroute | nl | nr | nlnr (mailbox::parse_routing)
   std::string layout;                 // NODESxCORES; empty: the nodes the transport reports
-  std::size_t capacity = 256 * 1024;  // bytes buffered before an exchange
+  std::size_t capacity = mailbox::Config{}.capacity_bytes;  // bytes buffered before an exchange
   std::string delegates = "auto";     // cc, spmv: auto | none | a degree (above it: delegated)
   bool verbose = false;               // echo the configuration at start, each rank's statistics at the end
 };
