@@ -52,7 +52,7 @@ class LabelPropagation {
  public:
   // Creates the mailbox; no callback runs before run().
   LabelPropagation(comm::Runtime& runtime, const mailbox::Config& config)
-      : box_(runtime, [this](auto&, const Offer& offer) { receive(offer); }, config) {}
+      : box_(runtime, OnOffer{this}, config) {}
 
   void load(const detail::Slots& slots, const Delegates& delegates, const std::vector<Arc>& arcs) {
     slots_ = &slots;
@@ -85,6 +85,13 @@ class LabelPropagation {
 
  private:
   static constexpr std::uint64_t remote_bit = std::uint64_t{1} << 63;
+
+  // The callback as a type of its own, so the mailbox inlines it into its receive loop.
+  struct OnOffer {
+    LabelPropagation* self;
+    template <class Box>
+    void operator()(Box&, const Offer& offer) const { self->receive(offer); }
+  };
 
   void receive(const Offer& offer) {
     const std::size_t slot = (offer.target & delegate_bit) != 0
@@ -140,7 +147,7 @@ class LabelPropagation {
   std::vector<std::size_t> work_;
   bool draining_ = false;
   std::uint64_t changes_ = 0;
-  mailbox::Mailbox<Offer> box_;  // last: its callback uses the members above
+  mailbox::Mailbox<Offer, OnOffer> box_;  // last: its callback uses the members above
 };
 
 }  // namespace

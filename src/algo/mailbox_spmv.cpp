@@ -63,7 +63,14 @@ struct Entry {
 struct MailboxMatrix::State {
   // Creates the mailbox; no callback runs before the first multiply.
   State(comm::Runtime& runtime, const mailbox::Config& config)
-      : box(runtime, [this](auto&, const Entry& e) { receive(e); }, config) {}
+      : box(runtime, OnEntry{this}, config) {}
+
+  // The callback as a type of its own, so the mailbox inlines it into its receive loop.
+  struct OnEntry {
+    State* self;
+    template <class Box>
+    void operator()(Box&, const Entry& e) const { self->receive(e); }
+  };
 
   void receive(const Entry& e) {
     switch (e.kind()) {
@@ -90,7 +97,7 @@ struct MailboxMatrix::State {
   std::vector<double> owner_sum;  // [delegate]: the total being summed, on the delegate's owner
   mailbox::Stats setup_stats;
   double setup_seconds = 0;
-  mailbox::Mailbox<Entry> box;  // last: its callback uses the members above
+  mailbox::Mailbox<Entry, OnEntry> box;  // last: its callback uses the members above
 };
 
 MailboxMatrix::MailboxMatrix(comm::Runtime& runtime, std::span<const graph::Edge> my_edges,

@@ -18,7 +18,7 @@ template <class Item>
 class MailboxShuffle {
  public:
   MailboxShuffle(comm::Runtime& runtime, const mailbox::Config& config)
-      : box_(runtime, [this](auto&, const Item& item) { received_.push_back(item); }, config) {}
+      : box_(runtime, Keep{this}, config) {}
 
   // Collective. `emit_all(send)` calls send(rank, item) for every item this rank hands on;
   // returns the items every rank sent here, in no particular order. Adds what the mailbox did to
@@ -32,8 +32,15 @@ class MailboxShuffle {
   }
 
  private:
+  // The callback as a type of its own, so the mailbox inlines it into its receive loop.
+  struct Keep {
+    MailboxShuffle* self;
+    template <class Box>
+    void operator()(Box&, const Item& item) const { self->received_.push_back(item); }
+  };
+
   std::vector<Item> received_;
-  mailbox::Mailbox<Item> box_;  // last: its callback uses received_
+  mailbox::Mailbox<Item, Keep> box_;  // last: its callback uses received_
 };
 
 }  // namespace courier::algo
