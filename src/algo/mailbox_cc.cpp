@@ -98,6 +98,9 @@ class LabelPropagation {
                                  ? slots_->of_delegate(static_cast<std::uint32_t>(offer.target & ~delegate_bit))
                                  : slots_->round_robin().local(offer.target);
     lower(slot, offer.label, false);  // a delegate's broadcast already reached every rank
+    // The cascade runs here, not later: wait_empty counts a rank with queued slots but nothing
+    // buffered as idle. Inside a callback the mailbox only appends, so the cascade's sends are
+    // buffered in full -- memory grows with this rank's share of the edges, not with the capacity.
     drain();
   }
 

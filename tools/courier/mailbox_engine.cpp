@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <charconv>
+#include <type_traits>
+#include <variant>
 
 #include <fmt/format.h>
 
