@@ -11,11 +11,15 @@ namespace courier::algo {
 Delegates::Delegates(std::vector<graph::vertex_t> ids, std::uint64_t threshold)
     : ids_(std::move(ids)), threshold_(threshold) {
   std::sort(ids_.begin(), ids_.end());
-}
-
-std::uint32_t Delegates::index_of(graph::vertex_t v) const {
-  const auto at = std::lower_bound(ids_.begin(), ids_.end(), v);
-  return at != ids_.end() && *at == v ? static_cast<std::uint32_t>(at - ids_.begin()) : npos;
+  int bits = 2;
+  while ((std::size_t{1} << bits) < 4 * ids_.size()) ++bits;
+  table_shift_ = 64 - bits;
+  table_.assign(std::size_t{1} << bits, Entry{});
+  for (std::uint32_t i = 0; i < ids_.size(); ++i) {
+    std::size_t at = (ids_[i] * 0x9E3779B97F4A7C15ull) >> table_shift_;
+    while (table_[at].id != graph::kNoVertex) at = (at + 1) & (table_.size() - 1);
+    table_[at] = {ids_[i], i};
+  }
 }
 
 std::uint64_t automatic_delegate_threshold(std::uint64_t edges, graph::vertex_t vertices) {

@@ -35,14 +35,29 @@ class Delegates {
   std::size_t size() const { return ids_.size(); }
   const std::vector<graph::vertex_t>& ids() const { return ids_; }
   graph::vertex_t id(std::uint32_t index) const { return ids_[index]; }
-  // The delegate's index in ids(), or npos if v is not a delegate.
-  std::uint32_t index_of(graph::vertex_t v) const;
+  // The delegate's index in ids(), or npos if v is not a delegate. Asked for every edge end, so
+  // it is an open-addressing hash table at most a quarter full (about one probe).
+  std::uint32_t index_of(graph::vertex_t v) const {
+    if (ids_.empty()) return npos;
+    for (std::size_t at = (v * 0x9E3779B97F4A7C15ull) >> table_shift_;; at = (at + 1) & (table_.size() - 1)) {
+      const Entry& e = table_[at];
+      if (e.id == v) return e.index;
+      if (e.id == graph::kNoVertex) return npos;
+    }
+  }
   bool contains(graph::vertex_t v) const { return index_of(v) != npos; }
   std::uint64_t threshold() const { return threshold_; }
 
  private:
+  struct Entry {
+    graph::vertex_t id = graph::kNoVertex;  // kNoVertex: empty
+    std::uint32_t index = npos;
+  };
+
   std::vector<graph::vertex_t> ids_;
   std::uint64_t threshold_ = UINT64_MAX;
+  std::vector<Entry> table_;
+  int table_shift_ = 63;
 };
 
 // Collective: counts every vertex's degree over the edges of all ranks (mailbox_degrees), and
