@@ -297,6 +297,7 @@ void routing_part(const Options& o, int rank, int ranks, nlohmann::json& rows) {
             const auto& edges = slices[under_mpi ? 0 : static_cast<std::size_t>(rt.rank())].edges;
             const auto d = courier::algo::mailbox_degrees(rt, edges, n, config);
             stats[static_cast<std::size_t>(under_mpi ? 0 : rt.rank())] = d.stats;
+            if (std::getenv("MAILBOX_BENCH_STATS")) std::fprintf(stderr, "rank %d %s:\n%s", rt.rank(), mb::to_string(config.routing).c_str(), mb::format(d.stats).c_str());
             seconds[static_cast<std::size_t>(under_mpi ? 0 : rt.rank())] = d.seconds;
           };
           mb::Stats total;

@@ -78,6 +78,7 @@ Core::Core(comm::Runtime& runtime, const Config& config, std::size_t fixed_paylo
 }
 
 Core::~Core() {
+  for (const comm::Completion& c : deferred_) endpoint_.release(c);  // only if wait_empty was skipped
   // Rendezvous batches still in flight read from buffers this mailbox owns: wait for them (after
   // wait_empty only their completions are left), but never forever.
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
@@ -120,10 +121,11 @@ void Core::bcast(const std::byte* payload, std::size_t bytes) {
   check_payload(bytes);
   const std::uint32_t header = bcast_bit | static_cast<std::uint32_t>(rank());
   // Every copy is appended before an exchange may start: the payload may live in scratch space.
-  std::memcpy(append(rank(), header, bytes), payload, bytes);  // the origin hears it too
-  for (rank_t child : bcast_children_[static_cast<std::size_t>(rank())]) {
-    std::memcpy(append(child, header, bytes), payload, bytes);
-  }
+  const auto copy = [&](std::byte* at) {
+    if (bytes > 0) std::memcpy(at, payload, bytes);  // an empty payload may be null
+  };
+  copy(append(rank(), header, bytes));  // the origin hears it too
+  for (rank_t child : bcast_children_[static_cast<std::size_t>(rank())]) copy(append(child, header, bytes));
   if (buffered_ >= config_.capacity_bytes && !busy_) exchange();
 }
 
@@ -151,20 +153,21 @@ void Core::exchange() {
 
 bool Core::flush() {
   if (buffered_ > counters_.peak_buffered_bytes) counters_.peak_buffered_bytes = buffered_;
-  std::vector<rank_t> hops;
-  hops.swap(pending_);
+  // The lists swap places and keep their storage: no allocation per exchange.
+  flushing_.swap(pending_);
   bool sent_all = true;
-  std::vector<rank_t> refused;
-  for (rank_t hop : hops) {
+  for (rank_t hop : flushing_) {
     listed_[static_cast<std::size_t>(hop)] = 0;  // appending from here on lists the hop again
     if (!send_hop(hop)) {
       sent_all = false;
-      refused.push_back(hop);
+      refused_.push_back(hop);
     }
   }
-  for (rank_t hop : refused) {
+  flushing_.clear();
+  for (rank_t hop : refused_) {
     if (!listed_[static_cast<std::size_t>(hop)]) list(hop);
   }
+  refused_.clear();
   return sent_all;
 }
 
@@ -254,11 +257,15 @@ bool Core::send_batch(rank_t hop, BatchBuffer& batch, comm::tag_t tag) {
 
 std::size_t Core::drain(std::size_t limit) {
   std::size_t handled = 0;
+  // Batches set aside while the buffers were full come first, in arrival order.
+  while (!deferred_.empty() && buffered_ < config_.capacity_bytes && handled < limit) {
+    const comm::Completion c = deferred_.front();
+    deferred_.pop_front();
+    ++handled;
+    handle_data(c);
+  }
   comm::Completion c;
-  // Stops once forwarding has filled the buffers to capacity, so they are flushed before more
-  // arrives: buffered bytes stay within the capacity plus one received batch. One completion is
-  // always taken, so a rank whose sends are refused still receives (and unblocks its peers).
-  while (handled < limit && (handled == 0 || buffered_ < config_.capacity_bytes) && endpoint_.poll(c)) {
+  while (handled < limit && endpoint_.poll(c)) {
     ++handled;
     if (c.op == comm::Op::send) {
       auto* batch = static_cast<BatchBuffer*>(c.context);
@@ -268,26 +275,44 @@ std::size_t Core::drain(std::size_t limit) {
       continue;
     }
     if (c.op != comm::Op::recv) continue;
+    if (c.tag == direct_tag || c.tag == routed_tag) {
+      // While the buffers are full, arriving batches wait (in the memory they arrived in) instead
+      // of filling them further through forwarding and callbacks: buffered bytes stay within the
+      // capacity plus one batch. Refused sends need only progress, never handling, to clear.
+      if (buffered_ >= config_.capacity_bytes || !deferred_.empty()) {
+        deferred_.push_back(c);
+      } else {
+        handle_data(c);
+      }
+      continue;
+    }
     struct Release {
       comm::Endpoint& endpoint;
       const comm::Completion& completion;
       ~Release() { endpoint.release(completion); }
     } release{endpoint_, c};
-    if (c.tag == direct_tag) {
-      counters_.messages_delivered += deliver_run_(owner_, c.data, c.size);
-      termination_->count_received();
-    } else if (c.tag == routed_tag) {
-      handle_batch(c.data, c.size);
-      termination_->count_received();
-    } else if (Termination::is_control(c.tag)) {
-      termination_->on_message(c);
-    } else {
+    if (!Termination::is_control(c.tag)) {
       throw Error("mailbox: a message with unknown tag " + std::to_string(c.tag) + " arrived from rank " +
                   std::to_string(c.rank) + " on the mailbox's endpoint; build mailboxes (and other endpoints) "
                   "in the same order on every rank");
     }
+    termination_->on_message(c);
   }
   return handled;
+}
+
+void Core::handle_data(const comm::Completion& c) {
+  struct Release {
+    comm::Endpoint& endpoint;
+    const comm::Completion& completion;
+    ~Release() { endpoint.release(completion); }
+  } release{endpoint_, c};
+  if (c.tag == direct_tag) {
+    counters_.messages_delivered += deliver_run_(owner_, c.data, c.size);
+  } else {
+    handle_batch(c.data, c.size);
+  }
+  termination_->count_received();
 }
 
 void Core::handle_batch(const std::byte* data, std::size_t bytes) {
@@ -356,7 +381,7 @@ bool Core::step(bool& progressed) {
   progressed = drain(drain_batch) > 0;
   if (flush() && had_batches) progressed = true;
   termination_->flush_outbox();
-  if (buffered_ == 0 && termination_->on_idle()) progressed = true;
+  if (buffered_ == 0 && deferred_.empty() && termination_->on_idle()) progressed = true;
   progress_if_needed();
   return termination_->finished();
 }

@@ -26,7 +26,7 @@ class AppendStreambuf final : public std::streambuf {
 
  protected:
   std::streamsize xsputn(const char* data, std::streamsize count) override {
-    std::memcpy(out_->extend(static_cast<std::size_t>(count)), data, static_cast<std::size_t>(count));
+    if (count > 0) std::memcpy(out_->extend(static_cast<std::size_t>(count)), data, static_cast<std::size_t>(count));
     return count;
   }
   int_type overflow(int_type ch) override {

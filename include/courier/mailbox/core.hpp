@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <deque>
 #include <memory>
 #include <vector>
 
@@ -51,7 +52,7 @@ class Core {
     if constexpr (N == 0) check_payload(bytes);
     const rank_t hop = next_hop_[static_cast<std::size_t>(dest)];
     std::byte* at = hop == dest ? append_direct<N>(hop, bytes) : append<N>(hop, static_cast<std::uint32_t>(dest), bytes);
-    std::memcpy(at, payload, N == 0 ? bytes : N);
+    if (N > 0 || bytes > 0) std::memcpy(at, payload, N == 0 ? bytes : N);  // an empty payload may be null
     if (buffered_ >= config_.capacity_bytes && !busy_) exchange();
   }
 
@@ -110,6 +111,7 @@ class Core {
   bool send_batch(rank_t hop, BatchBuffer& batch, comm::tag_t tag);
   void handle_own(rank_t hop);         // this rank's own batches, handled in place
   std::size_t drain(std::size_t limit);
+  void handle_data(const comm::Completion& batch);  // a received batch, then released
   void handle_batch(const std::byte* data, std::size_t bytes);
   template <bool Sized>
   void handle_records(const std::byte* data, std::size_t bytes);
@@ -135,8 +137,11 @@ class Core {
   std::vector<BatchBuffer> routed_;   // [next hop]: records it forwards, and broadcasts
   std::vector<std::uint8_t> listed_;  // [next hop]: in pending_
   std::vector<rank_t> pending_;       // next hops whose batches may hold records
+  std::vector<rank_t> flushing_;      // flush(): the hops being sent
+  std::vector<rank_t> refused_;       // flush(): the hops the transport refused
   std::vector<BatchBuffer> spares_;   // batches back from rendezvous sends, for reuse
   std::vector<BatchBuffer*> in_flight_;
+  std::deque<comm::Completion> deferred_;  // batches that arrived while the buffers were full
   std::size_t buffered_ = 0;
   bool busy_ = false;  // inside an exchange or test_empty: sends only append
 

@@ -3,10 +3,13 @@
 // and termination detection (YGM, paper 001 sections III and IV), on a comm::Runtime.
 //
 //   std::vector<std::uint64_t> degree(local_vertices);
-//   mailbox::Mailbox<std::uint64_t> mb(runtime, [&](auto&, std::uint64_t v) { ++degree[v / p]; },
-//                                      {.capacity_bytes = 1 << 18, .routing = mailbox::Routing::nlnr});
+//   mailbox::Config config;                          // capacity 64 KiB, no routing
+//   config.routing = mailbox::Routing::nlnr;
+//   auto mb = mailbox::make_mailbox<std::uint64_t>(runtime, [&](auto&, std::uint64_t v) { ++degree[v / p]; }, config);
 //   for (auto [u, v] : my_edges) { mb.async_send(u % p, u); mb.async_send(v % p, v); }
 //   mb.wait_empty();  // collective: every message, and every message its callback sent, handled
+//
+// (Mailbox<Message> mb(runtime, callback, config) does the same with a std::function callback.)
 //
 // Names follow YGM: async_* may run the callback on another rank later; no prefix means every rank
 // takes part; local_* concerns this rank only.
