@@ -219,3 +219,78 @@ TEST(Cli, WrongOptionsFailWithAClearMessage) {
   EXPECT_NE(unweighted.status, 0);
   EXPECT_NE(unweighted.output.find("weight"), std::string::npos) << unweighted.output;
 }
+
+TEST(Cli, MailboxEngineVerifiesEachApplication) {
+  for (const char* engine : {"--ranks 1", "--ranks 3 --routing nl --layout 2x2", "--ranks 4 --routing nlnr --layout 2x2 --capacity 64",
+                             "--ranks 8 --routing nr --layout 4x2 --delegates 20", "--ranks 2 --delegates none"})
+    for (const char* algorithm : {"degree", "cc", "spmv"}) {
+      const Outcome run = courier(std::string("run ") + algorithm + " --graph kron:9 --weights --verify --engine mailbox " + engine);
+      EXPECT_EQ(run.status, 0) << algorithm << " " << engine << "\n" << run.output;
+      EXPECT_NE(run.output.find("Verification: PASS"), std::string::npos) << algorithm << " " << engine << "\n"
+                                                                            << run.output;
+    }
+}
+
+TEST(Cli, MailboxEngineAgreesWithSeqAndReportsItsMailbox) {
+  const fs::path dir = scratch("mailbox");
+  const std::string graph = " --graph urand:9 --symmetrize";
+  const Outcome seq = courier("run cc" + graph + " --engine seq --output " + (dir / "seq.txt").string() + " --json " +
+                              (dir / "s.json").string());
+  const Outcome mailbox = courier("run cc" + graph + " --engine mailbox --ranks 4 --routing nlnr --layout 2x2 --verbose" +
+                                  " --output " + (dir / "mailbox.txt").string() + " --json " + (dir / "m.json").string());
+  ASSERT_EQ(seq.status, 0) << seq.output;
+  ASSERT_EQ(mailbox.status, 0) << mailbox.output;
+  EXPECT_EQ(read_text(dir / "seq.txt"), read_text(dir / "mailbox.txt"));
+  // --verbose echoes the configuration at start and prints every rank's statistics.
+  EXPECT_NE(mailbox.output.find("routing nlnr, 2 nodes x 2 cores"), std::string::npos) << mailbox.output;
+  EXPECT_NE(mailbox.output.find("rank 3 "), std::string::npos) << mailbox.output;
+  const auto json = nlohmann::json::parse(read_text(dir / "m.json"));
+  EXPECT_EQ(json["engine"], "mailbox");
+  EXPECT_EQ(json["options"]["routing"], "nlnr");
+  EXPECT_EQ(json["engine_stats"]["ranks"], 4);
+  EXPECT_EQ(json["engine_stats"]["per_rank"].size(), 4u);
+  EXPECT_GT(json["engine_stats"]["mailbox"]["messages_remote"].get<std::uint64_t>(), 0u);
+  EXPECT_GT(json["engine_stats"]["mailbox"]["messages_forwarded"].get<std::uint64_t>(), 0u);  // nlnr relays
+  EXPECT_EQ(json["summary"], nlohmann::json::parse(read_text(dir / "s.json"))["summary"]);
+}
+
+TEST(Cli, SpmvMultipliesByTheDocumentedVector) {
+  const fs::path dir = scratch("spmv");
+  {
+    std::ofstream graph(dir / "g.el");
+    graph << "0 1\n0 2\n1 2\n1 2\n";  // a parallel edge adds
+  }
+  // x[v] = 1 / (v + 1): y[0] = 1/2 + 1/3, y[1] = 2/3, y[2] = 0.
+  for (const char* engine : {"--engine seq", "--engine mailbox --ranks 2"}) {
+    const Outcome run = courier("run spmv --graph " + (dir / "g.el").string() + " --verify --output " +
+                                (dir / "y.txt").string() + " " + engine);
+    ASSERT_EQ(run.status, 0) << engine << "\n" << run.output;
+    std::ifstream in(dir / "y.txt");
+    std::vector<double> y;
+    for (std::uint64_t v; in >> v;) {
+      double value;
+      in >> value;
+      y.push_back(value);
+    }
+    ASSERT_EQ(y.size(), 3u) << engine;
+    EXPECT_DOUBLE_EQ(y[0], 1.0 / 2 + 1.0 / 3) << engine;
+    EXPECT_DOUBLE_EQ(y[1], 2.0 / 3) << engine;
+    EXPECT_EQ(y[2], 0.0) << engine;
+  }
+}
+
+TEST(Cli, MailboxEngineRejectsBadOptionsClearly) {
+  struct Case {
+    const char* arguments;
+    const char* says;
+  };
+  for (const Case& c : {Case{"--routing bogus", "routing 'bogus'"}, Case{"--layout 3y3", "NODESxCORES"},
+                        Case{"--ranks 4 --layout 3x3", "does not fit 4 ranks"}, Case{"--delegates lots", "--delegates lots"}}) {
+    const Outcome run = courier(std::string("run cc --graph kron:6 --engine mailbox ") + c.arguments);
+    EXPECT_NE(run.status, 0) << c.arguments;
+    EXPECT_NE(run.output.find(c.says), std::string::npos) << c.arguments << "\n" << run.output;
+  }
+  const Outcome bfs = courier("run bfs --graph kron:6 --engine mailbox");
+  EXPECT_NE(bfs.status, 0);
+  EXPECT_NE(bfs.output.find("degree, cc and spmv"), std::string::npos) << bfs.output;
+}

@@ -8,6 +8,7 @@
 #include "courier/dist/distributed_load.hpp"
 #include "graph_options.hpp"
 #include "launcher.hpp"
+#include "mailbox_engine.hpp"
 #include "run_result.hpp"
 #include "sequential_engine.hpp"
 #include "vertex_engine.hpp"
@@ -21,6 +22,7 @@ struct Options {
   std::string graph;
   std::string engine = "vertex";
   VertexEngineOptions vertex;
+  MailboxEngineOptions mailbox;
   std::string policy = "oec";
   graph::LoadOptions load;
   RunOptions run;
@@ -56,14 +58,44 @@ void write_json(const Options& o, graph::vertex_t vertices, std::uint64_t edges,
         {"policy", o.policy},
         {"comm", o.vertex.comm}}},
   };
+  if (o.engine == "mailbox") {
+    doc["options"]["ranks"] = engine_stats["ranks"];
+    doc["options"]["routing"] = o.mailbox.routing;
+    doc["options"]["layout"] = o.mailbox.layout;
+    doc["options"]["capacity"] = o.mailbox.capacity;
+    doc["options"]["delegates"] = o.mailbox.delegates;
+  }
   if (o.verify) doc["verification"] = result.mismatch.empty() ? "PASS" : "FAIL";
   AtomicFile file(o.json);
   file.write(doc.dump(2) + "\n");
   file.commit();
 }
 
+// The whole graph on every rank (the mailbox engine keeps a block of its edges). Under MPI every
+// rank must know whether every rank has it before any collective starts.
+graph::Csr load_on_every_rank(const Options& o, const MpiSession* mpi) {
+  if (!mpi) return graph::load_graph(o.graph, o.load);
+  graph::Csr csr;
+  std::string error;
+  try {
+    csr = graph::load_graph(o.graph, o.load);
+  } catch (const std::exception& e) {
+    error = e.what();
+  }
+  if (!mpi->all(error.empty())) throw dist::LoadError(error.empty() ? "another rank could not load the graph" : error);
+  return csr;
+}
+
 int run_on(const Options& o, const MpiSession* mpi) {
   const bool speaker = !mpi || mpi->rank() == 0;
+  if (o.engine == "mailbox" && mpi) {
+    // Only now is the rank count known; every rank reaches the same verdict.
+    try {
+      check_mailbox_options(o.algorithm, o.mailbox, mpi->ranks());
+    } catch (const InputError& e) {
+      throw dist::LoadError(e.what());  // every rank agrees: rank 0 speaks
+    }
+  }
   if (speaker) announce("reading", o.graph);
   Timer timer;
   const bool sequential = o.engine == "seq";
@@ -81,6 +113,19 @@ int run_on(const Options& o, const MpiSession* mpi) {
     edges = csr.num_edges();
     result = run_sequential(o.algorithm, csr, o.run);
     times["run"] = timer.lap();
+  } else if (o.engine == "mailbox") {
+    csr = load_on_every_rank(o, mpi);
+    times["load"] = timer.lap();
+    vertices = csr.num_vertices();
+    edges = csr.num_edges();
+    MailboxRun run = run_mailbox(o.algorithm, csr, o.mailbox, mpi);
+    result = std::move(run.result);
+    engine_stats = std::move(run.stats);
+    times["setup"] = run.setup_seconds;
+    times["run"] = run.run_seconds;
+    times["total"] = run.total_seconds;
+    timer.lap();
+    engine_line = run.description;
   } else {
     // Distributed loading: each rank reads its own part; no whole graph anywhere.
     VertexEngineOptions vertex = o.vertex;
@@ -112,6 +157,11 @@ int run_on(const Options& o, const MpiSession* mpi) {
   for (const auto& [key, value] : result.lines) fmt::print("{:<11} {}\n", key + ":", value);
   if (sequential) {
     fmt::print("Time:       {:.6f} s (load {:.3f} s)\n", times["run"].get<double>(), times["load"].get<double>());
+  } else if (o.engine == "mailbox") {
+    fmt::print("Time:       {:.6f} s (load {:.3f} s, setup {:.3f} s, all with gathers {:.3f} s)\n",
+               times["run"].get<double>(), times["load"].get<double>(), times["setup"].get<double>(),
+               times["total"].get<double>());
+    print_mailbox_summary(engine_stats);
   } else {
     fmt::print("Time:       {:.6f} s (load {:.3f} s, partition {:.3f} s)\n", times["run"].get<double>(),
                times["load"].get<double>(), times["partition"].get<double>());
@@ -127,8 +177,11 @@ int run_on(const Options& o, const MpiSession* mpi) {
 
   if (o.verify) {
     // Checking needs the whole graph: only here, only on rank 0, only when asked.
-    if (!sequential) csr = graph::load_graph(o.graph, o.load);
-    verify_result(o.algorithm, csr, o.run, sequential, result);
+    if (o.engine == "vertex") csr = graph::load_graph(o.graph, o.load);
+    if (o.engine == "mailbox")
+      verify_mailbox_result(o.algorithm, csr, o.run, result);
+    else
+      verify_result(o.algorithm, csr, o.run, sequential, result);
     times["verify"] = timer.lap();
     if (result.mismatch.empty())
       fmt::print("Verification: PASS ({})\n", result.verifier);
@@ -141,6 +194,7 @@ int run_on(const Options& o, const MpiSession* mpi) {
 }
 
 int run(const Options& o) {
+  if (o.engine == "mailbox") check_mailbox_options(o.algorithm, o.mailbox, launched_by_mpi() ? 0 : o.mailbox.ranks);
   if (o.engine == "seq" || !launched_by_mpi()) return run_on(o, nullptr);
   MpiSession mpi;
   try {
@@ -166,17 +220,21 @@ void add_run_command(CLI::App& app) {
       "run",
       "Run an algorithm on a graph and summarise the result.\n"
       "Example: courier run bfs --graph kron:16 --ranks 4 --policy cvc --verify\n"
+      "         courier run cc --graph kron:16 --engine mailbox --ranks 8 --routing nlnr --layout 4x2 --verify\n"
       "         courier run sssp --graph rome99.gr --source 0 --output dist.txt");
-  command->add_option("algorithm", options->algorithm, "bfs, sssp, cc, pagerank, tc, kcore or degree")
+  command->add_option("algorithm", options->algorithm,
+                      "bfs, sssp, cc, pagerank, tc, kcore, degree or spmv (y = A x, x[v] = 1 / (v + 1))")
       ->required()
       ->check(CLI::IsMember(algorithm_names()));
   command->add_option("-g,--graph", options->graph, "Graph file or generator spec (kron:16, urand:16)")->required();
   command->add_option("--engine", options->engine,
-                      "vertex: the distributed vertex-program engine; seq: the sequential reference")
-      ->check(CLI::IsMember({"vertex", "seq"}))
+                      "vertex: the distributed vertex-program engine; mailbox: paper 001's asynchronous "
+                      "mailbox (degree, cc, spmv); seq: the sequential reference")
+      ->check(CLI::IsMember({"vertex", "mailbox", "seq"}))
       ->capture_default_str();
   command->add_option("--ranks", options->vertex.ranks,
-                      "vertex: ranks (threads of this process, local transport); each reads its own part of the graph")
+                      "vertex, mailbox: ranks (threads of this process, local transport); the vertex engine's "
+                      "ranks each read their own part of the graph")
       ->check(CLI::Range(1, 1024))
       ->capture_default_str();
   command->add_option("--threads", options->vertex.threads, "vertex: compute threads per rank")
@@ -189,6 +247,7 @@ void add_run_command(CLI::App& app) {
   command->add_option("--comm", options->vertex.comm, "vertex: communication layer (lci, mpi-probe, mpi-rma)")
       ->check(CLI::IsMember({"lci", "mpi-probe", "mpi-rma"}))
       ->capture_default_str();
+  add_mailbox_options(*command, options->mailbox);
   add_graph_options(*command, options->load);
   command->add_option("-s,--source", options->run.source, "bfs, sssp: the source (default: largest out-degree)");
   command->add_option("--damping", options->run.damping, "pagerank: damping factor")->capture_default_str()
@@ -202,6 +261,7 @@ void add_run_command(CLI::App& app) {
                     "Check the result; exit 2 on a mismatch. The vertex engine loads the graph in parts (no rank "
                     "holds all of it); --verify makes rank 0 load the whole graph too, to check against");
   command->callback([options] {
+    options->mailbox.ranks = options->vertex.ranks;
     const int status = run(*options);
     if (status != 0) throw CLI::RuntimeError(status);
   });

@@ -1,12 +1,14 @@
 #include "sequential_engine.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include <fmt/format.h>
 
 #include "courier/core/error.hpp"
 #include "courier/graph/reference.hpp"
 #include "courier/graph/verify.hpp"
+#include "spmv_vector.hpp"
 #include "summary.hpp"
 
 namespace courier::cli {
@@ -15,7 +17,7 @@ namespace ref = graph::reference;
 using graph::vertex_t;
 
 const std::vector<std::string>& algorithm_names() {
-  static const std::vector<std::string> names{"bfs", "sssp", "cc", "pagerank", "tc", "kcore", "degree"};
+  static const std::vector<std::string> names{"bfs", "sssp", "cc", "pagerank", "tc", "kcore", "degree", "spmv"};
   return names;
 }
 
@@ -63,6 +65,8 @@ RunResult run_sequential(const std::string& algorithm, const graph::Csr& graph, 
     values = std::vector<std::uint64_t>(core.begin(), core.end());
   } else if (algorithm == "degree") {
     values = ref::out_degrees(graph);
+  } else if (algorithm == "spmv") {
+    values = ref::spmv(graph, spmv_x_vector(graph.num_vertices()));
   } else {
     throw InputError(fmt::format("unknown algorithm '{}': choose one of {}", algorithm, fmt::join(algorithm_names(), ", ")));
   }
@@ -106,6 +110,13 @@ void verify_result(const std::string& algorithm, const graph::Csr& graph, const 
     const double last_change = result.summary.value("last_change", 0.0);
     result.verifier = "PageRank fixed-point check";
     result.mismatch = graph::verify::pagerank(graph, *reals, options.damping, std::max(1e-6, 2 * last_change));
+  } else if (algorithm == "spmv" && !result_is_the_reference) {
+    // Sums in another order differ in the last bits: the distance allowed grows with |y|.
+    const std::vector<double> expected = ref::spmv(graph, spmv_x_vector(graph.num_vertices()));
+    double norm = 0;
+    for (double y : expected) norm += std::abs(y);
+    result.verifier = "the sequential reference, L1 distance within 1e-9 of |y|";
+    result.mismatch = graph::verify::close(expected, *reals, 1e-9 * std::max(1.0, norm), "y = A x");
   } else if (result_is_the_reference) {
     result.verifier = "none: the seq engine is the reference for " + algorithm;
   } else {

@@ -1,6 +1,7 @@
 #include "summary.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <numeric>
 
@@ -90,6 +91,21 @@ void degrees(RunResult& result, std::uint64_t edges) {
   result.summary = {{"max_degree", largest}, {"mean_degree", mean}};
 }
 
+void products(RunResult& result) {
+  const auto& y = std::get<std::vector<double>>(result.values);
+  double sum = 0;
+  vertex_t largest = 0;
+  for (vertex_t v = 0; v < y.size(); ++v) {
+    sum += y[v];
+    if (std::abs(y[v]) > std::abs(y[largest])) largest = v;
+  }
+  const double largest_value = y.empty() ? 0.0 : y[largest];
+  result.lines = {{"Product", "y = A x, A[u][v] = weight of u -> v (1 if none), x[v] = 1 / (v + 1)"},
+                  {"Sum of y", fmt::format("{:.9g}", sum)},
+                  {"Largest", fmt::format("y[{}] = {:.9g}", largest, largest_value)}};
+  result.summary = {{"x", "1/(v+1)"}, {"sum", sum}, {"largest_vertex", largest}, {"largest_value", largest_value}};
+}
+
 }  // namespace
 
 RunResult summarise(const std::string& algorithm, VertexValues values, const RunFacts& facts, const RunOptions& options,
@@ -109,6 +125,8 @@ RunResult summarise(const std::string& algorithm, VertexValues values, const Run
     cores(result);
   } else if (algorithm == "degree") {
     degrees(result, edges);
+  } else if (algorithm == "spmv") {
+    products(result);
   }
   return result;
 }

@@ -6,5 +6,6 @@
 #include "courier/graph/reference/degrees.hpp"
 #include "courier/graph/reference/kcore.hpp"
 #include "courier/graph/reference/pagerank.hpp"
+#include "courier/graph/reference/spmv.hpp"
 #include "courier/graph/reference/sssp.hpp"
 #include "courier/graph/reference/triangles.hpp"

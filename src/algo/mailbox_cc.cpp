@@ -1,0 +1,190 @@
+#include "courier/algo/mailbox_cc.hpp"
+
+#include "courier/algo/mailbox_round_robin.hpp"
+#include "courier/algo/mailbox_shuffle.hpp"
+#include "courier/core/timer.hpp"
+#include "courier/mailbox/mailbox.hpp"
+#include "mailbox_slots.hpp"
+
+namespace courier::algo {
+
+namespace {
+
+using graph::vertex_t;
+
+// One direction of an edge, stored on the rank that keeps `from`'s value: `from` is a vertex it
+// owns or a delegate.
+struct Arc {
+  vertex_t from;
+  vertex_t to;
+};
+
+// Where the two directions of an edge live. Ordinary ends stay with their owners; a delegate's
+// edges go to the owner of the other end (colocated, paper 001 V-B), and an edge between two
+// delegates to a rank chosen by its ends, since every rank has both labels.
+template <class Send>
+void place_edge(const graph::Edge& e, const Delegates& delegates, const RoundRobin& own, int ranks, Send&& send) {
+  if (e.src == e.dst) return;  // a self loop joins nothing
+  const bool src_delegate = delegates.contains(e.src), dst_delegate = delegates.contains(e.dst);
+  if (!src_delegate && !dst_delegate) {
+    send(own.owner(e.src), Arc{e.src, e.dst});
+    send(own.owner(e.dst), Arc{e.dst, e.src});
+    return;
+  }
+  const int rank = !src_delegate   ? own.owner(e.src)
+                   : !dst_delegate ? own.owner(e.dst)
+                                   : static_cast<int>((e.src + e.dst) % static_cast<vertex_t>(ranks));
+  send(rank, Arc{e.src, e.dst});
+  send(rank, Arc{e.dst, e.src});
+}
+
+// A label offered to a vertex: `target` is the vertex's id, or for a delegate's new label (sent to
+// every rank) delegate_bit | the delegate's index.
+struct Offer {
+  std::uint64_t target;
+  vertex_t label;
+};
+constexpr std::uint64_t delegate_bit = std::uint64_t{1} << 63;
+
+// One rank's part of the propagation: the labels of its slots, the arcs leaving them, and a work
+// list of slots whose label dropped and has not been offered to their neighbours yet.
+class LabelPropagation {
+ public:
+  // Creates the mailbox; no callback runs before run().
+  LabelPropagation(comm::Runtime& runtime, const mailbox::Config& config)
+      : box_(runtime, OnOffer{this}, config) {}
+
+  void load(const detail::Slots& slots, const Delegates& delegates, const std::vector<Arc>& arcs) {
+    slots_ = &slots;
+    // Arcs grouped by the slot of their source; targets encoded as a local slot or remote_bit | id.
+    auto grouped = detail::group_by(arcs, slots.count(), [&](const Arc& a) { return slots.here(a.from); });
+    offsets_ = std::move(grouped.offsets);
+    targets_.reserve(grouped.sorted.size());
+    for (const Arc& a : grouped.sorted) {
+      const std::size_t slot = slots.here(a.to);
+      targets_.push_back(slot == detail::Slots::npos ? remote_bit | a.to : slot);
+    }
+    labels_.resize(slots.count());
+    const auto& own = slots.round_robin();
+    for (std::size_t s = 0; s < slots.owned(); ++s) labels_[s] = own.global(s);
+    for (std::uint32_t i = 0; i < delegates.size(); ++i) labels_[slots.of_delegate(i)] = delegates.id(i);
+    queued_.assign(slots.count(), 0);
+  }
+
+  void run() {
+    // Every slot with edges offers its own id once; popped smallest slot first.
+    for (std::size_t s = slots_->count(); s-- > 0;)
+      if (offsets_[s + 1] > offsets_[s]) enqueue(s);
+    drain();
+    box_.wait_empty();
+  }
+
+  const std::vector<vertex_t>& labels() const { return labels_; }
+  std::uint64_t changes() const { return changes_; }
+  mailbox::Stats stats() const { return box_.local_stats(); }
+
+ private:
+  static constexpr std::uint64_t remote_bit = std::uint64_t{1} << 63;
+
+  // The callback as a type of its own, so the mailbox inlines it into its receive loop.
+  struct OnOffer {
+    LabelPropagation* self;
+    template <class Box>
+    void operator()(Box&, const Offer& offer) const { self->receive(offer); }
+  };
+
+  void receive(const Offer& offer) {
+    const std::size_t slot = (offer.target & delegate_bit) != 0
+                                 ? slots_->of_delegate(static_cast<std::uint32_t>(offer.target & ~delegate_bit))
+                                 : slots_->round_robin().local(offer.target);
+    lower(slot, offer.label, false);  // a delegate's broadcast already reached every rank
+    // The cascade runs here, not later: wait_empty counts a rank with queued slots but nothing
+    // buffered as idle. Inside a callback the mailbox only appends, so the cascade's sends are
+    // buffered in full -- memory grows with this rank's share of the edges, not with the capacity.
+    drain();
+  }
+
+  void lower(std::size_t slot, vertex_t label, bool announce) {
+    if (label >= labels_[slot]) return;
+    labels_[slot] = label;
+    ++changes_;
+    enqueue(slot);
+    if (announce && slots_->is_delegate(slot)) box_.async_bcast({delegate_bit | slots_->delegate_index(slot), label});
+  }
+
+  void enqueue(std::size_t slot) {
+    if (queued_[slot]) return;
+    queued_[slot] = 1;
+    work_.push_back(slot);
+  }
+
+  // Offers the labels of queued slots to their neighbours. A send may run callbacks (when the
+  // mailbox exchanges), which lower more labels and queue their slots: the loop that is already
+  // draining takes them, so drain never nests.
+  void drain() {
+    if (draining_) return;
+    draining_ = true;
+    while (!work_.empty()) {
+      const std::size_t s = work_.back();
+      work_.pop_back();
+      queued_[s] = 0;
+      const vertex_t label = labels_[s];
+      for (std::size_t k = offsets_[s]; k < offsets_[s + 1]; ++k) {
+        const std::uint64_t t = targets_[k];
+        if ((t & remote_bit) != 0) {
+          const vertex_t v = t & ~remote_bit;
+          box_.async_send(slots_->round_robin().owner(v), Offer{v, label});
+        } else {
+          lower(static_cast<std::size_t>(t), label, true);
+        }
+      }
+    }
+    draining_ = false;
+  }
+
+  const detail::Slots* slots_ = nullptr;
+  std::vector<std::size_t> offsets_;
+  std::vector<std::uint64_t> targets_;
+  std::vector<vertex_t> labels_;
+  std::vector<std::uint8_t> queued_;
+  std::vector<std::size_t> work_;
+  bool draining_ = false;
+  std::uint64_t changes_ = 0;
+  mailbox::Mailbox<Offer, OnOffer> box_;  // last: its callback uses the members above
+};
+
+}  // namespace
+
+MailboxComponents mailbox_cc(comm::Runtime& runtime, std::span<const graph::Edge> my_edges,
+                             graph::vertex_t num_vertices, const MailboxCcOptions& options) {
+  Timer timer;
+  MailboxComponents out;
+  mailbox::Config setup = options.mailbox;
+  setup.echo_config = false;
+  // Every mailbox of the run exists before the first collective step (see mailbox_shuffle.hpp).
+  MailboxShuffle<Arc> shuffle(runtime, setup);
+  LabelPropagation propagation(runtime, options.mailbox);
+  const Delegates delegates =
+      find_delegates(runtime, my_edges, num_vertices, options.delegates, setup, &out.setup_stats);
+  const RoundRobin own(runtime.size(), runtime.rank(), num_vertices);
+  std::vector<Arc> arcs = shuffle.run(
+      [&](auto&& send) {
+        for (const graph::Edge& e : my_edges) place_edge(e, delegates, own, runtime.size(), send);
+      },
+      &out.setup_stats);
+  const detail::Slots slots(own, delegates);
+  propagation.load(slots, delegates, arcs);
+  std::vector<Arc>().swap(arcs);  // the propagation keeps its own copy
+  out.setup_seconds = timer.lap();
+
+  propagation.run();
+  out.seconds = timer.lap();
+  out.labels = slots.owned_values(propagation.labels());
+  out.delegates = delegates.size();
+  out.delegate_threshold = delegates.threshold();
+  out.label_changes = propagation.changes();
+  out.stats = propagation.stats();
+  return out;
+}
+
+}  // namespace courier::algo
