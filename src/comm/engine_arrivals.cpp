@@ -60,6 +60,7 @@ bool Engine::dispatch(rank_t source, const wire::Header& h, std::span<const std:
       bump(bytes_received, size);
       // The arrival takes its place in first-packet order now and becomes ready when the put lands.
       e->arrivals.push_back(Arrival{Completion{Op::recv, source, h.tag, size, data, e->options.context}, false});
+      note_backlog(*e);
       const std::uint64_t key = next_incoming++;
       incoming.emplace(key, Incoming{source, e, &e->arrivals.back()});
       expose_and_answer(PendingExpose{source, std::span(data, size), key, h.a});
@@ -155,7 +156,10 @@ void Engine::complete_origin(std::uint32_t slot) {
   const Completion c{rec.op, rec.peer, rec.tag, rec.size,
                      rec.op == Op::get ? rec.destination : const_cast<std::byte*>(rec.source), rec.context};
   EndpointState& e = *endpoint(rec.endpoint);
-  if (!e.local_completions.empty() || !complete(e, c)) e.local_completions.push_back(c);
+  if (!e.local_completions.empty() || !complete(e, c)) {
+    e.local_completions.push_back(c);
+    note_backlog(e);
+  }
 }
 
 void Engine::deliver_arrival(EndpointState& e, Arrival arrival) {
@@ -167,6 +171,7 @@ void Engine::deliver_arrival(EndpointState& e, Arrival arrival) {
     }
   }
   e.arrivals.push_back(arrival);
+  note_backlog(e);
 }
 
 std::size_t Engine::drain_arrivals(EndpointState& e) {
@@ -208,7 +213,7 @@ bool Engine::complete_received(EndpointState& e, Completion c) {
   auto it = e.posted.find(key);
   if (it == e.posted.end()) {
     e.unexpected[key].push_back(c);
-    ++e.unexpected_count;
+    if (++e.unexpected_count > max_unexpected) note_backlog(e);
     return true;
   }
   c.context = it->second.front();
