@@ -78,7 +78,7 @@ bool Endpoint::poll(Completion& out) {
                 " reports completions by synchronizer or handler, not by queue");
   }
   if (state_->queue->try_pop(out)) return true;
-  return engine_->progress() && state_->queue->try_pop(out);
+  return engine_->poll_progress(*state_, out) || state_->queue->try_pop(out);
 }
 
 Post Endpoint::recv(rank_t source, tag_t tag, void* context, Completion* out) {

@@ -137,6 +137,19 @@ bool Engine::progress(bool by_server) {
   return progress_locked() > 0;
 }
 
+bool Engine::poll_progress(EndpointState& e, Completion& out) {
+  std::unique_lock lock(progress_lock, std::try_to_lock);
+  if (!lock.owns_lock()) return false;
+  bump(caller_rounds);
+  catcher = Catcher{&e, &out, false};
+  struct Release {
+    Catcher& c;
+    ~Release() { c.endpoint = nullptr; }
+  } release{catcher};
+  progress_locked();
+  return catcher.caught;
+}
+
 void Engine::note_backlog(EndpointState& e) {
   if (e.in_backlog) return;
   e.in_backlog = true;

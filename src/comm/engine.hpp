@@ -132,6 +132,9 @@ struct Engine final : net::EventSink {
   bool progress(bool by_server = false);
   std::size_t progress_locked();
   void serve();  // the progress server's loop
+  // Endpoint::poll found its queue empty: one round (unless another thread is progressing),
+  // whose first completion for `e` goes straight to `out` when nothing else waits in e's queue.
+  bool poll_progress(EndpointState& e, Completion& out);
 
   // Posting side: an eager packet for `dest` goes straight into a frame and to the device when
   // nothing of dest's is queued, nobody is progressing, and no packet went to dest this way since
@@ -195,6 +198,12 @@ struct Engine final : net::EventSink {
   // [engine]
   ProgressLock progress_lock;
   std::uint64_t rounds = 0;                 // rounds of progress so far
+  // The poller running this round (poll_progress), waiting for a completion of `endpoint`.
+  struct Catcher {
+    EndpointState* endpoint = nullptr;
+    Completion* out = nullptr;
+    bool caught = false;
+  } catcher;
   std::vector<rank_t> flushing;             // destinations with something left to send
   std::vector<EndpointState*> backlog;      // endpoints with arrivals or completions waiting
   std::unordered_map<std::uint64_t, Incoming> incoming;

@@ -41,7 +41,8 @@ std::size_t Engine::flush_listed() {
     }
   }
   if (taken) std::atomic_thread_fence(std::memory_order_seq_cst);  // see mark_dirty
-  std::size_t frames_before = frames_sent.load(std::memory_order_relaxed);
+  if (flushing.empty()) return 0;
+  const std::size_t frames_before = frames_sent.load(std::memory_order_relaxed);
   for (std::size_t i = 0; i < flushing.size();) {
     const rank_t dest = flushing[i];
     if (flush(dest)) {
