@@ -44,9 +44,7 @@ Post LocalDevice::try_send(rank_t dest, std::span<const std::byte> frame) {
                 std::to_string(frame_bytes_));
   }
   if (faults_ && chance(state_->options.faults.retry_probability)) return Post::retry;
-  const bool pushed = frames_out_[static_cast<std::size_t>(dest)]->try_push_with(
-      [&](std::vector<std::byte>& slot) { slot.assign(frame.begin(), frame.end()); });
-  return pushed ? Post::done : Post::retry;
+  return frames_out_[static_cast<std::size_t>(dest)]->try_push(frame) ? Post::done : Post::retry;
 }
 
 Post LocalDevice::try_expose(rank_t origin, std::span<std::byte> region, std::uint64_t context,
@@ -113,7 +111,7 @@ std::size_t LocalDevice::progress(EventSink& sink) {
     }
     FrameRing& frames = *frames_in_[from];
     for (std::size_t n = 0; n < frames_per_source_per_progress; ++n) {
-      if (!frames.try_pop_with([&](std::vector<std::byte>& frame) { sink.on_frame(source, frame); })) break;
+      if (!frames.try_pop_with([&](std::span<const std::byte> frame) { sink.on_frame(source, frame); })) break;
       ++events;
     }
   }
@@ -141,8 +139,9 @@ std::size_t LocalDevice::progress_with_faults(EventSink& sink) {
     }
     for (std::size_t n = 0; n < frames_per_source_per_progress; ++n) {
       if (held_.size() >= max_held) break;
-      const bool popped = frames.try_pop_with(
-          [&](std::vector<std::byte>& frame) { held_.push_back(Held{source, false, 0, frame}); });
+      const bool popped = frames.try_pop_with([&](std::span<const std::byte> frame) {
+        held_.push_back(Held{source, false, 0, std::vector<std::byte>(frame.begin(), frame.end())});
+      });
       if (!popped) break;
     }
   }

@@ -8,6 +8,7 @@
 #include "courier/core/spsc_ring.hpp"
 #include "courier/net/device.hpp"
 #include "courier/net/local.hpp"
+#include "frame_ring.hpp"
 
 namespace courier::net {
 
@@ -35,7 +36,6 @@ class LocalDevice final : public Device {
     std::uint64_t notice;
     std::vector<std::byte> frame;
   };
-  using FrameRing = SpscRing<std::vector<std::byte>>;
   using NoticeRing = SpscRing<std::uint64_t>;
 
   bool chance(double probability);
