@@ -91,8 +91,10 @@ struct PendingPut {
 struct Peer {
   explicit Peer(std::size_t queue_packets) : outgoing(queue_packets) {}
   MpmcQueue<std::byte*> outgoing;  // packets from any thread, for the engine to pack
+  // Raised by posters after a push, cleared by the engine; its own line, away from the engine's.
+  alignas(cache_line_bytes) std::atomic<bool> queued{false};
   // [engine]
-  std::deque<std::vector<std::byte>> control;  // packets the engine itself sends (RTR, FIN)
+  alignas(cache_line_bytes) std::deque<std::vector<std::byte>> control;  // packets the engine itself sends (RTR, FIN)
   std::byte* carry = nullptr;                  // dequeued, did not fit the last frame
   std::vector<std::byte> frame;
   std::size_t frame_used = 0;                  // a packed frame the transport has not taken yet
@@ -141,7 +143,7 @@ struct Engine final : net::EventSink {
   // the last round of progress; false (nothing done) otherwise. The last condition keeps bursts
   // packed: the first packet of a burst leaves at once, the rest share the next round's frames.
   bool try_send_direct(rank_t dest, const wire::Header& h, std::span<const std::byte> payload);
-  // Posting side: `dest` has packets in its outgoing queue (after the push, see mark_dirty's note).
+  // Posting side, after a push into dest's outgoing queue: tells the engine to look there.
   void mark_dirty(rank_t dest);
   void shutdown();
 

@@ -3,6 +3,7 @@
 // This is what makes many small messages cheaper than one transport message each. When nothing
 // is queued for a destination and nobody is progressing, a poster packs its eager packet straight
 // into the frame and hands it to the transport itself: no pool packet, no queue, no hand-off.
+#include <bit>
 #include <cstddef>
 #include <cstring>
 
@@ -11,14 +12,13 @@
 namespace courier::comm {
 
 void Engine::mark_dirty(rank_t dest) {
-  // The push into the outgoing queue must be visible before the bit is read: otherwise this
-  // poster could see the bit still set while the engine, having just cleared it, finds the queue
-  // empty, and the packet would wait for the next post to that destination. The engine fences
-  // between clearing the bit and reading the queue (flush_listed).
-  std::atomic_thread_fence(std::memory_order_seq_cst);
-  auto& word = dirty[static_cast<std::size_t>(dest) / 64];
+  // Read-modify-writes only, so that the push into the queue is ordered before the flag without
+  // fences: whoever clears the flag next (acquire, flush_listed) sees the push. The first poster
+  // to raise the flag since the engine last cleared it also sets dest's bit in the bitmap.
+  Peer& p = *peers[static_cast<std::size_t>(dest)];
+  if (p.queued.exchange(true, std::memory_order_acq_rel)) return;
   const std::uint64_t bit = std::uint64_t{1} << (static_cast<std::size_t>(dest) % 64);
-  if ((word.load(std::memory_order_relaxed) & bit) == 0) word.fetch_or(bit, std::memory_order_relaxed);
+  dirty[static_cast<std::size_t>(dest) / 64].fetch_or(bit, std::memory_order_release);
 }
 
 void Engine::list_for_flush(rank_t dest) {
@@ -29,18 +29,17 @@ void Engine::list_for_flush(rank_t dest) {
 }
 
 std::size_t Engine::flush_listed() {
-  bool taken = false;
   for (std::size_t w = 0; w < dirty.size(); ++w) {
     if (dirty[w].load(std::memory_order_relaxed) == 0) continue;
-    std::uint64_t bits = dirty[w].exchange(0, std::memory_order_relaxed);
-    taken = true;
+    std::uint64_t bits = dirty[w].exchange(0, std::memory_order_acquire);
     while (bits != 0) {
-      const int bit = __builtin_ctzll(bits);
+      const auto dest = static_cast<rank_t>(w * 64 + static_cast<std::size_t>(std::countr_zero(bits)));
       bits &= bits - 1;
-      list_for_flush(static_cast<rank_t>(w * 64 + static_cast<std::size_t>(bit)));
+      // Cleared before the queue is read: a packet pushed after this raises the flag again.
+      peers[static_cast<std::size_t>(dest)]->queued.exchange(false, std::memory_order_acq_rel);
+      list_for_flush(dest);
     }
   }
-  if (taken) std::atomic_thread_fence(std::memory_order_seq_cst);  // see mark_dirty
   if (flushing.empty()) return 0;
   const std::size_t frames_before = frames_sent.load(std::memory_order_relaxed);
   for (std::size_t i = 0; i < flushing.size();) {
