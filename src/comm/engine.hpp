@@ -154,10 +154,10 @@ struct Engine final : net::EventSink {
 
   // [engine] helpers
   bool dispatch(rank_t source, const wire::Header& h, std::span<const std::byte> payload);
-  void deliver_arrival(EndpointState& e, Arrival arrival);  // queue in first-packet order
+  void deliver_arrival(EndpointState& e, const Completion& c);  // complete, in first-packet order
   std::size_t drain_arrivals(EndpointState& e);
   bool complete(EndpointState& e, const Completion& c);    // to the endpoint's mechanism
-  bool complete_received(EndpointState& e, Completion c);  // matching, then the mechanism
+  bool complete_received(EndpointState& e, const Completion& c);  // matching, then the mechanism
   void complete_origin(std::uint32_t slot);
   void send_control(rank_t dest, const wire::Header& h, std::span<const std::byte> payload = {});
   void expose_and_answer(PendingExpose expose);

@@ -48,7 +48,7 @@ bool Engine::dispatch(rank_t source, const wire::Header& h, std::span<const std:
       if (!payload.empty()) std::memcpy(data, payload.data(), payload.size());
       bump(messages_received);
       bump(bytes_received, payload.size());
-      deliver_arrival(*e, Arrival{Completion{Op::recv, source, h.tag, payload.size(), data, e->options.context}, true});
+      deliver_arrival(*e, Completion{Op::recv, source, h.tag, payload.size(), data, e->options.context});
       return true;
     }
     case wire::Type::rts: {
@@ -162,15 +162,15 @@ void Engine::complete_origin(std::uint32_t slot) {
   }
 }
 
-void Engine::deliver_arrival(EndpointState& e, Arrival arrival) {
+void Engine::deliver_arrival(EndpointState& e, const Completion& c) {
   if (e.arrivals.empty()) {
-    if (complete_received(e, arrival.completion)) return;
+    if (complete_received(e, c)) return;
     if (closing.load(std::memory_order_relaxed)) {
-      discard(e, arrival.completion);
+      discard(e, c);
       return;
     }
   }
-  e.arrivals.push_back(arrival);
+  e.arrivals.push_back(Arrival{c, true});
   note_backlog(e);
 }
 
@@ -212,8 +212,9 @@ bool Engine::complete(EndpointState& e, const Completion& c) {
   return false;
 }
 
-bool Engine::complete_received(EndpointState& e, Completion c) {
-  if (!e.options.match_tags) return complete(e, c);
+bool Engine::complete_received(EndpointState& e, const Completion& received) {
+  if (!e.options.match_tags) return complete(e, received);
+  Completion c = received;
   const auto key = std::make_pair(c.rank, c.tag);
   std::unique_lock lock(e.match_mutex);
   auto it = e.posted.find(key);

@@ -12,7 +12,9 @@
 
 namespace courier::net {
 
-class LocalDevice final : public Device {
+// Aligned to a cache line: the ranks' devices are allocated side by side, and each writes its
+// own fields on every progress round.
+class alignas(cache_line_bytes) LocalDevice final : public Device {
  public:
   LocalDevice(std::shared_ptr<LocalFabric::State> state, rank_t rank);
 
