@@ -31,6 +31,7 @@ class RequestSlots {
   }
   // One past the highest busy slot; 0 when none is busy.
   std::size_t end() const { return end_; }
+  std::size_t busy_count() const { return busy_count_; }
 
  private:
   bool busy(std::size_t slot) const { return (busy_[slot / 64] >> (slot % 64)) & 1; }
