@@ -89,18 +89,14 @@ Engine::~Engine() {
   free_undelivered();
 }
 
-void Engine::check_peer(rank_t r, const char* what) const {
-  if (r < 0 || r >= ranks) {
-    throw Error(std::string("comm::Endpoint::") + what + ": rank " + std::to_string(r) + " is outside [0, " +
-                std::to_string(ranks) + ")");
-  }
+void Engine::peer_error(rank_t r, const char* what) const {
+  throw Error(std::string("comm::Endpoint::") + what + ": rank " + std::to_string(r) + " is outside [0, " +
+              std::to_string(ranks) + ")");
 }
 
-void Engine::check_open(const char* what) const {
-  if (closing.load(std::memory_order_relaxed)) {
-    throw Error(std::string("comm::Endpoint::") + what + " after shutdown began on rank " + std::to_string(rank) +
-                "; post everything before Runtime::shutdown");
-  }
+void Engine::closed_error(const char* what) const {
+  throw Error(std::string("comm::Endpoint::") + what + " after shutdown began on rank " + std::to_string(rank) +
+              "; post everything before Runtime::shutdown");
 }
 
 Endpoint& Engine::create_endpoint(EndpointOptions opts) {

@@ -127,8 +127,15 @@ struct Engine final : net::EventSink {
   }
   Endpoint& create_endpoint(EndpointOptions options);
   bool try_lock_slot(std::uint32_t& slot) { return free_slots.try_pop(slot); }
-  void check_peer(rank_t rank, const char* what) const;
-  void check_open(const char* what) const;
+  // On every post: inline checks, out-of-line errors.
+  void check_peer(rank_t r, const char* what) const {
+    if (r < 0 || r >= ranks) [[unlikely]] peer_error(r, what);
+  }
+  void check_open(const char* what) const {
+    if (closing.load(std::memory_order_relaxed)) [[unlikely]] closed_error(what);
+  }
+  [[noreturn]] void peer_error(rank_t r, const char* what) const;
+  [[noreturn]] void closed_error(const char* what) const;
 
   // Progress (one thread at a time). `by_server` tells the server's rounds from the callers'.
   bool progress(bool by_server = false);
