@@ -2,12 +2,17 @@
 //   MessageRate/T/S  64 B messages, T sending+receiving threads per rank (each with its own
 //                    endpoint), S = 1 with the progress server, 0 with explicit progress().
 //   Latency/B/S      ping-pong of B bytes between rank 0 and rank 1; one-way time per message.
+//   PathLength/B     one thread plays both ranks (explicit progress, no thread hand-off): the
+//                    software path of one round trip alone, deterministic, so that
+//                    `valgrind --tool=callgrind ... --benchmark_filter=PathLength/8` counts
+//                    instructions per round trip repeatably even on a busy machine.
 // Run: build/bench/comm_local_bench [--benchmark_out=FILE --benchmark_out_format=json]
 #include <benchmark/benchmark.h>
 
 #include <atomic>
 #include <chrono>
 #include <memory>
+#include <span>
 #include <thread>
 #include <vector>
 
@@ -190,6 +195,51 @@ BENCHMARK(BM_Latency)
     ->UseManualTime()
     ->Unit(benchmark::kMicrosecond)
     ->Iterations(3);
+
+// One thread: rank 0 sends, rank 1 progresses until the message is there and answers, rank 0
+// progresses until the answer is there. Everything runs on this thread, in the same order every
+// time, so its instruction count is a property of the code, not of the machine's load
+// (callgrind: --toggle-collect='*one_thread_round_trip*' counts exactly these round trips).
+struct OneThreadPair {
+  comm::Runtime& rank0;
+  comm::Runtime& rank1;
+  std::span<const std::byte> message;
+
+  void send(comm::Runtime& rt) {
+    while (rt.endpoint().send(1 - rt.rank(), 0, message) == comm::Post::retry) rt.progress();
+  }
+  void receive(comm::Runtime& from, comm::Runtime& at) {
+    comm::Completion c;
+    while (!at.endpoint().poll(c)) {
+      from.progress();
+      at.progress();
+    }
+    at.endpoint().release(c);
+  }
+};
+
+[[gnu::noinline]] void one_thread_round_trip(OneThreadPair& pair) {
+  pair.send(pair.rank0);
+  pair.receive(pair.rank0, pair.rank1);
+  pair.send(pair.rank1);
+  pair.receive(pair.rank1, pair.rank0);
+}
+
+void BM_PathLength(benchmark::State& state) {
+  const auto bytes = static_cast<std::size_t>(state.range(0));
+  const std::vector<std::byte> message(bytes, std::byte{3});
+  comm::RuntimeOptions options;
+  options.progress_thread = false;
+  net::LocalFabric fabric(2);
+  comm::Runtime rank0(fabric.device(0), options), rank1(fabric.device(1), options);
+  OneThreadPair pair{rank0, rank1, message};
+  for (auto _ : state) one_thread_round_trip(pair);
+  state.SetLabel("ns per round trip, one thread, explicit progress");
+  std::thread other([&] { rank1.shutdown(); });
+  rank0.shutdown();
+  other.join();
+}
+BENCHMARK(BM_PathLength)->Arg(8)->Arg(512)->ArgName("bytes")->Iterations(100000);
 
 }  // namespace
 

@@ -74,12 +74,15 @@ int main(int argc, char** argv) {
   bool quick = false;
   std::vector<std::string> only;
   int max_threads = 4;
+  std::size_t max_bytes = 1u << 20;
   int repeats = 3;
   app.add_option("--json", json_path, "Where rank 0 writes the results");
   app.add_flag("--quick", quick, "A tenth of the iterations (a smoke test, not a measurement)");
   app.add_option("--variant", only, "Run only these variants (default: all)");
-  app.add_option("--max-threads", max_threads, "Message rate with 1..N threads per rank")
-      ->check(CLI::Range(1, 16));
+  app.add_option("--max-threads", max_threads, "Message rate with 1..N threads per rank (0: no rate)")
+      ->check(CLI::Range(0, 16));
+  app.add_option("--max-bytes", max_bytes, "Latency from 8 B up to this size (0: no latency)")
+      ->check(CLI::Range(std::size_t{0}, std::size_t{1} << 20));
   app.add_option("--repeats", repeats, "Report the median of this many runs")->check(CLI::Range(1, 99));
   CLI11_PARSE(app, argc, argv);
 
@@ -122,9 +125,9 @@ int main(int argc, char** argv) {
         if (setup.rank == 0) print_row(rows.back());
       }
     };
-    for (std::size_t bytes = 8; bytes <= (1u << 20); bytes *= 4) {
+    for (std::size_t bytes = 8; bytes <= max_bytes; bytes *= 4) {
       measure("latency_us", bytes, 1, [&](const Variant& v) { return v.latency_us(setup, bytes); });
-      if (bytes == (1u << 19)) bytes = (1u << 20) / 4;  // end on exactly 1 MiB
+      if (bytes == (1u << 19) && max_bytes == (1u << 20)) bytes = (1u << 20) / 4;  // end on exactly 1 MiB
     }
     for (int threads = 1; threads <= max_threads; ++threads) {
       measure("messages_per_s", rate_message_bytes, threads,

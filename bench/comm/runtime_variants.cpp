@@ -88,7 +88,7 @@ class Poster {
         return true;
       }
       if (!want_message && pending_ == 0) return false;
-      if (!runtime_.progress()) backoff.idle();
+      backoff.idle();  // poll ran a round of progress itself (unless another thread was)
     }
   }
 

@@ -1,6 +1,9 @@
-// The posting side (paper 000, Algorithm 1): runs on the caller's thread and never touches the
-// device. An eager send is: a packet from this thread's cache, a header and a memcpy, one MPMC
-// enqueue towards the destination.
+// The posting side (paper 000, Algorithm 1), on the caller's thread. An eager send is a header
+// and a memcpy straight into the destination's frame, handed to the device, when nothing is
+// queued for that destination and nobody is progressing (the latency path); otherwise a packet
+// from this thread's cache, a header and a memcpy, one MPMC enqueue towards the destination,
+// packed with others into one frame by whoever progresses next (the throughput path). A poll or
+// recv that finds nothing runs one round of progress itself, unless another thread is doing so.
 #include <cstring>
 
 #include "courier/core/error.hpp"
@@ -23,6 +26,7 @@ bool enqueue(Engine& engine, rank_t dest, wire::Header h, std::span<const std::b
     engine.pool.release(packet);
     return false;
   }
+  engine.mark_dirty(dest);
   return true;
 }
 
@@ -50,10 +54,9 @@ Post Endpoint::send(rank_t dest, tag_t tag, std::span<const std::byte> data, voi
   h.tag = tag;
   if (data.size() <= engine.eager_limit) {
     h.type = wire::Type::egr;
+    h.payload = static_cast<std::uint32_t>(data.size());
+    if (engine.try_send_direct(dest, h, data)) return Post::done;
     if (!enqueue(engine, dest, h, data, data.size())) return fail_retry();
-    s.messages_sent.fetch_add(1, std::memory_order_relaxed);
-    s.eager_sent.fetch_add(1, std::memory_order_relaxed);
-    s.bytes_sent.fetch_add(data.size(), std::memory_order_relaxed);
     return Post::done;
   }
   std::uint32_t slot = 0;
@@ -66,9 +69,6 @@ Post Endpoint::send(rank_t dest, tag_t tag, std::span<const std::byte> data, voi
     engine.free_slots.try_push(slot);
     return fail_retry();
   }
-  s.messages_sent.fetch_add(1, std::memory_order_relaxed);
-  s.rendezvous_sent.fetch_add(1, std::memory_order_relaxed);
-  s.bytes_sent.fetch_add(data.size(), std::memory_order_relaxed);
   return Post::posted;
 }
 
@@ -77,7 +77,8 @@ bool Endpoint::poll(Completion& out) {
     throw Error("comm::Endpoint::poll: endpoint " + std::to_string(state_->id) +
                 " reports completions by synchronizer or handler, not by queue");
   }
-  return state_->queue->try_pop(out);
+  if (state_->queue->try_pop(out)) return true;
+  return engine_->poll_progress(*state_, out) || state_->queue->try_pop(out);
 }
 
 Post Endpoint::recv(rank_t source, tag_t tag, void* context, Completion* out) {
@@ -89,18 +90,24 @@ Post Endpoint::recv(rank_t source, tag_t tag, void* context, Completion* out) {
   if (out == nullptr) throw Error("comm::Endpoint::recv: pass a Completion to fill when the message is already here");
   EndpointState& s = *state_;
   const auto key = std::make_pair(source, tag);
-  std::lock_guard lock(s.match_mutex);
-  auto it = s.unexpected.find(key);
-  if (it != s.unexpected.end()) {
-    *out = it->second.front();
-    out->context = context;
-    it->second.pop_front();
-    if (it->second.empty()) s.unexpected.erase(it);
-    --s.unexpected_count;
-    return Post::done;
-  }
-  s.posted[key].push_back(context);
-  return Post::posted;
+  auto claim = [&](bool or_post) {
+    std::lock_guard lock(s.match_mutex);
+    auto it = s.unexpected.find(key);
+    if (it != s.unexpected.end()) {
+      *out = it->second.front();
+      out->context = context;
+      it->second.pop_front();
+      if (it->second.empty()) s.unexpected.erase(it);
+      --s.unexpected_count;
+      return true;
+    }
+    // Posted under the same lock as the look: a message arriving in between cannot slip past.
+    if (or_post) s.posted[key].push_back(context);
+    return false;
+  };
+  if (claim(false)) return Post::done;
+  engine_->progress();  // it may be on its way
+  return claim(true) ? Post::done : Post::posted;
 }
 
 Post Endpoint::put(rank_t target, window_id window, std::size_t offset, std::span<const std::byte> data,
@@ -115,8 +122,9 @@ Post Endpoint::put(rank_t target, window_id window, std::size_t offset, std::spa
   if (data.size() <= engine.eager_limit) {
     h.type = wire::Type::put_egr;
     h.a = offset;
+    h.payload = static_cast<std::uint32_t>(data.size());
+    if (engine.try_send_direct(target, h, data)) return Post::done;
     if (!enqueue(engine, target, h, data, data.size())) return fail_retry();
-    s.puts.fetch_add(1, std::memory_order_relaxed);
     return Post::done;
   }
   std::uint32_t slot = 0;
@@ -130,7 +138,6 @@ Post Endpoint::put(rank_t target, window_id window, std::size_t offset, std::spa
     engine.free_slots.try_push(slot);
     return fail_retry();
   }
-  s.puts.fetch_add(1, std::memory_order_relaxed);
   return Post::posted;
 }
 
@@ -154,7 +161,6 @@ Post Endpoint::get(rank_t target, window_id window, std::size_t offset, std::spa
     engine.free_slots.try_push(slot);
     return fail_retry();
   }
-  s.gets.fetch_add(1, std::memory_order_relaxed);
   return Post::posted;
 }
 

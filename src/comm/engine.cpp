@@ -43,7 +43,8 @@ Engine::Engine(Runtime& rt, std::unique_ptr<net::Device> dev, RuntimeOptions opt
       eager_limit(eager_limit_for(*device, options)),
       pool(std::max<std::size_t>(options.packet_count, 1), sizeof(wire::Header) + eager_limit),
       slots(std::max<std::size_t>(options.max_rendezvous, 1)),
-      free_slots(slots.size()) {
+      free_slots(slots.size()),
+      dirty((static_cast<std::size_t>(ranks) + 63) / 64) {
   if (options.packet_count == 0 || options.queue_packets == 0 || options.max_rendezvous == 0) {
     throw Error("comm::Runtime: packet_count, queue_packets and max_rendezvous must be positive");
   }
@@ -53,23 +54,32 @@ Engine::Engine(Runtime& rt, std::unique_ptr<net::Device> dev, RuntimeOptions opt
   }
   for (std::uint32_t i = 0; i < slots.size(); ++i) free_slots.try_push(i);
   create_endpoint(options.initial_endpoint);
-  if (options.progress_thread) {
-    server = std::thread([this] {
-      Backoff backoff(options.server_backoff);
-      try {
-        while (!stop_server.load(std::memory_order_acquire)) {
-          if (progress()) {
-            backoff.reset();
-          } else {
-            backoff.pause();
-          }
-        }
-      } catch (const std::exception& e) {
-        std::lock_guard lock(progress_mutex);
-        failure = std::string("progress server of rank ") + std::to_string(rank) + ": " + e.what();
-        phase.store(Phase::failed, std::memory_order_release);
+  flushing.reserve(static_cast<std::size_t>(ranks));
+  if (options.progress_thread) server = std::thread([this] { serve(); });
+}
+
+void Engine::serve() {
+  Backoff backoff(options.server_backoff);
+  std::uint64_t seen = caller_rounds.load(std::memory_order_relaxed);
+  try {
+    while (!stop_server.load(std::memory_order_acquire)) {
+      // Callers that poll drive the engine themselves (no hand-off between threads on the
+      // latency path); competing with them would only take their core. Their rounds stop when
+      // they go back to work, and the server takes over at its next look.
+      const std::uint64_t now = caller_rounds.load(std::memory_order_relaxed);
+      if (now != seen) {
+        seen = now;
+        backoff.pause();
+      } else if (progress(true)) {
+        backoff.reset();
+      } else {
+        backoff.pause();
       }
-    });
+    }
+  } catch (const std::exception& e) {
+    std::lock_guard lock(progress_lock);
+    failure = std::string("progress server of rank ") + std::to_string(rank) + ": " + e.what();
+    phase.store(Phase::failed, std::memory_order_release);
   }
 }
 
@@ -79,18 +89,14 @@ Engine::~Engine() {
   free_undelivered();
 }
 
-void Engine::check_peer(rank_t r, const char* what) const {
-  if (r < 0 || r >= ranks) {
-    throw Error(std::string("comm::Endpoint::") + what + ": rank " + std::to_string(r) + " is outside [0, " +
-                std::to_string(ranks) + ")");
-  }
+void Engine::peer_error(rank_t r, const char* what) const {
+  throw Error(std::string("comm::Endpoint::") + what + ": rank " + std::to_string(r) + " is outside [0, " +
+              std::to_string(ranks) + ")");
 }
 
-void Engine::check_open(const char* what) const {
-  if (closing.load(std::memory_order_relaxed)) {
-    throw Error(std::string("comm::Endpoint::") + what + " after shutdown began on rank " + std::to_string(rank) +
-                "; post everything before Runtime::shutdown");
-  }
+void Engine::closed_error(const char* what) const {
+  throw Error(std::string("comm::Endpoint::") + what + " after shutdown began on rank " + std::to_string(rank) +
+              "; post everything before Runtime::shutdown");
 }
 
 Endpoint& Engine::create_endpoint(EndpointOptions opts) {
@@ -120,21 +126,41 @@ Endpoint& Engine::create_endpoint(EndpointOptions opts) {
   return handle;
 }
 
-bool Engine::progress() {
-  std::unique_lock lock(progress_mutex, std::try_to_lock);
+bool Engine::progress(bool by_server) {
+  std::unique_lock lock(progress_lock, std::try_to_lock);
   if (!lock.owns_lock()) return false;
+  if (!by_server) bump(caller_rounds);
   return progress_locked() > 0;
 }
 
+bool Engine::poll_progress(EndpointState& e, Completion& out) {
+  std::unique_lock lock(progress_lock, std::try_to_lock);
+  if (!lock.owns_lock()) return false;
+  bump(caller_rounds);
+  catcher = Catcher{&e, &out, false};
+  struct Release {
+    Catcher& c;
+    ~Release() { c.endpoint = nullptr; }
+  } release{catcher};
+  progress_locked();
+  return catcher.caught;
+}
+
+void Engine::note_backlog(EndpointState& e) {
+  if (e.in_backlog) return;
+  e.in_backlog = true;
+  backlog.push_back(&e);
+}
+
 std::size_t Engine::progress_locked() {
+  ++rounds;
   std::size_t work = 0;
   const bool is_closing = closing.load(std::memory_order_relaxed);
   bool blocked = false;
 
-  // 1. Completions that waited for room, in order.
-  const std::size_t endpoint_total = endpoint_count.load(std::memory_order_acquire);
-  for (std::size_t i = 0; i < endpoint_total; ++i) {
-    EndpointState& e = *endpoints[i].load(std::memory_order_acquire);
+  // 1. Completions that waited for room, in order (only endpoints that have some).
+  for (std::size_t i = 0; i < backlog.size();) {
+    EndpointState& e = *backlog[i];
     while (!e.local_completions.empty()) {
       if (!complete(e, e.local_completions.front())) {
         if (!is_closing) break;
@@ -145,7 +171,15 @@ std::size_t Engine::progress_locked() {
     }
     work += drain_arrivals(e);
     if (!e.arrivals.empty() && e.arrivals.front().ready) blocked = true;  // its queue is full
-    if (e.unexpected_count > max_unexpected) blocked = true;             // nobody claims them
+    const bool unclaimed = e.unexpected_count.load(std::memory_order_relaxed) > max_unexpected;
+    if (unclaimed) blocked = true;  // nobody claims them
+    if (e.local_completions.empty() && e.arrivals.empty() && !unclaimed) {
+      e.in_backlog = false;
+      backlog[i] = backlog.back();
+      backlog.pop_back();
+    } else {
+      ++i;
+    }
   }
   if (!orphans.empty()) {
     auto waiting = std::move(orphans);
@@ -168,12 +202,12 @@ std::size_t Engine::progress_locked() {
   stalled = blocked && !is_closing && incoming.empty();
 
   // 2. Transfers the transport refused earlier.
-  for (std::size_t n = pending_exposes.size(); n > 0; --n) {
+  for (std::size_t n = pending_exposes.empty() ? 0 : pending_exposes.size(); n > 0; --n) {
     PendingExpose expose = pending_exposes.front();
     pending_exposes.pop_front();
     expose_and_answer(expose);
   }
-  for (std::size_t n = pending_puts.size(); n > 0; --n) {
+  for (std::size_t n = pending_puts.empty() ? 0 : pending_puts.size(); n > 0; --n) {
     PendingPut put = pending_puts.front();
     pending_puts.pop_front();
     start_put(put.target, put.region, put.data, put.context);
@@ -183,7 +217,7 @@ std::size_t Engine::progress_locked() {
   if (!stalled) work += device->progress(*this);
 
   // 4. Pack what is queued for each destination into frames.
-  for (rank_t d = 0; d < ranks; ++d) work += flush((rank + 1 + d) % ranks);
+  work += flush_listed();
 
   if (phase.load(std::memory_order_relaxed) != Phase::running) work += step_shutdown();
   return work;

@@ -1,7 +1,12 @@
 #pragma once
 // Engine: the state of one rank's runtime and its progress engine (Algorithm 3 of paper 000).
-// Fields marked [engine] are touched only by the thread holding progress_mutex; the rest are
+// Fields marked [engine] are touched only by the thread holding progress_lock; the rest are
 // shared with posting threads through atomics and lock-free queues.
+//
+// A round of progress costs what there is to do, not what there could be: endpoints with
+// completions waiting are listed (backlog), and destinations with packets queued are marked in
+// a bitmap by the posters (dirty), so an idle round reads a few words, whatever the number of
+// endpoints and ranks.
 #include <array>
 #include <atomic>
 #include <chrono>
@@ -19,6 +24,7 @@
 #include "courier/comm/runtime.hpp"
 #include "courier/core/mpmc_queue.hpp"
 #include "courier/core/packet_pool.hpp"
+#include "progress_lock.hpp"
 #include "wire.hpp"
 
 namespace courier::comm {
@@ -35,14 +41,13 @@ struct EndpointState {
   Allocator* allocator = nullptr;
   std::unique_ptr<MpmcQueue<Completion>> queue;  // queue endpoints
   std::unique_ptr<Endpoint> handle;
-  // Counters bumped by posting threads (one endpoint per thread keeps them uncontended).
-  // Their own cache line: the engine writes the fields below while the poster counts.
-  alignas(cache_line_bytes) std::atomic<std::uint64_t> messages_sent{0};
-  std::atomic<std::uint64_t> eager_sent{0}, rendezvous_sent{0}, bytes_sent{0};
-  std::atomic<std::uint64_t> puts{0}, gets{0}, retries{0};
+  // Posts answered retry (the slow path only; what was sent is counted by the engine as it packs).
+  // Its own cache line: the engine writes the fields below while posters count.
+  alignas(cache_line_bytes) std::atomic<std::uint64_t> retries{0};
   // [engine] arrivals in first-packet order; origin-side completions that found the queue full.
   alignas(cache_line_bytes) std::deque<Arrival> arrivals;
   std::deque<Completion> local_completions;
+  bool in_backlog = false;  // [engine] listed in Engine::backlog
   // match_tags: messages nobody claimed yet, and recvs waiting for their message.
   std::mutex match_mutex;
   std::map<std::pair<rank_t, tag_t>, std::deque<Completion>> unexpected;
@@ -86,14 +91,20 @@ struct PendingPut {
 struct Peer {
   explicit Peer(std::size_t queue_packets) : outgoing(queue_packets) {}
   MpmcQueue<std::byte*> outgoing;  // packets from any thread, for the engine to pack
+  // Raised by posters after a push, cleared by the engine; its own line, away from the engine's.
+  alignas(cache_line_bytes) std::atomic<bool> queued{false};
   // [engine]
-  std::deque<std::vector<std::byte>> control;  // packets the engine itself sends (RTR, FIN)
+  alignas(cache_line_bytes) std::deque<std::vector<std::byte>> control;  // packets the engine itself sends (RTR, FIN)
   std::byte* carry = nullptr;                  // dequeued, did not fit the last frame
   std::vector<std::byte> frame;
   std::size_t frame_used = 0;                  // a packed frame the transport has not taken yet
   std::uint64_t packets_sent = 0, packets_received = 0;
   bool fin_received = false;
   std::uint64_t fin_count = 0;
+  bool listed = false;  // in Engine::flushing
+  std::uint64_t direct_round = ~std::uint64_t{0};  // the round of the last direct send
+  // Nothing of this peer's is between a poster and the transport (outgoing checked by the caller).
+  bool nothing_held() const { return control.empty() && carry == nullptr && frame_used == 0; }
   bool idle() const { return control.empty() && carry == nullptr && frame_used == 0 && outgoing.empty_approx(); }
 };
 
@@ -116,12 +127,31 @@ struct Engine final : net::EventSink {
   }
   Endpoint& create_endpoint(EndpointOptions options);
   bool try_lock_slot(std::uint32_t& slot) { return free_slots.try_pop(slot); }
-  void check_peer(rank_t rank, const char* what) const;
-  void check_open(const char* what) const;
+  // On every post: inline checks, out-of-line errors.
+  void check_peer(rank_t r, const char* what) const {
+    if (r < 0 || r >= ranks) [[unlikely]] peer_error(r, what);
+  }
+  void check_open(const char* what) const {
+    if (closing.load(std::memory_order_relaxed)) [[unlikely]] closed_error(what);
+  }
+  [[noreturn]] void peer_error(rank_t r, const char* what) const;
+  [[noreturn]] void closed_error(const char* what) const;
 
-  // Progress (one thread at a time).
-  bool progress();
+  // Progress (one thread at a time). `by_server` tells the server's rounds from the callers'.
+  bool progress(bool by_server = false);
   std::size_t progress_locked();
+  void serve();  // the progress server's loop
+  // Endpoint::poll found its queue empty: one round (unless another thread is progressing),
+  // whose first completion for `e` goes straight to `out` when nothing else waits in e's queue.
+  bool poll_progress(EndpointState& e, Completion& out);
+
+  // Posting side: an eager packet for `dest` goes straight into a frame and to the device when
+  // nothing of dest's is queued, nobody is progressing, and no packet went to dest this way since
+  // the last round of progress; false (nothing done) otherwise. The last condition keeps bursts
+  // packed: the first packet of a burst leaves at once, the rest share the next round's frames.
+  bool try_send_direct(rank_t dest, const wire::Header& h, std::span<const std::byte> payload);
+  // Posting side, after a push into dest's outgoing queue: tells the engine to look there.
+  void mark_dirty(rank_t dest);
   void shutdown();
 
   // net::EventSink
@@ -131,17 +161,22 @@ struct Engine final : net::EventSink {
 
   // [engine] helpers
   bool dispatch(rank_t source, const wire::Header& h, std::span<const std::byte> payload);
-  void deliver_arrival(EndpointState& e, Arrival arrival);  // queue in first-packet order
+  void deliver_arrival(EndpointState& e, const Completion& c);  // complete, in first-packet order
   std::size_t drain_arrivals(EndpointState& e);
   bool complete(EndpointState& e, const Completion& c);    // to the endpoint's mechanism
-  bool complete_received(EndpointState& e, Completion c);  // matching, then the mechanism
+  bool complete_received(EndpointState& e, const Completion& c);  // matching, then the mechanism
   void complete_origin(std::uint32_t slot);
   void send_control(rank_t dest, const wire::Header& h, std::span<const std::byte> payload = {});
   void expose_and_answer(PendingExpose expose);
   void start_put(rank_t target, const net::RemoteRegion& region, std::span<const std::byte> data,
                  std::uint64_t context);
-  std::size_t flush(rank_t dest);
+  bool flush(rank_t dest);  // true when dest has nothing left to send
   void fill_frame(rank_t dest);
+  void count_packed(const wire::Header& h);
+  void list_for_flush(rank_t dest);
+  std::size_t flush_listed();
+  void note_backlog(EndpointState& e);
+  bool send_frame(rank_t dest, std::size_t used);
   std::size_t step_shutdown();
   bool busy_origin() const;
   void discard(EndpointState& e, const Completion& c);
@@ -165,8 +200,21 @@ struct Engine final : net::EventSink {
   std::mutex window_mutex;
   std::unordered_map<window_id, std::span<std::byte>> windows;
 
+  // Destinations whose outgoing queue got packets since the engine last looked, one bit each,
+  // set by posters and taken by the engine.
+  std::vector<std::atomic<std::uint64_t>> dirty;
+
   // [engine]
-  std::mutex progress_mutex;
+  ProgressLock progress_lock;
+  std::uint64_t rounds = 0;                 // rounds of progress so far
+  // The poller running this round (poll_progress), waiting for a completion of `endpoint`.
+  struct Catcher {
+    EndpointState* endpoint = nullptr;
+    Completion* out = nullptr;
+    bool caught = false;
+  } catcher;
+  std::vector<rank_t> flushing;             // destinations with something left to send
+  std::vector<EndpointState*> backlog;      // endpoints with arrivals or completions waiting
   std::unordered_map<std::uint64_t, Incoming> incoming;
   std::uint64_t next_incoming = 1;
   std::deque<PendingPut> pending_puts;
@@ -177,6 +225,10 @@ struct Engine final : net::EventSink {
   // Engine counters (single writer, read by stats()).
   std::atomic<std::uint64_t> messages_received{0}, bytes_received{0}, packets_sent{0}, packets_received{0};
   std::atomic<std::uint64_t> frames_sent{0}, frames_received{0}, frame_bytes_sent{0}, device_retries{0};
+  std::atomic<std::uint64_t> messages_sent{0}, eager_sent{0}, rendezvous_sent{0}, bytes_sent{0}, puts{0}, gets{0};
+  // Rounds run by callers (progress(), poll(), recv()), not by the server: while they climb, the
+  // callers drive the engine and the server stays out of their way (and off their cores).
+  std::atomic<std::uint64_t> caller_rounds{0};
   std::atomic<std::uint64_t> discarded{0}, dropped{0}, freed_undelivered{0};
 
   // Shutdown.

@@ -48,7 +48,7 @@ bool Engine::dispatch(rank_t source, const wire::Header& h, std::span<const std:
       if (!payload.empty()) std::memcpy(data, payload.data(), payload.size());
       bump(messages_received);
       bump(bytes_received, payload.size());
-      deliver_arrival(*e, Arrival{Completion{Op::recv, source, h.tag, payload.size(), data, e->options.context}, true});
+      deliver_arrival(*e, Completion{Op::recv, source, h.tag, payload.size(), data, e->options.context});
       return true;
     }
     case wire::Type::rts: {
@@ -60,6 +60,7 @@ bool Engine::dispatch(rank_t source, const wire::Header& h, std::span<const std:
       bump(bytes_received, size);
       // The arrival takes its place in first-packet order now and becomes ready when the put lands.
       e->arrivals.push_back(Arrival{Completion{Op::recv, source, h.tag, size, data, e->options.context}, false});
+      note_backlog(*e);
       const std::uint64_t key = next_incoming++;
       incoming.emplace(key, Incoming{source, e, &e->arrivals.back()});
       expose_and_answer(PendingExpose{source, std::span(data, size), key, h.a});
@@ -155,18 +156,22 @@ void Engine::complete_origin(std::uint32_t slot) {
   const Completion c{rec.op, rec.peer, rec.tag, rec.size,
                      rec.op == Op::get ? rec.destination : const_cast<std::byte*>(rec.source), rec.context};
   EndpointState& e = *endpoint(rec.endpoint);
-  if (!e.local_completions.empty() || !complete(e, c)) e.local_completions.push_back(c);
+  if (!e.local_completions.empty() || !complete(e, c)) {
+    e.local_completions.push_back(c);
+    note_backlog(e);
+  }
 }
 
-void Engine::deliver_arrival(EndpointState& e, Arrival arrival) {
+void Engine::deliver_arrival(EndpointState& e, const Completion& c) {
   if (e.arrivals.empty()) {
-    if (complete_received(e, arrival.completion)) return;
+    if (complete_received(e, c)) return;
     if (closing.load(std::memory_order_relaxed)) {
-      discard(e, arrival.completion);
+      discard(e, c);
       return;
     }
   }
-  e.arrivals.push_back(arrival);
+  e.arrivals.push_back(Arrival{c, true});
+  note_backlog(e);
 }
 
 std::size_t Engine::drain_arrivals(EndpointState& e) {
@@ -190,6 +195,12 @@ void Engine::discard(EndpointState& e, const Completion& c) {
 bool Engine::complete(EndpointState& e, const Completion& c) {
   switch (e.options.completion) {
     case CompletionKind::queue:
+      // The poller running this round takes it from hand to hand, if it would be next anyway.
+      if (catcher.endpoint == &e && !catcher.caught && e.queue->empty_approx()) [[likely]] {
+        *catcher.out = c;
+        catcher.caught = true;
+        return true;
+      }
       return e.queue->try_push(c);
     case CompletionKind::synchronizer:
       e.options.synchronizer->signal(c);
@@ -201,14 +212,15 @@ bool Engine::complete(EndpointState& e, const Completion& c) {
   return false;
 }
 
-bool Engine::complete_received(EndpointState& e, Completion c) {
-  if (!e.options.match_tags) return complete(e, c);
+bool Engine::complete_received(EndpointState& e, const Completion& received) {
+  if (!e.options.match_tags) return complete(e, received);
+  Completion c = received;
   const auto key = std::make_pair(c.rank, c.tag);
   std::unique_lock lock(e.match_mutex);
   auto it = e.posted.find(key);
   if (it == e.posted.end()) {
     e.unexpected[key].push_back(c);
-    ++e.unexpected_count;
+    if (++e.unexpected_count > max_unexpected) note_backlog(e);
     return true;
   }
   c.context = it->second.front();

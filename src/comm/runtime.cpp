@@ -39,15 +39,14 @@ Stats Runtime::stats() const {
   Stats s;
   const std::size_t endpoints = e.endpoint_count.load(std::memory_order_acquire);
   for (std::size_t i = 0; i < endpoints; ++i) {
-    const EndpointState& ep = *e.endpoints[i].load(std::memory_order_acquire);
-    s.messages_sent += get(ep.messages_sent);
-    s.eager_sent += get(ep.eager_sent);
-    s.rendezvous_sent += get(ep.rendezvous_sent);
-    s.bytes_sent += get(ep.bytes_sent);
-    s.puts += get(ep.puts);
-    s.gets += get(ep.gets);
-    s.retries += get(ep.retries);
+    s.retries += get(e.endpoints[i].load(std::memory_order_acquire)->retries);
   }
+  s.messages_sent = get(e.messages_sent);
+  s.eager_sent = get(e.eager_sent);
+  s.rendezvous_sent = get(e.rendezvous_sent);
+  s.bytes_sent = get(e.bytes_sent);
+  s.puts = get(e.puts);
+  s.gets = get(e.gets);
   s.messages_received = get(e.messages_received);
   s.bytes_received = get(e.bytes_received);
   s.packets_sent = get(e.packets_sent);

@@ -63,6 +63,25 @@ TEST(LocalDevice, FramesArriveIntactAndFullRingAnswersRetry) {
   EXPECT_EQ(at_a.frames.at(0).second, bytes_of(5, 8));
 }
 
+// A ring of one slot must still tell a full slot from a free one: the second frame waits.
+TEST(LocalDevice, RingOfOneHoldsOneFrameAtATime) {
+  net::LocalOptions options;
+  options.frame_bytes = 256;
+  options.ring_frames = 1;
+  net::LocalFabric fabric(2, options);
+  auto a = fabric.device(0);
+  auto b = fabric.device(1);
+  Recorder at_b;
+  for (std::uint32_t i = 0; i < 5; ++i) {
+    EXPECT_EQ(a->try_send(1, bytes_of(i, 48)), net::Post::done);
+    EXPECT_EQ(a->try_send(1, bytes_of(100 + i, 48)), net::Post::retry);  // the one slot is taken
+    EXPECT_EQ(b->progress(at_b), 1u);
+    ASSERT_EQ(at_b.frames.size(), i + 1);
+    EXPECT_EQ(at_b.frames.back().second, bytes_of(i, 48));
+  }
+  EXPECT_EQ(b->progress(at_b), 0u);
+}
+
 TEST(LocalDevice, PutLandsAndTheTargetIsNotified) {
   net::LocalFabric fabric(2);
   auto a = fabric.device(0);

@@ -57,12 +57,14 @@ class Endpoint {
   // Op::send with `context`.
   Post send(rank_t dest, tag_t tag, std::span<const std::byte> data, void* context = nullptr);
 
-  // Queue endpoints: takes the next completion; false when there is none now.
+  // Queue endpoints: takes the next completion. When there is none, runs one round of progress
+  // (unless another thread is progressing) and looks again; false when there is none now.
   bool poll(Completion& out);
 
   // match_tags endpoints: claims the message from `source` with exactly `tag`. done: it had
-  // arrived and *out describes it (out must not be null); posted: its completion (Op::recv,
-  // with `context`) is reported when it arrives.
+  // arrived (or arrived in the round of progress recv runs when it is not there yet) and *out
+  // describes it (out must not be null); posted: its completion (Op::recv, with `context`) is
+  // reported when it arrives.
   Post recv(rank_t source, tag_t tag, void* context, Completion* out);
 
   // One-sided: writes `data` at byte `offset` of window `window` at `target`, which exposed it

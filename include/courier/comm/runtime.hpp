@@ -2,10 +2,16 @@
 // comm::Runtime: the communication runtime of one rank (papers 000 III-D and 002). It owns the
 // transport (net::Device), a bounded packet pool, one outgoing MPMC packet queue per destination
 // and the progress engine. Worker threads post through endpoints: an eager send takes a packet
-// (from the thread's cache), copies the data in and enqueues it, and never touches the device.
-// Progress -- a dedicated server thread, or explicit progress() calls -- packs the packets
-// queued for one destination into one frame, reads arriving frames, runs the rendezvous
-// protocol (RTS -> RTR -> put) and reports completions.
+// (from the thread's cache), copies the data in and enqueues it. Progress -- a dedicated server
+// thread, or explicit progress() calls -- packs the packets queued for one destination into one
+// frame, reads arriving frames, runs the rendezvous protocol (RTS -> RTR -> put) and reports
+// completions. Whoever holds the progress lock drives the device; nobody waits for it.
+//
+// The latency path skips the hand-offs: an eager send to a destination with nothing queued, when
+// nobody is progressing and no packet went there this way since the last round, is packed
+// straight into a frame and handed to the device by the sending thread; a poll() or recv() that
+// finds nothing runs one round itself, and a completion for the polling endpoint goes to it from
+// hand to hand. While callers progress this way the server thread stays out of their way.
 //
 //   comm::Runtime runtime(fabric.device(rank));          // or any net::Device
 //   comm::Endpoint& ep = runtime.endpoint();             // initial endpoint, completion queue
@@ -72,8 +78,8 @@ class Runtime {
   // One round of progress; true if it found work. Safe from any thread at any time: a caller
   // that finds another thread progressing returns false at once. Needed only without the
   // progress thread, and harmless with it. Without the progress thread, what a rank posted
-  // moves only while some thread of that rank calls progress() (or shutdown()): a rank that has
-  // finished its own work keeps progressing until its peers are done too.
+  // moves only while some thread of that rank calls progress(), poll(), recv() (or shutdown()):
+  // a rank that has finished its own work keeps progressing until its peers are done too.
   bool progress();
 
   Stats stats() const;

@@ -7,7 +7,7 @@
 namespace courier::comm {
 
 struct Stats {
-  // Posted by the caller's threads.
+  // Posted by the caller's threads, counted as their first packet leaves in a frame.
   std::uint64_t messages_sent = 0;     // sends answered done or posted
   std::uint64_t eager_sent = 0;        // ... of which eager (EGR: data in the packet)
   std::uint64_t rendezvous_sent = 0;   // ... of which rendezvous (RTS -> RTR -> put)

@@ -1,8 +1,8 @@
 #pragma once
 // The `local` transport: N ranks as threads of one process, so that the runtime and everything
 // above it run and are tested without MPI. Each ordered pair of ranks has a lock-free SPSC ring
-// of frame slots (the sender's progress thread pushes, the receiver's pops) and a ring of put
-// notices. A put is a memcpy into the region the target exposed followed by a notice, so the
+// of frame slots that hold the frames' bytes in place (the sender's progress thread pushes, the
+// receiver's pops; a small frame and its turn share one cache line) and a ring of put notices. A put is a memcpy into the region the target exposed followed by a notice, so the
 // target's own progress() reports on_put_arrived. Memory is bounded: ring slots are reused in
 // place, and a full ring makes try_send / try_put answer retry.
 //
@@ -21,7 +21,8 @@ namespace courier::net {
 
 struct LocalOptions {
   std::size_t frame_bytes = 16 * 1024;  // max_frame_bytes() of every device
-  std::size_t ring_frames = 32;         // frames in flight per ordered pair of ranks
+  std::size_t ring_frames = 32;         // frames in flight per ordered pair of ranks (each pair
+                                        // reserves ring_frames x frame_bytes)
   struct Faults {
     bool enabled = false;
     std::uint64_t seed = 1;

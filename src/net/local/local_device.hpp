@@ -5,12 +5,16 @@
 #include <random>
 #include <vector>
 
+#include "courier/core/spsc_ring.hpp"
 #include "courier/net/device.hpp"
 #include "courier/net/local.hpp"
+#include "frame_ring.hpp"
 
 namespace courier::net {
 
-class LocalDevice final : public Device {
+// Aligned to a cache line: the ranks' devices are allocated side by side, and each writes its
+// own fields on every progress round.
+class alignas(cache_line_bytes) LocalDevice final : public Device {
  public:
   LocalDevice(std::shared_ptr<LocalFabric::State> state, rank_t rank);
 
@@ -34,12 +38,24 @@ class LocalDevice final : public Device {
     std::uint64_t notice;
     std::vector<std::byte> frame;
   };
+  using NoticeRing = SpscRing<std::uint64_t>;
+
   bool chance(double probability);
-  void check_rank(rank_t r, const char* what) const;
+  void check_rank(rank_t r, const char* what) const {
+    if (r < 0 || r >= ranks_) [[unlikely]] rank_error(r, what);
+  }
+  [[noreturn]] void rank_error(rank_t r, const char* what) const;
   std::size_t release_held(EventSink& sink);
+  std::size_t progress_with_faults(EventSink& sink);
 
   std::shared_ptr<LocalFabric::State> state_;
   const rank_t rank_;
+  const rank_t ranks_;
+  const std::size_t frame_bytes_;
+  const bool faults_;
+  // This rank's ends of the rings, indexed by the peer: looked up once, not per call.
+  std::vector<FrameRing*> frames_out_, frames_in_;
+  std::vector<NoticeRing*> notices_out_, notices_in_;
   rank_t next_source_ = 0;  // round-robin start, so no source starves the others
   // Fault injection only:
   std::mt19937_64 random_;

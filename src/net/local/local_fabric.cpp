@@ -12,7 +12,7 @@ LocalFabric::State::State(rank_t n, LocalOptions opts)
   frames_.reserve(pairs);
   notices_.reserve(pairs);
   for (std::size_t i = 0; i < pairs; ++i) {
-    frames_.push_back(std::make_unique<SpscRing<std::vector<std::byte>>>(options.ring_frames));
+    frames_.push_back(std::make_unique<FrameRing>(options.ring_frames, options.frame_bytes));
     // Notices are tiny; give them room for several frames' worth of puts.
     notices_.push_back(std::make_unique<SpscRing<std::uint64_t>>(4 * options.ring_frames));
   }

@@ -9,13 +9,14 @@
 
 #include "courier/core/spsc_ring.hpp"
 #include "courier/net/local.hpp"
+#include "frame_ring.hpp"
 
 namespace courier::net {
 
 struct LocalFabric::State {
   State(rank_t ranks, LocalOptions opts);
 
-  SpscRing<std::vector<std::byte>>& frames(rank_t from, rank_t to) { return *frames_[index(from, to)]; }
+  FrameRing& frames(rank_t from, rank_t to) { return *frames_[index(from, to)]; }
   SpscRing<std::uint64_t>& notices(rank_t from, rank_t to) { return *notices_[index(from, to)]; }
   std::size_t index(rank_t from, rank_t to) const {
     return static_cast<std::size_t>(from) * static_cast<std::size_t>(ranks) + static_cast<std::size_t>(to);
@@ -24,7 +25,7 @@ struct LocalFabric::State {
   const rank_t ranks;
   const LocalOptions options;
   std::barrier<> barrier;
-  std::vector<std::unique_ptr<SpscRing<std::vector<std::byte>>>> frames_;
+  std::vector<std::unique_ptr<FrameRing>> frames_;
   std::vector<std::unique_ptr<SpscRing<std::uint64_t>>> notices_;
   std::vector<std::atomic<bool>> taken;
 };
