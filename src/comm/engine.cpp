@@ -170,7 +170,11 @@ std::size_t Engine::progress_locked() {
       ++work;
     }
     work += drain_arrivals(e);
-    if (!e.arrivals.empty() && e.arrivals.front().ready) blocked = true;  // its queue is full
+    // Messages held for an endpoint whose queue is full (or, below, for one not created yet) are
+    // already in memory. Stopping the transport at the first would stop every other endpoint's
+    // traffic too -- e.g. the message that lets a slow rank finish an earlier phase and create the
+    // endpoint -- so the engine holds up to a queue's (or the pool's) worth before it pushes back.
+    if (e.arrivals.size() > e.options.queue_capacity && e.arrivals.front().ready) blocked = true;
     const bool unclaimed = e.unexpected_count.load(std::memory_order_relaxed) > max_unexpected;
     if (unclaimed) blocked = true;  // nobody claims them
     if (e.local_completions.empty() && e.arrivals.empty() && !unclaimed) {
@@ -195,7 +199,7 @@ std::size_t Engine::progress_locked() {
         orphans.emplace_back(source, std::move(bytes));
       }
     }
-    blocked = blocked || !orphans.empty();
+    blocked = blocked || orphans.size() > options.packet_count;
   }
   // Stop reading the transport while arrivals pile up, unless a rendezvous waits for its put
   // notice (which only the transport can bring): then memory is bounded by the senders' slots.

@@ -367,6 +367,45 @@ TEST(CommCompletion, CallerAllocatorAndEndpointsCreatedLate) {
   });
 }
 
+// A message held for an endpoint not created yet must not stop the rank reading the transport:
+// here rank 1 creates endpoint 1 only after a message on endpoint 0 arrives (a later phase of a
+// program starting before the earlier one ended everywhere). Stalling the transport deadlocks.
+TEST(CommCompletion, AMessageForALateEndpointDoesNotHoldUpTheOthers) {
+  comm::RuntimeOptions options;
+  options.progress_thread = false;
+  World world(2, options);
+  comm::Endpoint& early = world[0].create_endpoint({});
+  const auto first = pattern(24, 1), second = pattern(32, 2);
+  ASSERT_EQ(early.send(1, 1, first), comm::Post::done);
+  for (int i = 0; i < 20; ++i) {  // it reaches rank 1, which has no endpoint 1 yet, and is held
+    world[0].progress();
+    world[1].progress();
+  }
+  ASSERT_EQ(world[0].endpoint().send(1, 2, second), comm::Post::done);
+  comm::Completion c;
+  bool arrived = false;
+  for (int i = 0; i < 1000 && !arrived; ++i) {
+    world[0].progress();
+    world[1].progress();
+    arrived = world[1].endpoint().poll(c);
+  }
+  ASSERT_TRUE(arrived) << "the held message stopped rank 1 from reading the transport";
+  EXPECT_EQ(c.tag, 2u);
+  EXPECT_TRUE(equal(c, second));
+  world[1].endpoint().release(c);
+  comm::Endpoint& late = world[1].create_endpoint({});
+  arrived = false;
+  for (int i = 0; i < 1000 && !arrived; ++i) {
+    world[1].progress();
+    arrived = late.poll(c);
+  }
+  ASSERT_TRUE(arrived);
+  EXPECT_EQ(c.tag, 1u);
+  EXPECT_TRUE(equal(c, first));
+  late.release(c);
+  world.run([](comm::Runtime&) {});
+}
+
 TEST(CommCompletion, HandlerRepliesFromInsideProgressActiveMessageStyle) {
   // Rank 1's handler answers every request with a reply carrying tag + 1000; rank 0 counts replies.
   World world(2);
