@@ -54,6 +54,18 @@ inline std::size_t line_start_at_or_after(std::string_view text, std::size_t at)
   return newline == std::string_view::npos ? text.size() : newline + 1;
 }
 
+// Part `part` of `parts` of the lines in text[data_begin, end): [first, last) cut by bytes, each
+// line in the part that holds its first byte.
+struct LineRange {
+  std::size_t first = 0;
+  std::size_t last = 0;
+};
+inline LineRange part_of_lines(std::string_view text, std::size_t data_begin, std::uint64_t part, std::uint64_t parts) {
+  const std::size_t data = text.size() - data_begin;
+  return {line_start_at_or_after(text, data_begin + data * part / parts),
+          line_start_at_or_after(text, data_begin + data * (part + 1) / parts)};
+}
+
 // The byte where 1-based line `line` of `text` starts.
 inline std::size_t byte_of_line(std::string_view text, std::uint64_t line) {
   std::size_t at = 0;

@@ -149,9 +149,7 @@ EdgeList read_matrix_market(const MappedFile& file) {
 EdgeSlice read_matrix_market_part(const MappedFile& file, std::uint64_t part, std::uint64_t parts) {
   const Preamble pre = read_preamble(file);
   const std::string_view text = file.text();
-  const std::size_t data = file.size() - pre.data_begin;
-  const std::size_t first = line_start_at_or_after(text, pre.data_begin + data * part / parts);
-  const std::size_t last = line_start_at_or_after(text, pre.data_begin + data * (part + 1) / parts);
+  const auto [first, last] = part_of_lines(text, pre.data_begin, part, parts);
   EdgeSlice slice;
   slice.edges.num_vertices = std::max(pre.rows, pre.cols);
   const LinesBefore lines_before(text, first);

@@ -297,20 +297,25 @@ void apply_counts_comment(const std::string& path, const DeclaredCounts& declare
   list.num_vertices = declared.vertices;
 }
 
+// Parses every chunk, one thread each (the calling thread alone when there is one chunk).
+void parse_chunks(std::vector<Chunk>& chunks, const std::string& path, std::size_t bytes, const ReadOptions& options) {
+  const auto base = static_cast<vertex_t>(options.base);
+  Progress progress("reading " + path, bytes);
+  if (chunks.size() == 1) {
+    parse_chunk(chunks[0], base, progress);
+    return;
+  }
+  std::vector<std::thread> workers;
+  for (Chunk& chunk : chunks) workers.emplace_back([&chunk, base, &progress] { parse_chunk(chunk, base, progress); });
+  for (auto& worker : workers) worker.join();
+}
+
 }  // namespace
 
 EdgeList read_text(const MappedFile& file, const ReadOptions& options) {
   const std::string_view text = file.text();
   std::vector<Chunk> chunks = split(text, choose_threads(text.size(), options.threads));
-  const auto base = static_cast<vertex_t>(options.base);
-  Progress progress("reading " + file.path(), text.size());
-  if (chunks.size() == 1) {
-    parse_chunk(chunks[0], base, progress);
-  } else {
-    std::vector<std::thread> workers;
-    for (Chunk& chunk : chunks) workers.emplace_back([&chunk, base, &progress] { parse_chunk(chunk, base, progress); });
-    for (auto& worker : workers) worker.join();
-  }
+  parse_chunks(chunks, file.path(), text.size(), options);
   const auto no_lines_before = [] { return std::uint64_t{0}; };
   throw_first_problem(file.path(), chunks, no_lines_before);
   EdgeList list = join(file.path(), chunks, no_lines_before);
@@ -323,15 +328,7 @@ EdgeSlice read_text_range(const MappedFile& file, const ReadOptions& options, st
   const std::size_t first = line_start_at_or_after(text, begin), last = line_start_at_or_after(text, end);
   const std::string_view range = text.substr(first, last - first);
   std::vector<Chunk> chunks = split(range, choose_threads(range.size(), options.threads));
-  const auto base = static_cast<vertex_t>(options.base);
-  Progress progress("reading " + file.path(), range.size());
-  if (chunks.size() == 1) {
-    parse_chunk(chunks[0], base, progress);
-  } else {
-    std::vector<std::thread> workers;
-    for (Chunk& chunk : chunks) workers.emplace_back([&chunk, base, &progress] { parse_chunk(chunk, base, progress); });
-    for (auto& worker : workers) worker.join();
-  }
+  parse_chunks(chunks, file.path(), range.size(), options);
   const LinesBefore lines_before(text, first);
   throw_first_problem(file.path(), chunks, lines_before);
 
