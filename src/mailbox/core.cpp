@@ -2,6 +2,7 @@
 // termination.cpp, the routing tables in routes.cpp.
 #include "courier/mailbox/core.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <string>
@@ -126,7 +127,39 @@ void Core::bcast(const std::byte* payload, std::size_t bytes) {
   };
   copy(append(rank(), header, bytes));  // the origin hears it too
   for (rank_t child : bcast_children_[static_cast<std::size_t>(rank())]) copy(append(child, header, bytes));
-  if (buffered_ >= config_.capacity_bytes && !busy_) exchange();
+  exchange_if_full();
+}
+
+void Core::settle(BatchBuffer& batch) {
+  buffered_ += batch.size() - batch.counted();
+  windows_ -= batch.window_end() - batch.counted();
+  batch.close_window();
+}
+
+void Core::close_windows() {
+  for (rank_t hop : pending_) settle(direct_[static_cast<std::size_t>(hop)]);
+}
+
+std::byte* Core::append_direct_counted(rank_t hop) {
+  const auto h = static_cast<std::size_t>(hop);
+  BatchBuffer& batch = direct_[h];
+  if (!listed_[h]) list(hop);
+  settle(batch);
+  const std::size_t record = fixed_payload_, capacity = config_.capacity_bytes;
+  buffered_ += record;
+  std::size_t window = 0;
+  if (!busy_) {  // inside an exchange buffered_ stays exact: no windows
+    if (buffered_ + windows_ >= capacity) close_windows();
+    if (buffered_ < capacity) {
+      // A share of what is left before the capacity, in whole records: the hops being filled
+      // each get one, so windows rarely end early because of each other.
+      const std::size_t left = capacity - 1 - buffered_ - windows_;
+      const std::size_t share = std::max(left / (2 * pending_.size()), record);
+      window = std::min(share, left) / record * record;
+    }
+  }
+  windows_ += window;
+  return batch.extend_and_open(record, window);
 }
 
 void Core::progress_if_needed() {
@@ -134,6 +167,7 @@ void Core::progress_if_needed() {
 }
 
 void Core::exchange() {
+  close_windows();
   BusyScope busy(busy_);
   ++counters_.exchanges;
   Backoff backoff;
@@ -205,7 +239,7 @@ void Core::handle_own(rank_t hop) {
     if (batch->empty()) continue;
     buffered_ -= batch->size();
     ++counters_.batches_local;
-    counters_.messages_local += batch->records();
+    counters_.messages_local += records_in(*batch, batch == &direct);
     counters_.bytes_local += batch->size();
   }
   if (!direct.empty()) counters_.messages_delivered += deliver_run_(owner_, direct.data(), direct.size());
@@ -216,7 +250,7 @@ void Core::handle_own(rank_t hop) {
 
 bool Core::send_batch(rank_t hop, BatchBuffer& batch, comm::tag_t tag) {
   const std::size_t bytes = batch.size();
-  const std::size_t records = batch.records();
+  const std::size_t records = records_in(batch, tag == direct_tag);
   if (bytes <= runtime_.eager_limit()) {
     // Eager: the runtime copies the bytes, the batch is free again at once.
     if (endpoint_.send(hop, tag, {batch.data(), bytes}) == comm::Post::retry) {
@@ -376,6 +410,7 @@ bool Core::step(bool& progressed) {
     throw Error("mailbox: test_empty or wait_empty called from a receive callback; call them from the "
                 "thread's own code, after its sends");
   }
+  close_windows();
   BusyScope busy(busy_);
   const bool had_batches = buffered_ > 0;
   progressed = drain(drain_batch) > 0;
@@ -401,7 +436,12 @@ void Core::wait_empty() {
 
 Stats Core::stats() const {
   Stats s = counters_;
-  if (buffered_ > s.peak_buffered_bytes) s.peak_buffered_bytes = buffered_;
+  std::size_t buffered = buffered_;
+  for (rank_t hop : pending_) {
+    const BatchBuffer& batch = direct_[static_cast<std::size_t>(hop)];
+    buffered += batch.size() - batch.counted();
+  }
+  if (buffered > s.peak_buffered_bytes) s.peak_buffered_bytes = buffered;
   s.termination_waves = termination_->waves();
   return s;
 }

@@ -28,6 +28,32 @@ class BatchBuffer {
   void clear() {
     size_ = 0;
     records_ = 0;
+    window_end_ = 0;
+    counted_ = 0;
+  }
+
+  // The fast-append window (Core's per-message path): bytes up to window_end() may be appended
+  // with one bounds check and no other bookkeeping; the first counted() bytes are already in the
+  // owner's byte count. The window never reaches past the allocation.
+  std::byte* extend_in_window(std::size_t bytes) {
+    if (size_ + bytes > window_end_) return nullptr;
+    std::byte* at = data_ + size_;
+    size_ += bytes;
+    return at;
+  }
+  std::size_t window_end() const { return window_end_; }
+  std::size_t counted() const { return counted_; }
+  // Closes the window at the current size, everything counted.
+  void close_window() { window_end_ = counted_ = size_; }
+  // Appends one record of `bytes`, counted, and opens a window of `window` bytes after it,
+  // allocating both now.
+  std::byte* extend_and_open(std::size_t bytes, std::size_t window) {
+    if (size_ + bytes + window > capacity_) grow(size_ + bytes + window);
+    std::byte* at = data_ + size_;
+    size_ += bytes;
+    counted_ = size_;
+    window_end_ = size_ + window;
+    return at;
   }
 
   // Extends the buffer by one record of `bytes` and returns where they go.
@@ -48,6 +74,8 @@ class BatchBuffer {
     std::swap(size_, other.size_);
     std::swap(capacity_, other.capacity_);
     std::swap(records_, other.records_);
+    std::swap(window_end_, other.window_end_);
+    std::swap(counted_, other.counted_);
   }
 
  private:
@@ -64,6 +92,8 @@ class BatchBuffer {
   std::size_t size_ = 0;
   std::size_t capacity_ = 0;
   std::size_t records_ = 0;
+  std::size_t window_end_ = 0;
+  std::size_t counted_ = 0;
 };
 
 }  // namespace courier::mailbox::detail

@@ -51,9 +51,22 @@ class Core {
     if (static_cast<std::uint32_t>(dest) >= static_cast<std::uint32_t>(size())) bad_destination(dest);
     if constexpr (N == 0) check_payload(bytes);
     const rank_t hop = next_hop_[static_cast<std::size_t>(dest)];
+    if constexpr (N > 0) {
+      if (hop == dest) {
+        // Fixed-size payloads for the hop itself: while the hop's window lasts, one bounds check
+        // and a copy; the counting (bytes, records, capacity) happens when the window ends.
+        if (std::byte* at = direct_[static_cast<std::size_t>(hop)].extend_in_window(N)) [[likely]] {
+          std::memcpy(at, payload, N);
+          return;
+        }
+        std::memcpy(append_direct_counted(hop), payload, N);
+        if (buffered_ >= config_.capacity_bytes && !busy_) exchange();
+        return;
+      }
+    }
     std::byte* at = hop == dest ? append_direct<N>(hop, bytes) : append<N>(hop, static_cast<std::uint32_t>(dest), bytes);
     if (N > 0 || bytes > 0) std::memcpy(at, payload, N == 0 ? bytes : N);  // an empty payload may be null
-    if (buffered_ >= config_.capacity_bytes && !busy_) exchange();
+    exchange_if_full();
   }
 
   void bcast(const std::byte* payload, std::size_t bytes);
@@ -84,8 +97,10 @@ class Core {
     const std::size_t record = (header != nullptr ? sizeof *header : 0) + (sized ? sizeof(std::uint32_t) : 0) +
                                (N == 0 ? payload_bytes : N);
     if (!listed_[static_cast<std::size_t>(hop)]) list(hop);
+    if (header == nullptr) settle(batch);
     std::byte* at = batch.extend_record(record);
     buffered_ += record;
+    if (header == nullptr) batch.close_window();
     if (header != nullptr) {
       std::memcpy(at, header, sizeof *header);
       at += sizeof *header;
@@ -102,6 +117,26 @@ class Core {
     pending_.push_back(hop);
   }
 
+  // Windows (fast appends of fixed-size payloads to direct batches, see BatchBuffer): buffered_
+  // counts the bytes before each window, windows_ the sum of the open windows' sizes, and
+  // buffered_ + windows_ stays below the capacity, so no fast append can fill the buffers.
+  // The slow path of a direct fixed-size append: counts the hop's window, appends one record and
+  // opens a new window for the hop.
+  std::byte* append_direct_counted(rank_t hop);
+  // Counts the bytes appended in `batch`'s window and closes it.
+  void settle(BatchBuffer& batch);
+  // Closes every window: buffered_ is exact afterwards (exchanges and test_empty start here).
+  void close_windows();
+  // After a counted append: an exchange once the buffered bytes reach the capacity.
+  void exchange_if_full() {
+    if (busy_ || buffered_ + windows_ < config_.capacity_bytes) return;
+    close_windows();
+    if (buffered_ >= config_.capacity_bytes) exchange();
+  }
+  // How many records `batch` holds; direct: it is a direct batch.
+  std::size_t records_in(const BatchBuffer& batch, bool direct) const {
+    return direct && fixed_payload_ > 0 ? batch.size() / fixed_payload_ : batch.records();
+  }
   [[noreturn]] void bad_destination(rank_t dest) const;
   void check_payload(std::size_t bytes) const;
   void exchange();
@@ -142,7 +177,8 @@ class Core {
   std::vector<BatchBuffer> spares_;   // batches back from rendezvous sends, for reuse
   std::vector<BatchBuffer*> in_flight_;
   std::deque<comm::Completion> deferred_;  // batches that arrived while the buffers were full
-  std::size_t buffered_ = 0;
+  std::size_t buffered_ = 0;  // see windows_
+  std::size_t windows_ = 0;   // bytes in open windows, not yet in buffered_ (see settle)
   bool busy_ = false;  // inside an exchange or test_empty: sends only append
 
   Stats counters_;  // peak_buffered_bytes is updated before every flush: buffered_ only grows between
