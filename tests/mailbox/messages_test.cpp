@@ -206,3 +206,43 @@ TEST(MailboxMessages, EchoesItsConfigurationAndFormatsStatistics) {
   EXPECT_NE(text.find("messages_remote 4\n"), std::string::npos) << text;
   EXPECT_NE(text.find("average_remote_batch_bytes "), std::string::npos) << text;
 }
+
+// Fixed-size messages without routing take the fast path (appends inside a per-hop window, counted
+// when the window ends): the statistics and the exchange points must be those of exact counting.
+TEST(MailboxMessages, FastPathCountsEveryMessageAndExchangesAtTheCapacity) {
+  constexpr std::size_t capacity = 256, per_rank = 10'000;
+  mb::Stats stats;
+  std::uint64_t delivered_sum = 0, sent_sum = 0;
+  std::mutex mutex;
+  comm::run_local(3, [&](comm::Runtime& rt) {
+    std::uint64_t sum = 0, sent = 0;
+    auto box = mb::make_mailbox<std::uint64_t>(rt, [&sum](auto&, std::uint64_t v) { sum += v; },
+                                               config(capacity, mb::Routing::no_route));
+    for (std::uint64_t i = 0; i < per_rank; ++i) {
+      const std::uint64_t value = i * 3 + static_cast<std::uint64_t>(rt.rank());
+      // Runs of 40 to one rank, then shorter ones: windows both fill up and end early.
+      const std::uint64_t run = i < per_rank / 2 ? i / 40 : i * 7 + i / 5;
+      box.async_send(static_cast<comm::rank_t>(run % 3), value);
+      sent += value;
+    }
+    box.wait_empty();
+    const mb::Stats mine = box.local_stats();
+    // An exchange starts every time the buffered bytes reach the capacity, never earlier (a batch
+    // the transport refused stays buffered, and then the next exchange comes sooner).
+    const std::uint64_t full = per_rank * sizeof(std::uint64_t) / capacity;
+    if (mine.send_retries == 0) {
+      EXPECT_EQ(mine.exchanges, full) << "rank " << rt.rank();
+      EXPECT_EQ(mine.peak_buffered_bytes, capacity) << "rank " << rt.rank();
+    } else {
+      EXPECT_GE(mine.exchanges, full) << "rank " << rt.rank();
+    }
+    std::lock_guard lock(mutex);
+    stats += mine;
+    delivered_sum += sum;
+    sent_sum += sent;
+  });
+  EXPECT_EQ(delivered_sum, sent_sum);
+  EXPECT_EQ(stats.messages_delivered, 3 * per_rank);
+  EXPECT_EQ(stats.messages_local + stats.messages_remote, 3 * per_rank);
+  EXPECT_EQ(stats.bytes_local + stats.bytes_remote, 3 * per_rank * sizeof(std::uint64_t));
+}
