@@ -35,8 +35,9 @@ class BatchBuffer {
   // The fast-append window (Core's per-message path): bytes up to window_end() may be appended
   // with one bounds check and no other bookkeeping; the first counted() bytes are already in the
   // owner's byte count. The window never reaches past the allocation.
+  bool fits_window(std::size_t bytes) const { return size_ + bytes <= window_end_; }
+  // Only after fits_window(bytes).
   std::byte* extend_in_window(std::size_t bytes) {
-    if (size_ + bytes > window_end_) return nullptr;
     std::byte* at = data_ + size_;
     size_ += bytes;
     return at;

@@ -55,8 +55,9 @@ class Core {
       if (hop == dest) {
         // Fixed-size payloads for the hop itself: while the hop's window lasts, one bounds check
         // and a copy; the counting (bytes, records, capacity) happens when the window ends.
-        if (std::byte* at = direct_[static_cast<std::size_t>(hop)].extend_in_window(N)) [[likely]] {
-          std::memcpy(at, payload, N);
+        BatchBuffer& batch = direct_[static_cast<std::size_t>(hop)];
+        if (batch.fits_window(N)) [[likely]] {
+          std::memcpy(batch.extend_in_window(N), payload, N);
           return;
         }
         std::memcpy(append_direct_counted(hop), payload, N);
