@@ -6,7 +6,7 @@
 namespace courier::algo {
 
 MailboxDegrees mailbox_degrees(comm::Runtime& runtime, std::span<const graph::Edge> my_edges,
-                               graph::vertex_t num_vertices, const mailbox::Config& config) {
+                               graph::vertex_t num_vertices, const mailbox::Config& config, DegreeCount count) {
   const auto ranks = static_cast<graph::vertex_t>(runtime.size());
   const auto rank = static_cast<graph::vertex_t>(runtime.rank());
   MailboxDegrees result;
@@ -15,9 +15,10 @@ MailboxDegrees mailbox_degrees(comm::Runtime& runtime, std::span<const graph::Ed
   auto box = mailbox::make_mailbox<graph::vertex_t>(
       runtime, [counts, ranks](auto&, graph::vertex_t v) { ++counts[v / ranks]; }, config);
   Timer timer;
+  const bool both_ends = count == DegreeCount::in_and_out;
   for (const graph::Edge& e : my_edges) {
     box.async_send(degree_owner(e.src, runtime.size()), e.src);
-    box.async_send(degree_owner(e.dst, runtime.size()), e.dst);
+    if (both_ends) box.async_send(degree_owner(e.dst, runtime.size()), e.dst);
   }
   box.wait_empty();
   result.seconds = timer.elapsed();

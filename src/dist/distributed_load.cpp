@@ -146,11 +146,9 @@ DistributedGraph build_distributed(graph::EdgeList mine, const DistributedLoadOp
   return DistributedGraph{std::move(local), edges, loaded_edges, weight_type, largest, q, 0.0, collective.max(timer.lap())};
 }
 
-DistributedGraph load_distributed(const std::string& graph, const DistributedLoadOptions& options,
-                                  const Collective& collective) {
-  Timer timer;
+graph::EdgeList read_part(const std::string& graph, const graph::LoadOptions& options, const Collective& collective) {
   const auto part = static_cast<std::uint64_t>(collective.rank), parts = static_cast<std::uint64_t>(collective.ranks);
-  graph::LoadOptions load = options.load;
+  graph::LoadOptions load = options;
   // A binary file's id width, when guessed, is the parts' smallest vote.
   int vote = 0;
   agreed(collective, [&] { vote = graph::binary_width_vote(graph, load, part, parts); });
@@ -164,8 +162,15 @@ DistributedGraph load_distributed(const std::string& graph, const DistributedLoa
     for (const Bytes& b : gathered) all.push_back(graph::SliceFacts::deserialize(text_of(b)));
     graph::finish_slice(slice, all);
   });
+  return std::move(slice.edges);
+}
+
+DistributedGraph load_distributed(const std::string& graph, const DistributedLoadOptions& options,
+                                  const Collective& collective) {
+  Timer timer;
+  graph::EdgeList mine = read_part(graph, options.load, collective);
   const double load_seconds = collective.max(timer.lap());
-  DistributedGraph out = build_distributed(std::move(slice.edges), options, collective);
+  DistributedGraph out = build_distributed(std::move(mine), options, collective);
   out.load_seconds = load_seconds;
   return out;
 }

@@ -13,12 +13,13 @@
 #include "courier/comm/local_world.hpp"
 #include "courier/core/error.hpp"
 #include "courier/core/timer.hpp"
-#include "courier/graph/reference.hpp"
+#include "courier/dist/distributed_load.hpp"
 #include "courier/graph/transform.hpp"
-#include "courier/graph/verify.hpp"
 #include "courier/mailbox/config.hpp"
 #include "courier/mailbox/routing.hpp"
 #include "courier/mailbox/topology.hpp"
+#include "courier/sync/exchange.hpp"
+#include "courier/sync/lci_channel.hpp"
 #ifdef COURIER_HAVE_MPI
 #include "courier/net/mpi_device.hpp"
 #endif
@@ -33,22 +34,16 @@ namespace {
 
 using graph::vertex_t;
 
-// This rank's share of the edges: a contiguous block, as a distributed loader will hand each rank
-// its own byte range of a file or slice of a generator. The one place that decides the share:
-// when distributed loading lands, each rank loads only this and the applications stay as they are
-// (they move every edge to where it lives themselves).
+// This rank's part of the graph, read by this rank alone (dist::read_part, as the vertex engine
+// reads), with the per-edge transforms applied to it; the applications move every edge to where
+// it lives themselves, so any split will do.
 struct EdgeShare {
-  std::span<const graph::Edge> edges;
-  std::span<const double> weights;  // empty: every weight is 1
+  graph::EdgeList part;
+  std::vector<double> weights;  // spmv only; empty: every weight is 1
+  vertex_t vertices = 0;        // of the whole graph (agreed)
+  std::uint64_t edges = 0;      // of the whole graph, transforms applied (a sum over ranks)
+  double load_seconds = 0;      // the slowest rank
 };
-
-EdgeShare share_of(const graph::EdgeList& all, const std::vector<double>& weights, int rank, int ranks) {
-  const std::size_t m = all.edges.size(), r = static_cast<std::size_t>(rank), p = static_cast<std::size_t>(ranks);
-  const std::size_t first = m * r / p, count = m * (r + 1) / p - first;
-  EdgeShare share{std::span(all.edges).subspan(first, count), {}};
-  if (!weights.empty()) share.weights = std::span(weights).subspan(first, count);
-  return share;
-}
 
 std::vector<double> weights_as_double(const graph::EdgeList& edges) {
   return std::visit(
@@ -59,6 +54,26 @@ std::vector<double> weights_as_double(const graph::EdgeList& edges) {
           return std::vector<double>(w.begin(), w.end());
       },
       edges.weights);
+}
+
+// Collective over `channel`: every rank reads its part; a bad input throws dist::LoadError, the
+// same on every rank.
+EdgeShare read_share(const std::string& algorithm, const std::string& graph, const graph::LoadOptions& load,
+                     sync::Channel& channel) {
+  const dist::Collective collective{channel.rank(), channel.ranks(), [&channel](std::vector<dist::Bytes> outgoing) {
+                                      return sync::exchange_all(channel, std::move(outgoing));
+                                    }};
+  Timer timer;
+  EdgeShare share;
+  share.part = dist::read_part(graph, load, collective);
+  // Symmetrize and self loops are per edge (a reverse follows its edge's weight): local to a part.
+  if (load.symmetrize) share.part = graph::symmetrize(share.part);
+  if (load.drop_self_loops) share.part = graph::remove_self_loops(share.part);
+  if (algorithm == "spmv") share.weights = weights_as_double(share.part);
+  share.vertices = share.part.num_vertices;
+  share.edges = collective.sum(share.part.edges.size());
+  share.load_seconds = collective.max(timer.lap());
+  return share;
 }
 
 algo::DelegatePolicy delegate_policy(const std::string& text) {
@@ -102,7 +117,7 @@ struct RankOutcome {
 
 RankOutcome<std::uint64_t> run_degree(comm::Runtime& runtime, const EdgeShare& share, vertex_t n,
                                       const mailbox::Config& config) {
-  algo::MailboxDegrees d = algo::mailbox_degrees(runtime, share.edges, n, config);
+  algo::MailboxDegrees d = algo::mailbox_degrees(runtime, share.part.edges, n, config, algo::DegreeCount::out);
   RankOutcome<std::uint64_t> out{std::move(d.counts), {}};
   out.report.stats = d.stats;
   out.report.run_seconds = d.seconds;
@@ -111,7 +126,7 @@ RankOutcome<std::uint64_t> run_degree(comm::Runtime& runtime, const EdgeShare& s
 
 RankOutcome<std::uint64_t> run_cc(comm::Runtime& runtime, const EdgeShare& share, vertex_t n,
                                   const mailbox::Config& config, const algo::DelegatePolicy& policy) {
-  algo::MailboxComponents cc = algo::mailbox_cc(runtime, share.edges, n, {config, policy});
+  algo::MailboxComponents cc = algo::mailbox_cc(runtime, share.part.edges, n, {config, policy});
   RankOutcome<std::uint64_t> out{std::vector<std::uint64_t>(cc.labels.begin(), cc.labels.end()), {}};
   out.report = {cc.stats, cc.setup_stats, cc.setup_seconds, cc.seconds, cc.delegates, cc.delegate_threshold,
                 cc.label_changes, 0};
@@ -120,7 +135,7 @@ RankOutcome<std::uint64_t> run_cc(comm::Runtime& runtime, const EdgeShare& share
 
 RankOutcome<double> run_spmv(comm::Runtime& runtime, const EdgeShare& share, vertex_t n, const mailbox::Config& config,
                              const algo::DelegatePolicy& policy) {
-  algo::MailboxMatrix a(runtime, share.edges, share.weights, n, {config, policy});
+  algo::MailboxMatrix a(runtime, share.part.edges, share.weights, n, {config, policy});
   const algo::RoundRobin own(runtime.size(), runtime.rank(), n);
   std::vector<double> x(own.owned());
   for (std::size_t i = 0; i < x.size(); ++i) x[i] = spmv_x(own.global(i));
@@ -133,6 +148,9 @@ RankOutcome<double> run_spmv(comm::Runtime& runtime, const EdgeShare& share, ver
 
 // Rank 0's view of the run.
 struct Gathered {
+  vertex_t vertices = 0;
+  std::uint64_t edges = 0;
+  double load_seconds = 0;
   VertexValues values;
   std::vector<RankReport> reports;
   std::string topology;
@@ -148,13 +166,20 @@ void run_and_gather(comm::Runtime& runtime, vertex_t n, const mailbox::Config& q
   g.reports = reports.run(out.report);
 }
 
-Gathered run_rank(const std::string& algorithm, comm::Runtime& runtime, const EdgeShare& share, vertex_t n,
-                  const MailboxEngineOptions& options) {
+Gathered run_rank(const std::string& algorithm, comm::Runtime& runtime, const std::string& graph,
+                  const graph::LoadOptions& load, const MailboxEngineOptions& options) {
+  // The loader's channel: on every rank before any mailbox, so the endpoints match up.
+  sync::LciChannel channel(runtime);
+  const EdgeShare share = read_share(algorithm, graph, load, channel);
+  const vertex_t n = share.vertices;
   const mailbox::Config config = mailbox_config(options);
   mailbox::Config quiet = config;
   quiet.echo_config = false;
   const algo::DelegatePolicy policy = delegate_policy(options.delegates);
   Gathered g;
+  g.vertices = n;
+  g.edges = share.edges;
+  g.load_seconds = share.load_seconds;
   if (algorithm == "degree") {
     run_and_gather<std::uint64_t>(runtime, n, quiet, [&] { return run_degree(runtime, share, n, config); }, g);
   } else if (algorithm == "cc") {
@@ -231,15 +256,6 @@ nlohmann::json engine_stats(const std::string& algorithm, const MailboxEngineOpt
   return stats;
 }
 
-// Degree counting sends a message per edge end (Algorithm 1), so it counts in + out degree.
-void describe_total_degrees(RunResult& result, std::uint64_t edges) {
-  const auto& degree = std::get<std::vector<std::uint64_t>>(result.values);
-  const std::uint64_t largest = degree.empty() ? 0 : *std::max_element(degree.begin(), degree.end());
-  const double mean = degree.empty() ? 0 : 2.0 * static_cast<double>(edges) / static_cast<double>(degree.size());
-  result.lines = {{"Degree", fmt::format("max {}, mean {:.3f} (in + out: Algorithm 1 counts both ends)", largest, mean)}};
-  result.summary = {{"max_degree", largest}, {"mean_degree", mean}, {"counts", "in + out"}};
-}
-
 }  // namespace
 
 void add_mailbox_options(CLI::App& command, MailboxEngineOptions& options) {
@@ -273,22 +289,24 @@ void check_mailbox_options(const std::string& algorithm, const MailboxEngineOpti
   delegate_policy(options.delegates);
 }
 
-MailboxRun run_mailbox(const std::string& algorithm, const graph::Csr& graph, const MailboxEngineOptions& options,
-                       const MpiSession* mpi) {
+MailboxRun run_mailbox(const std::string& algorithm, const std::string& graph, const graph::LoadOptions& load,
+                       const MailboxEngineOptions& options, const MpiSession* mpi) {
   Timer timer;
-  const graph::EdgeList edges = graph::to_edge_list(graph);
-  const std::vector<double> weights = algorithm == "spmv" ? weights_as_double(edges) : std::vector<double>();
-  const vertex_t n = graph.num_vertices();
   Gathered root;
   if (mpi == nullptr) {
     comm::run_local(options.ranks, [&](comm::Runtime& runtime) {
-      Gathered mine = run_rank(algorithm, runtime, share_of(edges, weights, runtime.rank(), runtime.size()), n, options);
+      Gathered mine = run_rank(algorithm, runtime, graph, load, options);
       if (runtime.rank() == 0) root = std::move(mine);
     });
   } else {
 #ifdef COURIER_HAVE_MPI
     comm::Runtime runtime(net::make_mpi_device());
-    root = run_rank(algorithm, runtime, share_of(edges, weights, mpi->rank(), mpi->ranks()), n, options);
+    try {
+      root = run_rank(algorithm, runtime, graph, load, options);
+    } catch (const dist::LoadError&) {
+      runtime.shutdown();  // every rank is here: shut down together, then report
+      throw;
+    }
     runtime.shutdown();
 #else
     throw InputError("courier was built without MPI: run the mailbox engine without a launcher, with --ranks");
@@ -298,8 +316,10 @@ MailboxRun run_mailbox(const std::string& algorithm, const graph::Csr& graph, co
   run.total_seconds = timer.lap();
   if (mpi != nullptr && mpi->rank() != 0) return run;  // rank 0 speaks for the run
 
-  run.result = summarise(algorithm, std::move(root.values), RunFacts{}, RunOptions{}, graph.num_edges());
-  if (algorithm == "degree") describe_total_degrees(run.result, graph.num_edges());
+  run.vertices = root.vertices;
+  run.edges = root.edges;
+  run.load_seconds = root.load_seconds;
+  run.result = summarise(algorithm, std::move(root.values), RunFacts{}, RunOptions{}, root.edges);
   run.stats = engine_stats(algorithm, options, root, mpi != nullptr);
   run.setup_seconds = run.stats["setup_seconds"].get<double>();
   run.run_seconds = run.stats["run_seconds"].get<double>();
@@ -309,17 +329,10 @@ MailboxRun run_mailbox(const std::string& algorithm, const graph::Csr& graph, co
   return run;
 }
 
-void verify_mailbox_result(const std::string& algorithm, const graph::Csr& graph, const RunOptions& options,
-                           RunResult& result) {
-  if (algorithm != "degree") {
-    verify_result(algorithm, graph, options, false, result);
-    return;
-  }
-  std::vector<std::uint64_t> expected = graph::reference::out_degrees(graph);
-  const std::vector<std::uint64_t> in = graph::reference::out_degrees(graph::transpose(graph));
-  for (std::size_t v = 0; v < expected.size(); ++v) expected[v] += in[v];
-  result.verifier = "the sequential reference's in- plus out-degrees";
-  result.mismatch = graph::verify::equal(expected, std::get<std::vector<std::uint64_t>>(result.values), "in + out degree");
+void check_mailbox_load(const graph::LoadOptions& load) {
+  if (load.dedupe)
+    throw InputError("--dedupe needs every copy of an edge on one rank, and the mailbox engine's ranks keep the "
+                     "part they read: drop --dedupe, or run with --engine vertex or --engine seq");
 }
 
 void print_mailbox_summary(const nlohmann::json& stats) {

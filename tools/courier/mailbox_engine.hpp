@@ -9,7 +9,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
-#include "courier/graph/csr.hpp"
+#include "courier/graph/load.hpp"
 #include "courier/mailbox/config.hpp"
 #include "launcher.hpp"
 #include "run_result.hpp"
@@ -27,6 +27,9 @@ struct MailboxEngineOptions {
 
 struct MailboxRun {
   RunResult result;
+  graph::vertex_t vertices = 0;  // of the whole graph, agreed by the ranks
+  std::uint64_t edges = 0;       // of the whole graph with the transforms, summed over the ranks
+  double load_seconds = 0;       // reading the parts (the slowest rank)
   nlohmann::json stats;  // configuration, delegates, summed and per-rank mailbox statistics
   double setup_seconds = 0;  // delegates found and edges moved (the slowest rank)
   double run_seconds = 0;    // the application proper (the slowest rank)
@@ -45,16 +48,15 @@ bool mailbox_engine_runs(const std::string& algorithm);
 // Every rank reaches the same verdict.
 void check_mailbox_options(const std::string& algorithm, const MailboxEngineOptions& options, int ranks);
 
-// Without a launcher (mpi == nullptr): options.ranks threads. Under a launcher: this process is
-// rank mpi->rank(); every rank has loaded `graph` and keeps a contiguous share of its edges. The
-// result is complete on rank 0 only.
-MailboxRun run_mailbox(const std::string& algorithm, const graph::Csr& graph, const MailboxEngineOptions& options,
-                       const MpiSession* mpi);
+// --dedupe needs the copies of an edge together, which the engine's parts are not: InputError.
+void check_mailbox_load(const graph::LoadOptions& load);
 
-// Checks a mailbox result: degree counts in + out (Algorithm 1) and is compared with the
-// reference's in- plus out-degrees; cc and spmv are checked as on every engine.
-void verify_mailbox_result(const std::string& algorithm, const graph::Csr& graph, const RunOptions& options,
-                           RunResult& result);
+// Without a launcher (mpi == nullptr): options.ranks threads. Under a launcher: this process is
+// rank mpi->rank(). Every rank reads only its own part of GRAPH (dist::read_part); a bad input
+// throws dist::LoadError on every rank. The result is complete on rank 0 only; `degree` counts
+// out-degree, as on every engine.
+MailboxRun run_mailbox(const std::string& algorithm, const std::string& graph, const graph::LoadOptions& load,
+                       const MailboxEngineOptions& options, const MpiSession* mpi);
 
 // The engine's lines of the summary (rank 0): messages, bytes, batches, delegates.
 void print_mailbox_summary(const nlohmann::json& stats);

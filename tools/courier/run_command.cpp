@@ -71,27 +71,13 @@ void write_json(const Options& o, graph::vertex_t vertices, std::uint64_t edges,
   file.commit();
 }
 
-// The whole graph on every rank (the mailbox engine keeps a block of its edges). Under MPI every
-// rank must know whether every rank has it before any collective starts.
-graph::Csr load_on_every_rank(const Options& o, const MpiSession* mpi) {
-  if (!mpi) return graph::load_graph(o.graph, o.load);
-  graph::Csr csr;
-  std::string error;
-  try {
-    csr = graph::load_graph(o.graph, o.load);
-  } catch (const std::exception& e) {
-    error = e.what();
-  }
-  if (!mpi->all(error.empty())) throw dist::LoadError(error.empty() ? "another rank could not load the graph" : error);
-  return csr;
-}
-
 int run_on(const Options& o, const MpiSession* mpi) {
   const bool speaker = !mpi || mpi->rank() == 0;
   if (o.engine == "mailbox" && mpi) {
     // Only now is the rank count known; every rank reaches the same verdict.
     try {
       check_mailbox_options(o.algorithm, o.mailbox, mpi->ranks());
+      check_mailbox_load(o.load);
     } catch (const InputError& e) {
       throw dist::LoadError(e.what());  // every rank agrees: rank 0 speaks
     }
@@ -114,11 +100,11 @@ int run_on(const Options& o, const MpiSession* mpi) {
     result = run_sequential(o.algorithm, csr, o.run);
     times["run"] = timer.lap();
   } else if (o.engine == "mailbox") {
-    csr = load_on_every_rank(o, mpi);
-    times["load"] = timer.lap();
-    vertices = csr.num_vertices();
-    edges = csr.num_edges();
-    MailboxRun run = run_mailbox(o.algorithm, csr, o.mailbox, mpi);
+    // Each rank reads its own part, as for the vertex engine.
+    MailboxRun run = run_mailbox(o.algorithm, o.graph, o.load, o.mailbox, mpi);
+    times["load"] = run.load_seconds;
+    vertices = run.vertices;
+    edges = run.edges;
     result = std::move(run.result);
     engine_stats = std::move(run.stats);
     times["setup"] = run.setup_seconds;
@@ -177,11 +163,8 @@ int run_on(const Options& o, const MpiSession* mpi) {
 
   if (o.verify) {
     // Checking needs the whole graph: only here, only on rank 0, only when asked.
-    if (o.engine == "vertex") csr = graph::load_graph(o.graph, o.load);
-    if (o.engine == "mailbox")
-      verify_mailbox_result(o.algorithm, csr, o.run, result);
-    else
-      verify_result(o.algorithm, csr, o.run, sequential, result);
+    if (!sequential) csr = graph::load_graph(o.graph, o.load);
+    verify_result(o.algorithm, csr, o.run, sequential, result);
     times["verify"] = timer.lap();
     if (result.mismatch.empty())
       fmt::print("Verification: PASS ({})\n", result.verifier);
@@ -194,7 +177,10 @@ int run_on(const Options& o, const MpiSession* mpi) {
 }
 
 int run(const Options& o) {
-  if (o.engine == "mailbox") check_mailbox_options(o.algorithm, o.mailbox, launched_by_mpi() ? 0 : o.mailbox.ranks);
+  if (o.engine == "mailbox") {
+    check_mailbox_options(o.algorithm, o.mailbox, launched_by_mpi() ? 0 : o.mailbox.ranks);
+    check_mailbox_load(o.load);
+  }
   if (o.engine == "seq" || !launched_by_mpi()) return run_on(o, nullptr);
   MpiSession mpi;
   try {
@@ -233,8 +219,8 @@ void add_run_command(CLI::App& app) {
       ->check(CLI::IsMember({"vertex", "mailbox", "seq"}))
       ->capture_default_str();
   command->add_option("--ranks", options->vertex.ranks,
-                      "vertex, mailbox: ranks (threads of this process, local transport); the vertex engine's "
-                      "ranks each read their own part of the graph")
+                      "vertex, mailbox: ranks (threads of this process, local transport); each rank reads its own "
+                      "part of the graph (the mailbox engine rejects --dedupe, which needs an edge's copies together)")
       ->check(CLI::Range(1, 1024))
       ->capture_default_str();
   command->add_option("--threads", options->vertex.threads, "vertex: compute threads per rank")
@@ -258,8 +244,8 @@ void add_run_command(CLI::App& app) {
   command->add_option("-o,--output", options->output, "Write 'vertex value' lines ('inf' = unreached)");
   command->add_option("--json", options->json, "Write the summary, times and options as JSON");
   command->add_flag("--verify", options->verify,
-                    "Check the result; exit 2 on a mismatch. The vertex engine loads the graph in parts (no rank "
-                    "holds all of it); --verify makes rank 0 load the whole graph too, to check against");
+                    "Check the result; exit 2 on a mismatch. The vertex and mailbox engines load the graph in parts "
+                    "(no rank holds all of it); --verify makes rank 0 load the whole graph too, to check against");
   command->callback([options] {
     options->mailbox.ranks = options->vertex.ranks;
     const int status = run(*options);

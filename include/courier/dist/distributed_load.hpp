@@ -40,6 +40,12 @@ class LoadError : public InputError {
   using InputError::InputError;
 };
 
+// This rank's part of GRAPH (graph/slice.hpp), with the facts only the parts together decide
+// agreed (a guessed binary id width, the vertex count, the weight type, header checks). No
+// transforms applied. Any rank's failure throws LoadError, the same message, on every rank.
+// Collective: what load_distributed and the mailbox engine read.
+graph::EdgeList read_part(const std::string& graph, const graph::LoadOptions& load, const Collective& collective);
+
 // GRAPH (a file or a generator spec) read in parts and partitioned. Collective.
 DistributedGraph load_distributed(const std::string& graph, const DistributedLoadOptions& options,
                                   const Collective& collective);
