@@ -30,6 +30,28 @@ bool enqueue(Engine& engine, rank_t dest, wire::Header h, std::span<const std::b
   return true;
 }
 
+// Eager: the data travels with the header, straight into a frame when dest is quiet, otherwise in
+// a queued packet. False (nothing sent) when neither has room now.
+bool post_eager(Engine& engine, rank_t dest, const wire::Header& h, std::span<const std::byte> data) {
+  return engine.try_send_direct(dest, h, data) || enqueue(engine, dest, h, data, data.size());
+}
+
+// Rendezvous-style posts (RTS, put RTS, get): reserves a slot for `transfer`, sends its header
+// (h.a names the slot) and keeps the slot until the transfer completes. False (nothing reserved)
+// when no slot or packet is free.
+bool post_with_slot(Engine& engine, rank_t dest, wire::Header h, const Rendezvous& transfer,
+                    std::size_t payload_bytes = 0) {
+  std::uint32_t slot = 0;
+  if (!engine.free_slots.try_pop(slot)) return false;
+  engine.slots[slot] = transfer;
+  h.a = slot;
+  if (!enqueue(engine, dest, h, {}, payload_bytes)) {
+    engine.free_slots.try_push(slot);
+    return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 endpoint_id Endpoint::id() const { return state_->id; }
@@ -55,21 +77,12 @@ Post Endpoint::send(rank_t dest, tag_t tag, std::span<const std::byte> data, voi
   if (data.size() <= engine.eager_limit) {
     h.type = wire::Type::egr;
     h.payload = static_cast<std::uint32_t>(data.size());
-    if (engine.try_send_direct(dest, h, data)) return Post::done;
-    if (!enqueue(engine, dest, h, data, data.size())) return fail_retry();
-    return Post::done;
+    return post_eager(engine, dest, h, data) ? Post::done : fail_retry();
   }
-  std::uint32_t slot = 0;
-  if (!engine.free_slots.try_pop(slot)) return fail_retry();
-  engine.slots[slot] = Rendezvous{Op::send, s.id, dest, tag, data.data(), nullptr, data.size(), context};
   h.type = wire::Type::rts;
-  h.a = slot;
   h.b = data.size();
-  if (!enqueue(engine, dest, h, {}, 0)) {
-    engine.free_slots.try_push(slot);
-    return fail_retry();
-  }
-  return Post::posted;
+  const Rendezvous transfer{Op::send, s.id, dest, tag, data.data(), nullptr, data.size(), context};
+  return post_with_slot(engine, dest, h, transfer) ? Post::posted : fail_retry();
 }
 
 bool Endpoint::poll(Completion& out) {
@@ -123,22 +136,13 @@ Post Endpoint::put(rank_t target, window_id window, std::size_t offset, std::spa
     h.type = wire::Type::put_egr;
     h.a = offset;
     h.payload = static_cast<std::uint32_t>(data.size());
-    if (engine.try_send_direct(target, h, data)) return Post::done;
-    if (!enqueue(engine, target, h, data, data.size())) return fail_retry();
-    return Post::done;
+    return post_eager(engine, target, h, data) ? Post::done : fail_retry();
   }
-  std::uint32_t slot = 0;
-  if (!engine.free_slots.try_pop(slot)) return fail_retry();
-  engine.slots[slot] = Rendezvous{Op::put, s.id, target, window, data.data(), nullptr, data.size(), context};
   h.type = wire::Type::put_rts;
-  h.a = slot;
   h.b = data.size();
   h.c = offset;
-  if (!enqueue(engine, target, h, {}, 0)) {
-    engine.free_slots.try_push(slot);
-    return fail_retry();
-  }
-  return Post::posted;
+  const Rendezvous transfer{Op::put, s.id, target, window, data.data(), nullptr, data.size(), context};
+  return post_with_slot(engine, target, h, transfer) ? Post::posted : fail_retry();
 }
 
 Post Endpoint::get(rank_t target, window_id window, std::size_t offset, std::span<std::byte> into, void* context) {
@@ -146,22 +150,15 @@ Post Endpoint::get(rank_t target, window_id window, std::size_t offset, std::spa
   EndpointState& s = *state_;
   engine.check_peer(target, "get");
   engine.check_open("get");
-  std::uint32_t slot = 0;
-  if (!engine.free_slots.try_pop(slot)) return fail_retry();
-  engine.slots[slot] = Rendezvous{Op::get, s.id, target, window, nullptr, into.data(), into.size(), context};
   wire::Header h;
   h.type = wire::Type::get;
   h.endpoint = s.id;
   h.tag = window;
-  h.a = slot;
   h.b = into.size();
   h.c = offset;
+  const Rendezvous transfer{Op::get, s.id, target, window, nullptr, into.data(), into.size(), context};
   // The payload (the exposed destination) is filled in by the engine when it packs the packet.
-  if (!enqueue(engine, target, h, {}, sizeof(net::RemoteRegion))) {
-    engine.free_slots.try_push(slot);
-    return fail_retry();
-  }
-  return Post::posted;
+  return post_with_slot(engine, target, h, transfer, sizeof(net::RemoteRegion)) ? Post::posted : fail_retry();
 }
 
 }  // namespace courier::comm
