@@ -11,6 +11,7 @@
 #include "courier/engine/engine.hpp"
 #include "courier/sync/lci_channel.hpp"
 #include "support/loopback_channel.hpp"
+#include "support/rank_threads.hpp"
 
 namespace courier::test_support {
 
@@ -30,22 +31,12 @@ inline void on_every_rank(const std::vector<dist::LocalGraph>& parts, unsigned t
     return;
   }
   sync::test_support::LoopbackHub hub(static_cast<int>(parts.size()));
-  std::vector<std::thread> ranks;
-  std::vector<std::exception_ptr> errors(parts.size());
-  for (int r = 0; r < static_cast<int>(parts.size()); ++r)
-    ranks.emplace_back([&, r] {
-      try {
-        sync::test_support::LoopbackChannel channel(hub, r);
-        ThreadTeam team(threads_per_rank);
-        engine::Engine engine(parts[r], channel, team);
-        body(engine);
-      } catch (...) {
-        errors[r] = std::current_exception();
-      }
-    });
-  for (auto& t : ranks) t.join();
-  for (auto& e : errors)
-    if (e) std::rethrow_exception(e);
+  on_rank_threads(static_cast<int>(parts.size()), [&](int r) {
+    sync::test_support::LoopbackChannel channel(hub, r);
+    ThreadTeam team(threads_per_rank);
+    engine::Engine engine(parts[r], channel, team);
+    body(engine);
+  });
 }
 
 }  // namespace courier::test_support

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "courier/dist/collective.hpp"
+#include "support/rank_threads.hpp"
 
 namespace courier::test_support {
 
@@ -23,19 +24,7 @@ class ThreadExchange {
   // Runs body(collective) on `ranks` threads; the first exception is rethrown after all ended.
   static void run(dist::rank_t ranks, const std::function<void(const dist::Collective&)>& body) {
     ThreadExchange hub(ranks);
-    std::vector<std::exception_ptr> errors(static_cast<std::size_t>(ranks));
-    std::vector<std::thread> threads;
-    for (dist::rank_t r = 0; r < ranks; ++r)
-      threads.emplace_back([&, r] {
-        try {
-          body(hub.collective(r));
-        } catch (...) {
-          errors[r] = std::current_exception();
-        }
-      });
-    for (auto& t : threads) t.join();
-    for (auto& e : errors)
-      if (e) std::rethrow_exception(e);
+    on_rank_threads(ranks, [&](int r) { body(hub.collective(r)); });
   }
 
  private:

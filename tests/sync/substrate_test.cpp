@@ -13,6 +13,7 @@
 
 #include "courier/sync/reduction.hpp"
 #include "support/loopback_channel.hpp"
+#include "support/rank_threads.hpp"
 
 using namespace courier;
 using namespace courier::sync;
@@ -30,22 +31,12 @@ namespace {
 void on_every_rank(const std::vector<LocalGraph>& parts,
                    const std::function<void(int, const LocalGraph&, Substrate&)>& body, std::size_t limit = 0) {
   sync::test_support::LoopbackHub hub(static_cast<int>(parts.size()));
-  std::vector<std::thread> ranks;
-  std::vector<std::exception_ptr> errors(parts.size());
-  for (int r = 0; r < static_cast<int>(parts.size()); ++r)
-    ranks.emplace_back([&, r] {
-      try {
-        sync::test_support::LoopbackChannel channel(hub, r, limit);
-        ThreadTeam team(2);
-        Substrate substrate(parts[r], channel, team);
-        body(r, parts[r], substrate);
-      } catch (...) {
-        errors[r] = std::current_exception();
-      }
-    });
-  for (auto& t : ranks) t.join();
-  for (auto& e : errors)
-    if (e) std::rethrow_exception(e);
+  courier::test_support::on_rank_threads(static_cast<int>(parts.size()), [&](int r) {
+    sync::test_support::LoopbackChannel channel(hub, r, limit);
+    ThreadTeam team(2);
+    Substrate substrate(parts[r], channel, team);
+    body(r, parts[r], substrate);
+  });
 }
 
 // A value every proxy of v on rank r starts with: different on every rank.
