@@ -221,6 +221,11 @@ TEST(Cli, WrongOptionsFailWithAClearMessage) {
   const Outcome unweighted = courier("run sssp --graph kron:4");
   EXPECT_NE(unweighted.status, 0);
   EXPECT_NE(unweighted.output.find("weight"), std::string::npos) << unweighted.output;
+  const Outcome weight_type = courier("run bfs --graph kron:4 --binary-weight int64");
+  EXPECT_NE(weight_type.status, 0);
+  EXPECT_NE(weight_type.output.find("'int64' is not a weight type: use none, uint32 or float"), std::string::npos)
+      << weight_type.output;
+  EXPECT_EQ(courier("run bfs --graph kron:4 --binary-weight UInt32").status, 0);
 }
 
 TEST(Cli, MailboxEngineVerifiesEachApplication) {

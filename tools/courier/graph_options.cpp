@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <map>
 
@@ -21,11 +23,20 @@ void add_graph_options(CLI::App& command, graph::LoadOptions& options) {
   command.add_option("--id-bytes", options.read.binary_id_bytes,
                      "Binary edge lists: 4 or 8 bytes per id (default: from the file size)")
       ->check(CLI::IsMember({0, 4, 8}));
-  static const std::map<std::string, graph::WeightType> weight_types{
-      {"none", graph::WeightType::none}, {"uint32", graph::WeightType::u32}, {"float", graph::WeightType::f32}};
-  command.add_option("--binary-weight", options.read.binary_weight,
-                     "Binary edge lists: the weight after each pair (none, uint32, float)")
-      ->transform(CLI::CheckedTransformer(weight_types, CLI::ignore_case));
+  command
+      .add_option_function<std::string>(
+          "--binary-weight",
+          [&options](std::string name) {
+            std::ranges::transform(name, name.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+            static const std::map<std::string, graph::WeightType> types{
+                {"none", graph::WeightType::none}, {"uint32", graph::WeightType::u32}, {"float", graph::WeightType::f32}};
+            const auto it = types.find(name);
+            if (it == types.end())
+              throw CLI::ValidationError("--binary-weight", fmt::format("'{}' is not a weight type: use none, uint32 or float", name));
+            options.read.binary_weight = it->second;
+          },
+          "Binary edge lists: the weight after each pair (none, uint32, float)")
+      ->type_name("none|uint32|float");
 }
 
 void announce(const char* what, const std::string& subject) {
