@@ -1,5 +1,9 @@
 #include "courier/engine/engine.hpp"
 
+#include <algorithm>
+#include <cstring>
+#include <type_traits>
+
 #include <fmt/format.h>
 
 namespace courier::engine {
@@ -33,8 +37,13 @@ double Engine::max_all(double value) {
 }
 
 void Engine::close_round() {
-  // Work before the first round (setup) counts in the totals but is no round.
-  if (round_open_) stats_.rounds.push_back({round_active_, compute_, sync_});
+  // Work before the first round (setup) counts in the totals but is no round; so do its messages.
+  const sync::ChannelStats channel = channel_.stats();
+  if (round_open_)
+    stats_.rounds.push_back({round_active_, compute_, sync_, channel.messages_sent - messages_before_,
+                             channel.bytes_sent - bytes_before_, channel.buffer_bytes_peak});
+  messages_before_ = channel.messages_sent;
+  bytes_before_ = channel.bytes_sent;
   round_open_ = false;
   compute_total_ += compute_;
   sync_total_ += sync_;
@@ -69,7 +78,30 @@ RunStats Engine::finish() {
   totals.setup_seconds = max_all(channel.setup_seconds);
   totals.reduces = substrate_.stats().reduces;
   totals.broadcasts = substrate_.stats().broadcasts;
+  if (ranks() > 1) combine_rounds(totals.rounds);  // after the totals: its own messages are not the run's
   return totals;
+}
+
+// Every rank sends its rounds to every rank, and each combines them the same way.
+void Engine::combine_rounds(std::vector<RoundStats>& rounds) {
+  static_assert(std::is_trivially_copyable_v<RoundStats>);
+  sync::Bytes mine(rounds.size() * sizeof(RoundStats));
+  if (!rounds.empty()) std::memcpy(mine.data(), rounds.data(), mine.size());
+  const std::vector<sync::Bytes> all = exchange(std::vector<sync::Bytes>(static_cast<std::size_t>(ranks()), mine));
+  for (RoundStats& round : rounds) round.messages = round.bytes = 0;  // summed below, this rank's included
+  for (const sync::Bytes& theirs : all) {
+    if (theirs.size() != mine.size()) throw Error("engine: ranks ran different numbers of rounds");
+    for (std::size_t i = 0; i < rounds.size(); ++i) {
+      RoundStats other;
+      std::memcpy(&other, theirs.data() + i * sizeof other, sizeof other);
+      RoundStats& round = rounds[i];
+      round.compute_seconds = std::max(round.compute_seconds, other.compute_seconds);
+      round.sync_seconds = std::max(round.sync_seconds, other.sync_seconds);
+      round.messages += other.messages;
+      round.bytes += other.bytes;
+      round.buffer_bytes_peak = std::max(round.buffer_bytes_peak, other.buffer_bytes_peak);
+    }
+  }
 }
 
 std::string RunStats::summary() const {

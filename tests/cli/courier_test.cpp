@@ -146,6 +146,29 @@ TEST(Cli, RankThreadsReportLoadAndPartitionInTheJson) {
   EXPECT_EQ(json["edges"], 8192);  // kron:9: 16 * 2^9
 }
 
+TEST(Cli, TheVertexEngineReportsEveryRoundOnRequest) {
+  const fs::path dir = scratch("rounds");
+  const Outcome run = courier("run bfs --graph kron:9 --symmetrize --ranks 2 -v --json " + (dir / "r.json").string());
+  ASSERT_EQ(run.status, 0) << run.output;
+  const auto json = nlohmann::json::parse(read_text(dir / "r.json"));
+  const auto& stats = json["engine_stats"];
+  const auto& rounds = stats["per_round"];
+  ASSERT_EQ(rounds.size(), stats["rounds"].get<std::size_t>());
+  ASSERT_GT(rounds.size(), 1u);
+  std::uint64_t messages = 0;
+  for (const auto& round : rounds) {
+    EXPECT_GT(round["active"].get<std::uint64_t>(), 0u);
+    EXPECT_GT(round["messages"].get<std::uint64_t>(), 0u);  // two ranks synchronise every round
+    messages += round["messages"].get<std::uint64_t>();
+  }
+  EXPECT_LE(messages, stats["messages"].get<std::uint64_t>());
+  // The table: a header and a line per round.
+  EXPECT_NE(run.output.find("Rounds:     round"), std::string::npos) << run.output;
+  std::string last = std::to_string(rounds.size() - 1);
+  last = "\n            " + std::string(5 - last.size(), ' ') + last + " ";
+  EXPECT_NE(run.output.find(last), std::string::npos) << run.output;
+}
+
 TEST(Cli, TheVertexEngineReportsItsLayersBuffersAndRunsUnpinnedOnRequest) {
   const fs::path dir = scratch("buffers");
   for (const char* pin : {"", " --no-pin"}) {

@@ -128,6 +128,25 @@ TEST(Engine, DataDrivenRoundsEndWhenNoRankIsActiveAndCountRounds) {
         if (ranks > 1) {
           EXPECT_GT(s.messages, 0u);
         }
+        // Rounds are combined over ranks too: every rank has the same, within the totals.
+        std::uint64_t messages = 0, bytes = 0, peak = 0;
+        for (std::size_t i = 0; i < s.rounds.size(); ++i) {
+          const RoundStats& round = s.rounds[i];
+          EXPECT_EQ(round.compute_seconds, stats[0].rounds[i].compute_seconds);
+          EXPECT_EQ(round.messages, stats[0].rounds[i].messages);
+          EXPECT_GE(round.buffer_bytes_peak, peak);  // a running peak
+          messages += round.messages;
+          bytes += round.bytes;
+          EXPECT_LE(round.compute_seconds, s.compute_seconds);  // a part of some rank's total
+          peak = round.buffer_bytes_peak;
+          if (ranks > 1 && (plan.reduce || plan.broadcast)) {
+            // Every rank that has a proxy of the vertex reached this round takes part.
+            EXPECT_GT(round.messages, 0u);
+          }
+        }
+        EXPECT_LE(messages, s.messages);
+        EXPECT_LE(bytes, s.bytes);
+        EXPECT_LE(peak, s.buffer_bytes_peak);
       }
     }
 }

@@ -271,7 +271,8 @@ void add_mailbox_options(CLI::App& command, MailboxEngineOptions& options) {
                      "replicated on every rank")
       ->capture_default_str();
   command.add_flag("-v,--verbose", options.verbose,
-                   "mailbox: echo the configuration at start and each rank's statistics at the end");
+                   "mailbox: echo the configuration at start and each rank's statistics at the end; vertex: a "
+                   "line of statistics per round");
 }
 
 bool mailbox_engine_runs(const std::string& algorithm) {

@@ -71,6 +71,18 @@ void write_json(const Options& o, graph::vertex_t vertices, std::uint64_t edges,
   file.commit();
 }
 
+// -v: the vertex engine's rounds, times and buffers the largest of any rank, messages and bytes of all.
+void print_rounds(const nlohmann::json& rounds) {
+  fmt::print("Rounds:     {:>5} {:>12} {:>11} {:>11} {:>9} {:>12} {:>12}\n", "round", "active", "compute s",
+             "comm s", "messages", "bytes", "buffer peak");
+  std::size_t i = 0;
+  for (const nlohmann::json& r : rounds)
+    fmt::print("            {:>5} {:>12} {:>11.6f} {:>11.6f} {:>9} {:>12} {:>12}\n", i++,
+               r["active"].get<std::uint64_t>(), r["compute_seconds"].get<double>(), r["sync_seconds"].get<double>(),
+               r["messages"].get<std::uint64_t>(), r["bytes"].get<std::uint64_t>(),
+               r["buffer_bytes_peak"].get<std::uint64_t>());
+}
+
 int run_on(const Options& o, const MpiSession* mpi) {
   const bool speaker = !mpi || mpi->rank() == 0;
   if (o.engine == "mailbox" && mpi) {
@@ -159,6 +171,7 @@ int run_on(const Options& o, const MpiSession* mpi) {
                engine_stats["buffer_bytes_peak"].get<std::uint64_t>(), engine_stats["setup_seconds"].get<double>());
     fmt::print("Partition:  replication {:.3f} proxies per vertex, edge imbalance {:.3f}\n",
                engine_stats["replication"].get<double>(), engine_stats["edge_imbalance"].get<double>());
+    if (o.mailbox.verbose) print_rounds(engine_stats["per_round"]);  // -v is shared with the mailbox engine
   }
 
   if (o.verify) {

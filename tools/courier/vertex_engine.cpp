@@ -74,7 +74,16 @@ RankResult run_algorithm(const std::string& algorithm, engine::Engine& e, const 
 }
 
 nlohmann::json to_json(const engine::RunStats& stats, const dist::PartitionQuality& quality) {
+  nlohmann::json per_round = nlohmann::json::array();
+  for (const engine::RoundStats& round : stats.rounds)
+    per_round.push_back({{"active", round.active},
+                         {"compute_seconds", round.compute_seconds},
+                         {"sync_seconds", round.sync_seconds},
+                         {"messages", round.messages},
+                         {"bytes", round.bytes},
+                         {"buffer_bytes_peak", round.buffer_bytes_peak}});
   return {{"rounds", stats.rounds.size()},
+          {"per_round", std::move(per_round)},
           {"compute_seconds", stats.compute_seconds},
           {"sync_seconds", stats.sync_seconds},
           {"total_seconds", stats.total_seconds},

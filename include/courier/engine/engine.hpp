@@ -88,11 +88,12 @@ class Engine {
   // lists; see gather.hpp for typed helpers.
   std::vector<sync::Bytes> exchange(std::vector<sync::Bytes> outgoing);
 
-  // Collective: totals over all ranks. Call once at the end, on every rank.
+  // Collective: totals, and every round, over all ranks. Call once at the end, on every rank.
   RunStats finish();
 
  private:
   void close_round();
+  void combine_rounds(std::vector<RoundStats>& rounds);
 
   const dist::LocalGraph& graph_;
   sync::Channel& channel_;
@@ -103,6 +104,7 @@ class Engine {
   std::uint64_t round_active_ = 0;
   double compute_ = 0, sync_ = 0;              // this round so far
   double compute_total_ = 0, sync_total_ = 0;  // all rounds
+  std::uint64_t messages_before_ = 0, bytes_before_ = 0;  // the channel's counts when the round began
   RunStats stats_;
 };
 

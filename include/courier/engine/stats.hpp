@@ -1,19 +1,25 @@
 #pragma once
-// What a run of a vertex program cost: per round on this rank, and in total over all ranks.
+// What a run of a vertex program cost, per round and in total, over all ranks.
 #include <cstdint>
 #include <string>
 #include <vector>
 
 namespace courier::engine {
 
+// One round. While the run goes on a rank holds its own values; finish() combines them.
 struct RoundStats {
   std::uint64_t active = 0;    // active vertices on all ranks at the start of the round
-  double compute_seconds = 0;  // this rank's time in operators
-  double sync_seconds = 0;     // this rank's time in reduce / broadcast and collectives
+  double compute_seconds = 0;  // time in operators: the largest of any rank
+  double sync_seconds = 0;     // time in reduce / broadcast and collectives: the largest of any rank
+  std::uint64_t messages = 0;  // sent in the round by all ranks
+  std::uint64_t bytes = 0;     // sent in the round by all ranks
+  // The communication buffers' peak working set up to the end of this round (the channel keeps
+  // one running peak): the largest of any rank. The round where it grows is where it was reached.
+  std::uint64_t buffer_bytes_peak = 0;
 };
 
 struct RunStats {
-  std::vector<RoundStats> rounds;  // this rank's view
+  std::vector<RoundStats> rounds;  // combined over ranks
   double compute_seconds = 0;      // the largest total compute time of any rank
   double sync_seconds = 0;         // the largest non-overlapped communication time of any rank
   double total_seconds = 0;        // the largest wall time from engine start to finish()
