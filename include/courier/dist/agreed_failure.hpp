@@ -6,6 +6,7 @@
 // of data, and every rank, seeing it there, throws the same LoadError. A closing exchange catches
 // a failure after the step's last one.
 #include <exception>
+#include <new>
 #include <string>
 #include <string_view>
 
@@ -42,6 +43,8 @@ auto agreeing_on_failure(const Collective& collective, std::string_view stage, S
     return result;
   } catch (const AgreedFailure&) {
     throw;  // already agreed, in an exchange
+  } catch (const std::bad_alloc&) {
+    announce_failure(collective, stage, "out of memory (std::bad_alloc)");
   } catch (const std::exception& e) {
     announce_failure(collective, stage, e.what());
   } catch (...) {
