@@ -44,4 +44,31 @@ fi
 grep -q "bad.el:10: target id 'x'" "$dir/log.txt" || { cat "$dir/log.txt"; fail "mailbox: no FILE:LINE message"; }
 grep -q "rank [0-9]* of" "$dir/log.txt" && { cat "$dir/log.txt"; fail "mailbox: a rank failed alone (aborted run)"; }
 
+# A failure on one rank only, after the agreed read checks (injected with COURIER_FAIL_ON_RANK):
+# while partitioning every rank agrees on it (rank 0 speaks, MPI finalises); later the failing rank
+# aborts the run (MPI_Abort). Either way the run ends (timeout's 124 would be a hang), fails with
+# the failing rank's error, and writes nothing.
+one_rank_fails() {
+  injection=$1 expected=$2
+  shift 2
+  rm -f "$dir/out.txt"
+  status=0
+  COURIER_FAIL_ON_RANK=$injection timeout 100 "$@" >"$dir/log.txt" 2>&1 || status=$?
+  [ "$status" -ne 0 ] || fail "$injection: the run succeeded"
+  [ "$status" -ne 124 ] || { cat "$dir/log.txt"; fail "$injection: the run hung"; }
+  grep -qF "$expected" "$dir/log.txt" || { cat "$dir/log.txt"; fail "$injection: no '$expected'"; }
+  [ ! -e "$dir/out.txt" ] || fail "$injection: an output file was written"
+}
+last=$((ranks - 1))
+for comm in lci mpi-probe; do
+  one_rank_fails "$last:shuffle" "courier: error: partitioning failed on rank $last: injected failure at step 'shuffle'" \
+    "$@" "$ranks" "$courier" run cc --graph kron:10 --dedupe --comm $comm --threads 1 --output "$dir/out.txt"
+  one_rank_fails "$last:run" "courier: error (rank $last of $ranks): injected failure at step 'run'" \
+    "$@" "$ranks" "$courier" run bfs --graph kron:10 --comm $comm --threads 1 --output "$dir/out.txt"
+done
+one_rank_fails "0:local graph:oom" "partitioning failed on rank 0: out of memory (std::bad_alloc)" \
+  "$@" "$ranks" "$courier" run kcore --graph kron:10 --threads 1 --output "$dir/out.txt"
+one_rank_fails "1:run" "courier: error (rank 1 of $ranks): injected failure at step 'run'" \
+  "$@" "$ranks" "$courier" run cc --engine mailbox --graph kron:10 --output "$dir/out.txt"
+
 echo "PASS: $ranks ranks load every format in parts"

@@ -305,7 +305,8 @@ MailboxRun run_mailbox(const std::string& algorithm, const std::string& graph, c
 #ifdef COURIER_HAVE_MPI
     comm::Runtime runtime(net::make_mpi_device());
     try {
-      root = run_rank(algorithm, runtime, graph, load, options);
+      // The others wait for this rank in the mailbox's exchanges: a failure ends the run at once.
+      ending_the_run_on_failure(mpi->rank(), mpi->ranks(), [&] { root = run_rank(algorithm, runtime, graph, load, options); });
     } catch (const dist::LoadError&) {
       runtime.shutdown();  // every rank is here: shut down together, then report
       throw;

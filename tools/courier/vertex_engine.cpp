@@ -225,10 +225,15 @@ VertexRun run_vertex_mpi(const std::string& algorithm, const std::string& graph,
   }
   if (channel->rank() != mpi.rank() || channel->ranks() != mpi.ranks())
     throw Error(fmt::format("the {} channel numbers ranks unlike MPI_COMM_WORLD", engine_options.comm));
-  Timer timer;
-  RankOutcome outcome = run_rank(algorithm, loaded->graph.graph, *channel, engine_options.threads, options,
-                                 loaded->facts, {.pin = engine_options.pin});
-  const double run_seconds = channel->max_all(timer.lap());
+  // The others wait for this rank in the layer's exchanges: a failure here ends the run at once.
+  RankOutcome outcome;
+  double run_seconds = 0;
+  ending_the_run_on_failure(mpi.rank(), mpi.ranks(), [&] {
+    Timer timer;
+    outcome = run_rank(algorithm, loaded->graph.graph, *channel, engine_options.threads, options, loaded->facts,
+                       {.pin = engine_options.pin});
+    run_seconds = channel->max_all(timer.lap());
+  });
   close();
   VertexRun run = finish(algorithm, std::move(outcome), loaded->graph, options);
   run.run_seconds = run_seconds;
