@@ -218,7 +218,10 @@ VertexRun run_vertex_mpi(const std::string& algorithm, const std::string& graph,
   };
   std::optional<Loaded> loaded;
   try {
-    loaded.emplace(load_rank(algorithm, graph, load, options, engine_options, *channel));
+    // An agreed LoadError passes on; anything else on one rank ends the run at once.
+    ending_the_run_on_failure(mpi.rank(), mpi.ranks(), [&] {
+      loaded.emplace(load_rank(algorithm, graph, load, options, engine_options, *channel));
+    });
   } catch (const dist::LoadError&) {
     close();  // every rank is here: shut down together, then report
     throw;
