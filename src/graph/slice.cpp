@@ -75,6 +75,11 @@ std::string SliceFacts::serialize() const {
   put(out, columns);
   put(out, columns_byte);
   put(out, static_cast<std::uint8_t>(saw_real));
+  put(out, static_cast<std::uint64_t>(checksum_blocks.size()));
+  for (const auto& [block, hash] : checksum_blocks) {
+    put(out, block);
+    put(out, hash);
+  }
   put(out, static_cast<std::uint64_t>(deferred_error.size()));
   out += deferred_error;
   return out;
@@ -87,6 +92,13 @@ SliceFacts SliceFacts::deserialize(std::string_view in) {
   facts.columns = take<std::uint8_t>(in);
   facts.columns_byte = take<std::uint64_t>(in);
   facts.saw_real = take<std::uint8_t>(in) != 0;
+  const auto blocks = take<std::uint64_t>(in);
+  if (blocks > in.size() / 16) throw Error("SliceFacts: wrong block count");
+  facts.checksum_blocks.resize(blocks);
+  for (auto& [block, hash] : facts.checksum_blocks) {
+    block = take<std::uint64_t>(in);
+    hash = take<std::uint64_t>(in);
+  }
   const auto length = take<std::uint64_t>(in);
   if (in.size() != length) throw Error("SliceFacts: wrong length");
   facts.deferred_error = std::string(in);
@@ -182,6 +194,7 @@ void finish_slice(EdgeSlice& slice, std::span<const SliceFacts> all) {
   } else {
     slice.edges.num_vertices = vertices;
   }
+  if (slice.check_parts) slice.check_parts(all);
 }
 
 }  // namespace courier::graph

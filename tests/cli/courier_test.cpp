@@ -253,6 +253,25 @@ TEST(Cli, OneRankFailingEndsTheWholeRunWithItsError) {
   EXPECT_NE(malformed.output.find("expected RANK:STEP"), std::string::npos) << malformed.output;
 }
 
+TEST(Cli, CorruptedCsrFailsOnEveryRankThread) {
+  const fs::path dir = scratch("corrupted_csr");
+  const std::string graph = (dir / "g.csr").string();
+  ASSERT_EQ(courier("convert kron:8 --weights -o " + graph).status, 0);
+  std::string bytes;
+  {
+    std::ifstream in(graph, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  bytes[bytes.size() - 16] ^= 0x55;  // a weight: only the checksum notices
+  std::ofstream(graph, std::ios::binary | std::ios::trunc) << bytes;
+  for (const char* engine : {"--ranks 1", "--ranks 3", "--engine mailbox --ranks 2", "--engine seq"}) {
+    const Outcome run = courier(std::string("run cc --graph ") + graph + " " + engine);
+    EXPECT_EQ(run.status, 1) << engine << ": " << run.output;
+    EXPECT_NE(run.output.find("g.csr: checksum mismatch"), std::string::npos) << engine << ": " << run.output;
+    EXPECT_EQ(run.output.find("(rank"), std::string::npos) << engine << ": a rank failed alone: " << run.output;
+  }
+}
+
 TEST(Cli, WrongOptionsFailWithAClearMessage) {
   EXPECT_NE(courier("run nosuch --graph kron:4").status, 0);
   const Outcome source = courier("run bfs --graph kron:4 --source 99");

@@ -25,6 +25,12 @@ done
 printf '0 1\n1 2\n2 3\n3 4\n4 5\n5 6\n6 7\n7 8\n8 9\n9 x\n' >"$dir/bad.el"
 if "$@" "$ranks" "$courier" run bfs --graph "$dir/bad.el" >"$dir/log.txt" 2>&1; then fail "a malformed file was accepted"; fi
 grep -q "bad.el:10: target id 'x'" "$dir/log.txt" || { cat "$dir/log.txt"; fail "no FILE:LINE message"; }
+# A .csr file damaged where only its checksum notices: each rank hashes its rows, all agree.
+cp "$dir/g.csr" "$dir/bad.csr"
+printf '\125' | dd of="$dir/bad.csr" bs=1 seek=$(($(stat -c %s "$dir/bad.csr") - 16)) conv=notrunc 2>/dev/null
+if "$@" "$ranks" "$courier" run bfs --graph "$dir/bad.csr" >"$dir/log.txt" 2>&1; then fail "a corrupted .csr was accepted"; fi
+grep -q "bad.csr: checksum mismatch" "$dir/log.txt" || { cat "$dir/log.txt"; fail "no checksum message"; }
+grep -q "rank [0-9]* of" "$dir/log.txt" && { cat "$dir/log.txt"; fail "bad.csr: a rank failed alone (aborted run)"; }
 # The mailbox engine reads in parts too: degree and cc write what seq writes (spmv's sums of reals
 # in another order are checked by --verify), and a malformed file stops every rank alike.
 for ext in wel csr; do

@@ -243,6 +243,19 @@ TEST(DistributedLoad, MalformedInputFailsOnEveryRank) {
   expect_fails_everywhere(bel, "neither a multiple");
 }
 
+// A .csr file damaged where only its checksum notices: every rank, having hashed its own rows,
+// fails with the same message naming the file.
+TEST(DistributedLoad, CorruptedCsrFailsOnEveryRank) {
+  const std::string good = temp_path("sum.csr");
+  graph::write_edge_list(good, messy_graph(50, 200, 13, graph::WeightType::u32));
+  std::ifstream in(good, std::ios::binary);
+  std::string bytes{std::istreambuf_iterator<char>(in), {}};
+  bytes[bytes.size() - 16] ^= 0x20;  // a weight near the end
+  const std::string bad = temp_path("sum_bad.csr");
+  write_text_file(bad, bytes);
+  for (rank_t ranks = 1; ranks <= 4; ++ranks) expect_fails_everywhere(bad, bad + ": checksum mismatch", ranks);
+}
+
 // A failure on one rank after the agreed read checks (in the transforms, the shuffle, the
 // LocalGraph, out of memory) must not leave the other ranks waiting in their next exchange:
 // every rank throws the same LoadError naming the failing rank, promptly.

@@ -13,10 +13,13 @@
 // SliceFacts; the caller gathers every part's facts and calls finish_slice, which makes the part
 // final (or throws the same InputError on every part, so all ranks fail alike).
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "courier/graph/edge_list.hpp"
 #include "courier/graph/load.hpp"
@@ -31,6 +34,9 @@ struct SliceFacts {
   std::uint64_t columns_byte = 0;  // text: the byte where this part's first data line starts
   bool saw_real = false;           // text: a weight written as a real
   std::string deferred_error;      // text: an integer weight beyond uint32, an error unless the file has reals
+  // .csr: (block, hash) of the checksum's blocks that start in this part's rows; the parts'
+  // blocks together make the file's checksum (finish_slice compares it with the header's).
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> checksum_blocks;
 
   std::string serialize() const;
   static SliceFacts deserialize(std::string_view bytes);  // Error if `bytes` is not serialize()'s
@@ -43,6 +49,8 @@ struct EdgeSlice {
   std::optional<vertex_t> declared_vertices;       // a header's vertex count
   std::optional<std::uint64_t> declared_records;   // a header's entry count
   std::uint64_t declared_line = 0;                 // where that header is (for messages)
+  // A check only every part's facts together can make (a .csr file's checksum); throws InputError.
+  std::function<void(std::span<const SliceFacts> all)> check_parts;
 };
 
 // Part `part` of `parts` of GRAPH (a file or a generator spec), as load_edge_list would read it
@@ -59,7 +67,7 @@ EdgeSlice read_edge_slice(const std::string& graph, const LoadOptions& options, 
 int binary_width_vote(const std::string& graph, const LoadOptions& options, std::uint64_t part, std::uint64_t parts);
 
 // Makes `slice` final given every part's facts (`all[p]` is part p's): the vertex count, the weight
-// type all parts share, and the checks against headers. Throws InputError, the same on every part,
+// type all parts share, the checks against headers, and a .csr file's checksum. Throws InputError, the same on every part,
 // when the parts together are malformed.
 void finish_slice(EdgeSlice& slice, std::span<const SliceFacts> all);
 

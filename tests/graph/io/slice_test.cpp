@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include "courier/graph/io.hpp"
 #include "courier/graph/load.hpp"
 #include "courier/graph/transform.hpp"
@@ -13,6 +15,7 @@
 using namespace courier::graph;
 using courier::graph::test::test_dir;
 using courier::graph::test::write_file;
+using courier::graph::test::expect_input_error;
 
 namespace {
 
@@ -176,6 +179,92 @@ TEST(Slice, ErrorsNameTheFileAndTheLine) {
   for (std::uint64_t parts : {1, 2}) expect_part_error(counted, parts, counted + ":1: the header declares 3 edges but the file has 2");
   const std::string ids = write_file(dir / "ids.el", "# courier edge list: vertices 4 edges 2 base 0\n0 1\n1 7\n");
   expect_part_error(ids, 2, "the header declares 4 vertices but vertex id 7 appears");
+}
+
+// Every part read, then every part finished: the message each part's finish_slice throws.
+std::vector<std::string> finish_messages(const std::string& graph, std::uint64_t parts) {
+  std::vector<EdgeSlice> slices;
+  std::vector<SliceFacts> facts;
+  for (std::uint64_t p = 0; p < parts; ++p) {
+    slices.push_back(read_edge_slice(graph, {}, p, parts));
+    facts.push_back(SliceFacts::deserialize(slices.back().facts.serialize()));
+  }
+  std::vector<std::string> messages;
+  for (EdgeSlice& slice : slices) {
+    try {
+      finish_slice(slice, facts);
+      messages.push_back("no error");
+    } catch (const courier::InputError& e) {
+      messages.push_back(e.what());
+    }
+  }
+  return messages;
+}
+
+void expect_every_part_fails(const std::string& graph, std::uint64_t parts, const std::string& what) {
+  SCOPED_TRACE(::testing::Message() << graph << " in " << parts << " parts");
+  const auto messages = finish_messages(graph, parts);
+  for (const std::string& m : messages) {
+    EXPECT_NE(m.find(what), std::string::npos) << "got: " << m;
+    EXPECT_EQ(m, messages[0]);
+  }
+}
+
+std::string file_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), {}};
+}
+
+// A .csr file's checksum is checked in parts too: each part hashes the blocks in its rows, the
+// parts' hashes together make the checksum, and a corrupted file fails on every part alike,
+// with the message the whole-file reader gives, even where no part's structural checks see it.
+TEST(Slice, CsrChecksumIsCheckedInParts) {
+  const auto dir = test_dir();
+  const std::string good = (dir / "good.csr").string();
+  const EdgeList list = sample(WeightType::f32);
+  write_edge_list(good, list);
+  for (std::uint64_t parts = 1; parts <= 9; ++parts)
+    for (const std::string& m : finish_messages(good, parts)) EXPECT_EQ(m, "no error");
+  const std::string bytes = file_bytes(good);
+  const std::uint64_t n = list.num_vertices, m = list.edges.size();
+  // Damage no structural check sees: a reserved header byte, a target still below n, a weight.
+  for (const std::uint64_t at : {std::uint64_t{40}, 64 + (n + 1) * 8 + 5 * 8, 64 + (n + 1) * 8 + m * 8 + 4 * (m - 1)}) {
+    std::string damaged = bytes;
+    damaged[at] ^= 0x01;
+    const std::string bad = write_file(dir / "bad.csr", damaged);
+    expect_input_error([&] { read_edge_list(bad); }, {bad + ": checksum mismatch"});
+    for (std::uint64_t parts : {1, 2, 3, 4, 9}) expect_every_part_fails(bad, parts, bad + ": checksum mismatch");
+  }
+}
+
+// Arrays of several 16 MiB checksum blocks, cut between parts inside blocks: the parts' blocks
+// still make the whole checksum, and damage in any block is found.
+TEST(Slice, CsrChecksumOverManyBlocks) {
+  const auto dir = test_dir();
+  EdgeList list;
+  list.num_vertices = 2'200'000;  // offsets: 2 blocks
+  std::vector<std::uint32_t> weights;
+  for (std::uint64_t i = 0; i < 4'500'000; ++i) {  // targets: 3 blocks, weights: 2
+    list.edges.push_back({(i * 2654435761u) % list.num_vertices, (i * 40503u + 7) % list.num_vertices});
+    weights.push_back(static_cast<std::uint32_t>(i % 1000));
+  }
+  list.weights = std::move(weights);
+  const std::string good = (dir / "many.csr").string();
+  write_edge_list(good, list);
+  for (std::uint64_t parts : {1, 2, 3, 4})
+    for (const std::string& m : finish_messages(good, parts)) EXPECT_EQ(m, "no error");
+  const std::uint64_t n = list.num_vertices, m = list.edges.size();
+  const std::uint64_t targets = 64 + (n + 1) * 8, weights_at = targets + m * 8;
+  std::string bytes = file_bytes(good);
+  const std::uint64_t k = (20u << 20) / 8;  // a target in the targets' second block
+  const vertex_t target = (k * 40503u + 7) % n;
+  ASSERT_LT(target ^ 4, n);  // damaged, it is still a vertex: only the checksum sees it
+  for (const std::uint64_t at : {targets + k * 8, weights_at + (17u << 20)}) {  // the 2nd block of each
+    std::string damaged = bytes;
+    damaged[at] ^= 0x04;
+    const std::string bad = write_file(dir / "many_bad.csr", damaged);
+    for (std::uint64_t parts : {1, 3, 4}) expect_every_part_fails(bad, parts, bad + ": checksum mismatch");
+  }
 }
 
 }  // namespace
