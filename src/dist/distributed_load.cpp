@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -169,8 +170,15 @@ graph::EdgeList read_part(const std::string& graph, const graph::LoadOptions& op
   agreed(collective, [&] { vote = graph::binary_width_vote(graph, load, part, parts); });
   if (vote != 0) load.read.binary_id_bytes = static_cast<int>(16 - collective.max(std::uint64_t(16 - vote)));
 
+  // A METIS line's vertex is its count of vertex lines before it: the parts count theirs, and an
+  // exclusive scan gives each part its first vertex.
+  std::optional<std::uint64_t> vertex_lines;
+  agreed(collective, [&] { vertex_lines = graph::metis_vertex_lines(graph, load, part, parts); });
+  std::optional<std::uint64_t> first_vertex;
+  if (vertex_lines) first_vertex = collective.exclusive_sum(*vertex_lines);
+
   graph::EdgeSlice slice;
-  agreed(collective, [&] { slice = graph::read_edge_slice(graph, load, part, parts); });
+  agreed(collective, [&] { slice = graph::read_edge_slice(graph, load, part, parts, first_vertex); });
   const std::vector<Bytes> gathered = collective.all_gather(bytes_of(slice.facts.serialize()));
   agreed(collective, [&] {
     std::vector<graph::SliceFacts> all;

@@ -119,12 +119,17 @@ TEST(Cli, EnginesAgreeOnTheSummary) {
 // reference's, for every format `convert` writes.
 TEST(Cli, RankThreadsLoadEveryFormatInPartsAndMatchTheReference) {
   const fs::path dir = scratch("parts");
-  for (const char* extension : {".wel", ".mtx", ".gr", ".bel", ".csr"}) {
+  for (const char* extension : {".wel", ".mtx", ".gr", ".bel", ".csr", ".graph"}) {
     const std::string graph = (dir / (std::string("g") + extension)).string();
-    const Outcome convert = courier("convert kron:9 --weights -o " + graph);
+    // METIS holds simple undirected graphs, without weights here (dedupe keeps one copy's weight,
+    // which need not be its reverse's).
+    const bool metis = std::string(extension) == ".graph";
+    const Outcome convert = courier("convert kron:9 -o " + graph +
+                                    (metis ? " --symmetrize --drop-self-loops --dedupe" : " --weights"));
     ASSERT_EQ(convert.status, 0) << convert.output;
     const std::string read_as = std::string(extension) == ".bel" ? graph + " --binary-weight uint32" : graph;
     for (const char* algorithm : {"bfs", "sssp", "cc", "kcore", "tc"}) {
+      if (metis && std::string(algorithm) == "sssp") continue;
       SCOPED_TRACE(std::string(algorithm) + " on " + graph);
       const fs::path seq = dir / "seq.txt", parts = dir / "parts.txt";
       const Outcome a = courier(std::string("run ") + algorithm + " --engine seq --graph " + read_as + " --output " + seq.string());

@@ -243,6 +243,30 @@ TEST(DistributedLoad, MalformedInputFailsOnEveryRank) {
   expect_fails_everywhere(bel, "neither a multiple");
 }
 
+// METIS files are read in parts (each rank counts its vertex lines; a scan gives its first
+// vertex): comments, blank lines (vertices without neighbours) and weights anywhere.
+TEST(DistributedLoad, MetisInParts) {
+  const std::string path = temp_path("g.graph");
+  graph::EdgeList simple = graph::symmetrize(messy_graph(80, 150, 14, graph::WeightType::none));
+  simple = graph::remove_duplicate_edges(graph::remove_self_loops(simple));
+  graph::write_edge_list(path, simple);
+  check_every_way(path);
+  const std::string awkward = temp_path("awkward.graph");
+  write_text_file(awkward, "% c\n\n7 3 001\n2 4 3 1\n1 4\n% mid\n1 1\n\n   \n7 2\n%\n6 2\n\n");
+  check_every_way(awkward);
+  const std::string bad = temp_path("bad.graph");
+  write_text_file(bad, "% c\n4 2\n2\n1\n%\n\n1 5\n");
+  for (rank_t ranks = 1; ranks <= 4; ++ranks) expect_fails_everywhere(bad, bad + ":7: neighbour 5 is outside 1..4", ranks);
+  const std::string more = temp_path("more.graph");
+  write_text_file(more, "2 1\n2\n1\n\n%\n\n1\n");
+  for (rank_t ranks = 1; ranks <= 4; ++ranks)
+    expect_fails_everywhere(more, more + ":7: more vertex lines than the 2 declared on line 1", ranks);
+  const std::string fewer = temp_path("fewer.graph");
+  write_text_file(fewer, "%\n5 1\n2\n1\n\n");
+  for (rank_t ranks = 1; ranks <= 4; ++ranks)
+    expect_fails_everywhere(fewer, fewer + ":2: the header declares 5 vertices but the file has 3 vertex lines", ranks);
+}
+
 // A .csr file damaged where only its checksum notices: every rank, having hashed its own rows,
 // fails with the same message naming the file.
 TEST(DistributedLoad, CorruptedCsrFailsOnEveryRank) {

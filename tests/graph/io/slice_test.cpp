@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <optional>
 
 #include "courier/graph/io.hpp"
 #include "courier/graph/load.hpp"
@@ -19,6 +20,20 @@ using courier::graph::test::expect_input_error;
 
 namespace {
 
+// METIS: each part's first vertex, the vertex lines of the parts before it (as ranks scan them).
+std::vector<std::optional<std::uint64_t>> first_vertices(const std::string& graph, std::uint64_t parts,
+                                                         const LoadOptions& options = {}) {
+  std::vector<std::optional<std::uint64_t>> first(parts);
+  std::uint64_t before = 0;
+  for (std::uint64_t p = 0; p < parts; ++p) {
+    const auto lines = metis_vertex_lines(graph, options, p, parts);
+    if (!lines) continue;
+    first[p] = before;
+    before += *lines;
+  }
+  return first;
+}
+
 // Every part read and finished as ranks would, then joined in part order.
 EdgeList read_in_parts(const std::string& graph, std::uint64_t parts, LoadOptions options = {}) {
   if (const auto sep = graph.rfind('.'); sep != std::string::npos && graph.substr(sep) == ".bel" &&
@@ -27,10 +42,11 @@ EdgeList read_in_parts(const std::string& graph, std::uint64_t parts, LoadOption
     for (std::uint64_t p = 0; p < parts; ++p) width = std::min(width, binary_width_vote(graph, options, p, parts));
     options.read.binary_id_bytes = width;
   }
+  const std::vector<std::optional<std::uint64_t>> first = first_vertices(graph, parts, options);
   std::vector<EdgeSlice> slices;
   std::vector<SliceFacts> facts;
   for (std::uint64_t p = 0; p < parts; ++p) {
-    slices.push_back(read_edge_slice(graph, options, p, parts));
+    slices.push_back(read_edge_slice(graph, options, p, parts, first[p]));
     facts.push_back(SliceFacts::deserialize(slices.back().facts.serialize()));  // as it travels
   }
   EdgeList joined;
@@ -183,10 +199,11 @@ TEST(Slice, ErrorsNameTheFileAndTheLine) {
 
 // Every part read, then every part finished: the message each part's finish_slice throws.
 std::vector<std::string> finish_messages(const std::string& graph, std::uint64_t parts) {
+  const std::vector<std::optional<std::uint64_t>> first = first_vertices(graph, parts);
   std::vector<EdgeSlice> slices;
   std::vector<SliceFacts> facts;
   for (std::uint64_t p = 0; p < parts; ++p) {
-    slices.push_back(read_edge_slice(graph, {}, p, parts));
+    slices.push_back(read_edge_slice(graph, {}, p, parts, first[p]));
     facts.push_back(SliceFacts::deserialize(slices.back().facts.serialize()));
   }
   std::vector<std::string> messages;
@@ -264,6 +281,88 @@ TEST(Slice, CsrChecksumOverManyBlocks) {
     damaged[at] ^= 0x04;
     const std::string bad = write_file(dir / "many_bad.csr", damaged);
     for (std::uint64_t parts : {1, 3, 4}) expect_every_part_fails(bad, parts, bad + ": checksum mismatch");
+  }
+}
+
+// METIS files are read in parts: each part counts its vertex lines, takes the earlier parts' sum as
+// its first vertex, and reads its own lines. Cut anywhere: in comments, in runs of blank lines
+// (vertices without neighbours), between a neighbour and its weight's line, CRLF lines.
+TEST(Slice, MetisLinesCutAnywhere) {
+  const auto dir = test_dir();
+  // 9 vertices: 4, 5 and 7 isolated (blank lines, one of spaces), comments between and inside.
+  const std::string plain = write_file(dir / "p.graph",
+                                       "% a comment\n%another\n\n9 5\n2 3\n1 3\n% inside\n1 2 8\n\n   \n"
+                                       "   % indented comment\n9\n%\n\n3\n6 \n");
+  expect_parts_join_to_whole(plain);
+  EXPECT_EQ(load_edge_list(plain).edges, (std::vector<Edge>{{0, 1}, {0, 2}, {1, 0}, {1, 2}, {2, 0}, {2, 1}, {2, 7},
+                                                             {5, 8}, {7, 2}, {8, 5}}));
+  const std::string weighted = write_file(dir / "w.graph",
+                                          "5 4 011 2\r\n1 1 2 5 3 6\r\n%c\r\n1 1 1 5\r\n1 1 1 6 4 7\r\n1 1 3 7 5 8\r\n"
+                                          "1 1 4 8\r\n\r\n\r\n");
+  expect_parts_join_to_whole(weighted);
+  const std::string no_newline = write_file(dir / "n.graph", "3 2\n2\n1 3\n2");
+  expect_parts_join_to_whole(no_newline);
+  expect_parts_join_to_whole(write_file(dir / "last.graph", "3 1\n\n3\n2"));
+  expect_parts_join_to_whole(write_file(dir / "empty.graph", "% nothing\n0 0\n"));
+  expect_parts_join_to_whole(write_file(dir / "header_only.graph", "0 0"));
+  // Written by Courier, weighted, larger: many lines per part.
+  EdgeList list = remove_duplicate_edges(remove_self_loops(symmetrize(sample(WeightType::u32))));
+  const std::string written = (dir / "s.graph").string();
+  write_edge_list(written, list);
+  expect_parts_join_to_whole(written);
+}
+
+TEST(Slice, MetisPartsCountOnlyTheirOwnLines) {
+  const auto dir = test_dir();
+  const std::string path = write_file(dir / "c.graph", "% c\n4 3\n2 3 4\n1\n%\n1\n1\n");
+  // The 14 bytes after the header cut at byte 7: "2 3 4\n1\n" | "%\n1\n1\n" (a line goes with its
+  // first byte): by lines, not by edges (4 of the 6 are in the first part).
+  EXPECT_EQ(metis_vertex_lines(path, {}, 0, 2), 2u);
+  EXPECT_EQ(metis_vertex_lines(path, {}, 1, 2), 2u);
+  EXPECT_EQ(first_vertices(path, 2)[1], 2u);
+  EXPECT_EQ(read_edge_slice(path, {}, 0, 2).edges.edges, (std::vector<Edge>{{0, 1}, {0, 2}, {0, 3}, {1, 0}}));
+  EXPECT_EQ(read_edge_slice(path, {}, 1, 2, 2).edges.edges, (std::vector<Edge>{{2, 0}, {3, 0}}));
+  EXPECT_FALSE(metis_vertex_lines((dir / "x.el").string(), {}, 0, 2).has_value());
+  EXPECT_THROW(read_edge_slice(path, {}, 1, 2), courier::Error);  // a later part without its first vertex
+}
+
+// Malformed METIS files fail on every part with the whole-file reader's FILE:LINE message.
+TEST(Slice, MetisErrorsNameTheFileAndTheLineOnEveryPart) {
+  const auto dir = test_dir();
+  struct Case {
+    const char* name;
+    const char* text;
+    const char* what;  // after FILE
+  };
+  for (const Case& c : {
+           Case{"beyond.graph", "% c\n3 2\n2 3\n1\n%\n1 4\n", ":6: neighbour 4 is outside 1..3"},
+           Case{"word.graph", "3 2\n2 3\n\n1 x\n", ":4: neighbour 'x' is not a number"},
+           Case{"weight.graph", "3 1 001\n2 5\n1 5\n\n%\n\n", "no error"},
+           Case{"noweight.graph", "3 1 001\n2 5\n1\n\n", ":3: missing weight"},
+           Case{"more.graph", "2 1\n2\n1\n\n%\n1\n", ":6: more vertex lines than the 2 declared on line 1"},
+           Case{"fewer.graph", "% c\n4 1\n2\n1\n%\n", ":2: the header declares 4 vertices but the file has 2 vertex lines"},
+           Case{"edges.graph", "%\n3 2\n2 3\n1 3\n1 2\n", ":2: the header declares 2 edges but the lines list 6 neighbours"},
+           Case{"header.graph", "% only\n%comments\n", ": missing the header"},
+       }) {
+    const std::string path = write_file(dir / c.name, c.text);
+    SCOPED_TRACE(path);
+    std::string whole = "no error";
+    try {
+      read_edge_list(path);
+    } catch (const courier::InputError& e) {
+      whole = e.what();
+    }
+    const std::string expected = std::string(c.what) == "no error" ? "no error" : path + c.what;
+    EXPECT_NE(whole.find(expected), std::string::npos) << whole;
+    for (std::uint64_t parts : {1, 2, 3, 4, 7}) {
+      std::vector<std::string> messages;
+      try {
+        messages = finish_messages(path, parts);
+      } catch (const courier::InputError& e) {
+        messages = {e.what()};  // a part's own lines: thrown while reading it
+      }
+      for (const std::string& m : messages) EXPECT_EQ(m, whole) << parts << " parts";
+    }
   }
 }
 
