@@ -1,7 +1,9 @@
 // METIS adjacency graphs (.graph): '%' comments, a header "n m [fmt [ncon]]", then one line per
 // vertex listing its 1-based neighbours. fmt's digits say what each line carries: vertex size
 // (hundreds), ncon vertex weights (tens), a weight after each neighbour (ones). m counts
-// undirected edges, so the lines list 2m neighbours in all.
+// undirected edges, so the lines list 2m neighbours in all. A line's vertex is the number of vertex
+// lines before it, so a part of the file counts its own first (metis_vertex_lines) and the parts
+// before it tell it where it starts.
 #include <algorithm>
 #include <tuple>
 
@@ -45,10 +47,6 @@ Header parse_header(std::string_view line, const std::string& path, std::uint64_
   if (!tokens.at_end()) throw_input_error(path, number, "too many fields: expected 'VERTICES EDGES [FMT [NCON]]'");
   return header;
 }
-
-}  // namespace
-
-namespace {
 
 // Everything up to the header line: every part reads it (only comments come before it).
 struct Prelude {
