@@ -37,6 +37,13 @@ std::uint64_t Collective::sum(std::uint64_t value) const {
   return total;
 }
 
+std::uint64_t Collective::exclusive_sum(std::uint64_t value) const {
+  const std::vector<Bytes> all = all_gather(bytes_of(value));
+  std::uint64_t before = 0;
+  for (rank_t r = 0; r < rank; ++r) before += value_of<std::uint64_t>(all[static_cast<std::size_t>(r)]);
+  return before;
+}
+
 std::uint64_t Collective::max(std::uint64_t value) const {
   std::uint64_t best = 0;
   for (const Bytes& b : all_gather(bytes_of(value))) best = std::max(best, value_of<std::uint64_t>(b));

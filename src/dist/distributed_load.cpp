@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 
 #include <fmt/format.h>
 
 #include "courier/core/timer.hpp"
+#include "courier/dist/agreed_failure.hpp"
 #include "courier/graph/slice.hpp"
 #include "courier/graph/transform.hpp"
 #include "shuffle.hpp"
@@ -102,10 +104,11 @@ graph::WeightType agreed_weight_type(graph::EdgeList& mine, const Collective& co
   return type;
 }
 
-}  // namespace
-
-DistributedGraph build_distributed(graph::EdgeList mine, const DistributedLoadOptions& options,
-                                   const Collective& collective) {
+// build_distributed's steps, on a failure-aware collective.
+DistributedGraph partition(graph::EdgeList mine, const DistributedLoadOptions& options, const Collective& collective) {
+  const auto step = [&](std::string_view name) {
+    if (options.before_step) options.before_step(name);
+  };
   Timer timer;
   const graph::LoadOptions& load = options.load;
   graph::WeightType weight_type = graph::WeightType::none;
@@ -113,10 +116,12 @@ DistributedGraph build_distributed(graph::EdgeList mine, const DistributedLoadOp
   // follow their edges' weights); copies of an edge meet on the rank that owns its source in equal
   // vertex ranges, to be deduplicated there.
   const auto transform = [&](bool symmetrize, bool drop_self_loops, bool dedupe) {
+    step("transform");
     if (symmetrize) mine = graph::symmetrize(mine);
     if (drop_self_loops) mine = graph::remove_self_loops(mine);
     weight_type = agreed_weight_type(mine, collective);
     if (!dedupe) return;
+    step("shuffle");
     const PartitionPlan by_source(Policy::oec, collective.ranks, mine.num_vertices);
     mine = shuffle_edges(std::move(mine), [&](vertex_t s, vertex_t) { return by_source.master_of(s); }, weight_type,
                          options.shuffle_chunk, collective);
@@ -129,6 +134,7 @@ DistributedGraph build_distributed(graph::EdgeList mine, const DistributedLoadOp
     transform(true, true, true);
   }
 
+  step("degrees");
   const std::vector<edge_t> out_degree = degrees(mine, false, collective);
   const PartitionPlan plan = options.policy == Policy::iec
                                  ? PartitionPlan(options.policy, collective.ranks, degrees(mine, true, collective))
@@ -137,13 +143,23 @@ DistributedGraph build_distributed(graph::EdgeList mine, const DistributedLoadOp
   for (vertex_t v = 1; v < out_degree.size(); ++v)
     if (out_degree[v] > out_degree[largest]) largest = v;
 
+  step("shuffle");
   graph::EdgeList kept = shuffle_edges(std::move(mine), [&](vertex_t s, vertex_t d) { return plan.edge_owner(s, d); },
                                        weight_type, options.shuffle_chunk, collective);
+  step("local graph");
   LocalGraph local(plan, collective.rank, std::move(kept), options.with_in_edges);
   connect_mirrors(local, collective);
   const edge_t edges = collective.sum(local.edges());
   const PartitionQuality q = quality(local, collective);
   return DistributedGraph{std::move(local), edges, loaded_edges, weight_type, largest, q, 0.0, collective.max(timer.lap())};
+}
+
+}  // namespace
+
+DistributedGraph build_distributed(graph::EdgeList mine, const DistributedLoadOptions& options,
+                                   const Collective& collective) {
+  return agreeing_on_failure(collective, "partitioning",
+                             [&](const Collective& aware) { return partition(std::move(mine), options, aware); });
 }
 
 graph::EdgeList read_part(const std::string& graph, const graph::LoadOptions& options, const Collective& collective) {
@@ -154,8 +170,15 @@ graph::EdgeList read_part(const std::string& graph, const graph::LoadOptions& op
   agreed(collective, [&] { vote = graph::binary_width_vote(graph, load, part, parts); });
   if (vote != 0) load.read.binary_id_bytes = static_cast<int>(16 - collective.max(std::uint64_t(16 - vote)));
 
+  // A METIS line's vertex is its count of vertex lines before it: the parts count theirs, and an
+  // exclusive scan gives each part its first vertex.
+  std::optional<std::uint64_t> vertex_lines;
+  agreed(collective, [&] { vertex_lines = graph::metis_vertex_lines(graph, load, part, parts); });
+  std::optional<std::uint64_t> first_vertex;
+  if (vertex_lines) first_vertex = collective.exclusive_sum(*vertex_lines);
+
   graph::EdgeSlice slice;
-  agreed(collective, [&] { slice = graph::read_edge_slice(graph, load, part, parts); });
+  agreed(collective, [&] { slice = graph::read_edge_slice(graph, load, part, parts, first_vertex); });
   const std::vector<Bytes> gathered = collective.all_gather(bytes_of(slice.facts.serialize()));
   agreed(collective, [&] {
     std::vector<graph::SliceFacts> all;

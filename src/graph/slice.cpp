@@ -29,29 +29,6 @@ EdgeSlice generated_part(const std::string& spec, const GeneratorOptions& genera
   return slice;
 }
 
-// METIS lists each vertex's neighbours on the vertex's own line, so a line's vertex is its line
-// number: a part would need the count of lines before it. Its files are small in practice; every
-// part reads the whole file and keeps its share of the edges.
-EdgeSlice metis_part(const MappedFile& file, std::uint64_t part, std::uint64_t parts) {
-  EdgeList all = io::read_metis(file);
-  const edge_t m = all.edges.size(), first = m * part / parts, last = m * (part + 1) / parts;
-  EdgeSlice slice;
-  slice.edges.num_vertices = all.num_vertices;
-  slice.edges.edges.assign(all.edges.begin() + static_cast<std::ptrdiff_t>(first),
-                           all.edges.begin() + static_cast<std::ptrdiff_t>(last));
-  std::visit(
-      [&](const auto& w) {
-        using W = std::decay_t<decltype(w)>;
-        if constexpr (!std::is_same_v<W, std::monostate>)
-          slice.edges.weights = W(w.begin() + static_cast<std::ptrdiff_t>(first), w.begin() + static_cast<std::ptrdiff_t>(last));
-      },
-      all.weights);
-  slice.facts.records = last - first;
-  slice.facts.vertices = all.num_vertices;
-  slice.declared_vertices = all.num_vertices;
-  return slice;
-}
-
 template <class T>
 void put(std::string& out, const T& value) {
   out.append(reinterpret_cast<const char*>(&value), sizeof value);
@@ -75,6 +52,12 @@ std::string SliceFacts::serialize() const {
   put(out, columns);
   put(out, columns_byte);
   put(out, static_cast<std::uint8_t>(saw_real));
+  put(out, vertex_lines);
+  put(out, static_cast<std::uint64_t>(checksum_blocks.size()));
+  for (const auto& [block, hash] : checksum_blocks) {
+    put(out, block);
+    put(out, hash);
+  }
   put(out, static_cast<std::uint64_t>(deferred_error.size()));
   out += deferred_error;
   return out;
@@ -87,13 +70,22 @@ SliceFacts SliceFacts::deserialize(std::string_view in) {
   facts.columns = take<std::uint8_t>(in);
   facts.columns_byte = take<std::uint64_t>(in);
   facts.saw_real = take<std::uint8_t>(in) != 0;
+  facts.vertex_lines = take<std::uint64_t>(in);
+  const auto blocks = take<std::uint64_t>(in);
+  if (blocks > in.size() / 16) throw Error("SliceFacts: wrong block count");
+  facts.checksum_blocks.resize(blocks);
+  for (auto& [block, hash] : facts.checksum_blocks) {
+    block = take<std::uint64_t>(in);
+    hash = take<std::uint64_t>(in);
+  }
   const auto length = take<std::uint64_t>(in);
   if (in.size() != length) throw Error("SliceFacts: wrong length");
   facts.deferred_error = std::string(in);
   return facts;
 }
 
-EdgeSlice read_edge_slice(const std::string& graph, const LoadOptions& options, std::uint64_t part, std::uint64_t parts) {
+EdgeSlice read_edge_slice(const std::string& graph, const LoadOptions& options, std::uint64_t part, std::uint64_t parts,
+                          std::optional<std::uint64_t> first_vertex) {
   check_part(part, parts);
   GeneratorOptions generator;
   generator.seed = options.seed;
@@ -118,12 +110,23 @@ EdgeSlice read_edge_slice(const std::string& graph, const LoadOptions& options, 
       case Format::matrix_market: slice = io::read_matrix_market_part(*file, part, parts); break;
       case Format::binary: slice = io::read_binary_part(*file, read, part, parts); break;
       case Format::dimacs: slice = io::read_dimacs_part(*file, part, parts); break;
-      case Format::metis: slice = metis_part(*file, part, parts); break;
+      case Format::metis:
+        if (!first_vertex && part > 0)
+          throw Error(fmt::format("{}: part {} of a METIS file needs its first vertex (metis_vertex_lines)", graph, part));
+        slice = io::read_metis_part(*file, part, parts, first_vertex.value_or(0));
+        break;
       case Format::csr: break;
     }
   }
   slice.source = graph;
   return slice;
+}
+
+std::optional<std::uint64_t> metis_vertex_lines(const std::string& graph, const LoadOptions&, std::uint64_t part,
+                                                std::uint64_t parts) {
+  check_part(part, parts);
+  if (is_generator_spec(graph) || format_from_path(graph) != Format::metis) return std::nullopt;
+  return io::metis_vertex_lines(*MappedFile::open(graph), part, parts);
 }
 
 int binary_width_vote(const std::string& graph, const LoadOptions& options, std::uint64_t part, std::uint64_t parts) {
@@ -182,6 +185,7 @@ void finish_slice(EdgeSlice& slice, std::span<const SliceFacts> all) {
   } else {
     slice.edges.num_vertices = vertices;
   }
+  if (slice.check_parts) slice.check_parts(all);
 }
 
 }  // namespace courier::graph

@@ -22,8 +22,8 @@ struct Outcome {
   std::string output;  // stdout and stderr together
 };
 
-Outcome courier(const std::string& arguments) {
-  const std::string command = std::string(COURIER_BINARY) + " " + arguments + " 2>&1";
+Outcome courier_command(const std::string& line) {
+  const std::string command = line + " 2>&1";
   Outcome outcome;
   FILE* pipe = popen(command.c_str(), "r");
   if (!pipe) return outcome;
@@ -33,6 +33,13 @@ Outcome courier(const std::string& arguments) {
   const int raw = pclose(pipe);
   outcome.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
   return outcome;
+}
+
+Outcome courier(const std::string& arguments) { return courier_command(std::string(COURIER_BINARY) + " " + arguments); }
+
+// The same with environment ENV (NAME=VALUE ...), under a minute's `timeout`: 124 means it hung.
+Outcome courier_with(const std::string& env, const std::string& arguments) {
+  return courier_command("env " + env + " timeout 60 " + COURIER_BINARY + " " + arguments);
 }
 
 // A fresh folder per test.
@@ -112,12 +119,17 @@ TEST(Cli, EnginesAgreeOnTheSummary) {
 // reference's, for every format `convert` writes.
 TEST(Cli, RankThreadsLoadEveryFormatInPartsAndMatchTheReference) {
   const fs::path dir = scratch("parts");
-  for (const char* extension : {".wel", ".mtx", ".gr", ".bel", ".csr"}) {
+  for (const char* extension : {".wel", ".mtx", ".gr", ".bel", ".csr", ".graph"}) {
     const std::string graph = (dir / (std::string("g") + extension)).string();
-    const Outcome convert = courier("convert kron:9 --weights -o " + graph);
+    // METIS holds simple undirected graphs, without weights here (dedupe keeps one copy's weight,
+    // which need not be its reverse's).
+    const bool metis = std::string(extension) == ".graph";
+    const Outcome convert = courier("convert kron:9 -o " + graph +
+                                    (metis ? " --symmetrize --drop-self-loops --dedupe" : " --weights"));
     ASSERT_EQ(convert.status, 0) << convert.output;
     const std::string read_as = std::string(extension) == ".bel" ? graph + " --binary-weight uint32" : graph;
     for (const char* algorithm : {"bfs", "sssp", "cc", "kcore", "tc"}) {
+      if (metis && std::string(algorithm) == "sssp") continue;
       SCOPED_TRACE(std::string(algorithm) + " on " + graph);
       const fs::path seq = dir / "seq.txt", parts = dir / "parts.txt";
       const Outcome a = courier(std::string("run ") + algorithm + " --engine seq --graph " + read_as + " --output " + seq.string());
@@ -227,6 +239,65 @@ TEST(Cli, MalformedInputNamesFileAndLineAndWritesNothing) {
   EXPECT_NE(convert.status, 0);
   EXPECT_TRUE(fs::is_empty(dir / "") || !fs::exists(dir / "out.csr"));
   for (const auto& entry : fs::directory_iterator(dir)) EXPECT_EQ(entry.path().filename(), "bad.el");
+}
+
+// A failure on one rank only, after the agreed read checks (injected with COURIER_FAIL_ON_RANK):
+// while partitioning every rank agrees on it; later, the failing rank ends the whole process. Either
+// way the run ends promptly (`timeout` would exit 124 on a hang), with the error and status 1, and
+// writes nothing.
+TEST(Cli, OneRankFailingEndsTheWholeRunWithItsError) {
+  const fs::path dir = scratch("one_rank_fails");
+  struct Case {
+    const char* injection;
+    const char* run;
+    const char* message;
+  };
+  for (const Case& c : {
+           Case{"1:transform", "bfs --ranks 3 --dedupe", "partitioning failed on rank 1: injected failure at step 'transform'"},
+           Case{"2:shuffle", "cc --ranks 3 --dedupe --policy cvc", "partitioning failed on rank 2: injected failure at step 'shuffle'"},
+           Case{"1:degrees", "pagerank --ranks 2", "partitioning failed on rank 1: injected failure at step 'degrees'"},
+           Case{"0:local graph:oom", "kcore --ranks 4", "partitioning failed on rank 0: out of memory (std::bad_alloc)"},
+           Case{"2:run", "bfs --ranks 3 --policy cvc", "error (rank 2 of 3): injected failure at step 'run' on rank 2"},
+           Case{"0:run", "sssp --weights --ranks 2", "error (rank 0 of 2): injected failure at step 'run' on rank 0"},
+           Case{"1:run:oom", "cc --ranks 2", "error (rank 1 of 2): out of memory (std::bad_alloc)"},
+           Case{"1:run", "cc --engine mailbox --ranks 3", "error (rank 1 of 3): injected failure at step 'run' on rank 1"},
+       }) {
+    SCOPED_TRACE(std::string(c.injection) + ": " + c.run);
+    const fs::path out = dir / "values.txt", json = dir / "run.json";
+    const Outcome run = courier_with("COURIER_FAIL_ON_RANK='" + std::string(c.injection) + "'",
+                                     std::string("run ") + c.run + " --graph kron:10 --output " + out.string() +
+                                         " --json " + json.string());
+    EXPECT_EQ(run.status, 1) << run.output;  // 124: it hung
+    EXPECT_NE(run.output.find(c.message), std::string::npos) << run.output;
+    EXPECT_FALSE(fs::exists(out));
+    EXPECT_FALSE(fs::exists(json));
+    for (const auto& entry : fs::directory_iterator(dir)) ADD_FAILURE() << "left behind: " << entry.path();
+  }
+  // Without an injection for this rank or step the run is unaffected.
+  const Outcome other = courier_with("COURIER_FAIL_ON_RANK='5:run'", "run bfs --graph kron:8 --ranks 2 --verify");
+  EXPECT_EQ(other.status, 0) << other.output;
+  const Outcome malformed = courier_with("COURIER_FAIL_ON_RANK=one", "run bfs --graph kron:8 --ranks 2");
+  EXPECT_EQ(malformed.status, 1) << malformed.output;
+  EXPECT_NE(malformed.output.find("expected RANK:STEP"), std::string::npos) << malformed.output;
+}
+
+TEST(Cli, CorruptedCsrFailsOnEveryRankThread) {
+  const fs::path dir = scratch("corrupted_csr");
+  const std::string graph = (dir / "g.csr").string();
+  ASSERT_EQ(courier("convert kron:8 --weights -o " + graph).status, 0);
+  std::string bytes;
+  {
+    std::ifstream in(graph, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  bytes[bytes.size() - 16] ^= 0x55;  // a weight: only the checksum notices
+  std::ofstream(graph, std::ios::binary | std::ios::trunc) << bytes;
+  for (const char* engine : {"--ranks 1", "--ranks 3", "--engine mailbox --ranks 2", "--engine seq"}) {
+    const Outcome run = courier(std::string("run cc --graph ") + graph + " " + engine);
+    EXPECT_EQ(run.status, 1) << engine << ": " << run.output;
+    EXPECT_NE(run.output.find("g.csr: checksum mismatch"), std::string::npos) << engine << ": " << run.output;
+    EXPECT_EQ(run.output.find("(rank"), std::string::npos) << engine << ": a rank failed alone: " << run.output;
+  }
 }
 
 TEST(Cli, WrongOptionsFailWithAClearMessage) {

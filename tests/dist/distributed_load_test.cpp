@@ -5,16 +5,20 @@
 #include <optional>
 #include <random>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include "courier/dist/agreed_failure.hpp"
 #include "courier/dist/distributed_load.hpp"
 #include "courier/graph/io.hpp"
 #include "courier/graph/transform.hpp"
+#include "support/deadline.hpp"
 #include "support/thread_exchange.hpp"
 
 using namespace courier;
 using namespace courier::dist;
 using courier::test_support::ThreadExchange;
+using courier::test_support::within_seconds;
 
 namespace {
 
@@ -237,6 +241,148 @@ TEST(DistributedLoad, MalformedInputFailsOnEveryRank) {
   const std::string bel = temp_path("odd.bel");
   write_text_file(bel, std::string(13, '\0'));
   expect_fails_everywhere(bel, "neither a multiple");
+}
+
+// METIS files are read in parts (each rank counts its vertex lines; a scan gives its first
+// vertex): comments, blank lines (vertices without neighbours) and weights anywhere.
+TEST(DistributedLoad, MetisInParts) {
+  const std::string path = temp_path("g.graph");
+  graph::EdgeList simple = graph::symmetrize(messy_graph(80, 150, 14, graph::WeightType::none));
+  simple = graph::remove_duplicate_edges(graph::remove_self_loops(simple));
+  graph::write_edge_list(path, simple);
+  check_every_way(path);
+  const std::string awkward = temp_path("awkward.graph");
+  write_text_file(awkward, "% c\n\n7 3 001\n2 4 3 1\n1 4\n% mid\n1 1\n\n   \n7 2\n%\n6 2\n\n");
+  check_every_way(awkward);
+  const std::string bad = temp_path("bad.graph");
+  write_text_file(bad, "% c\n4 2\n2\n1\n%\n\n1 5\n");
+  for (rank_t ranks = 1; ranks <= 4; ++ranks) expect_fails_everywhere(bad, bad + ":7: neighbour 5 is outside 1..4", ranks);
+  const std::string more = temp_path("more.graph");
+  write_text_file(more, "2 1\n2\n1\n\n%\n\n1\n");
+  for (rank_t ranks = 1; ranks <= 4; ++ranks)
+    expect_fails_everywhere(more, more + ":7: more vertex lines than the 2 declared on line 1", ranks);
+  const std::string fewer = temp_path("fewer.graph");
+  write_text_file(fewer, "%\n5 1\n2\n1\n\n");
+  for (rank_t ranks = 1; ranks <= 4; ++ranks)
+    expect_fails_everywhere(fewer, fewer + ":2: the header declares 5 vertices but the file has 3 vertex lines", ranks);
+}
+
+// A .csr file damaged where only its checksum notices: every rank, having hashed its own rows,
+// fails with the same message naming the file.
+TEST(DistributedLoad, CorruptedCsrFailsOnEveryRank) {
+  const std::string good = temp_path("sum.csr");
+  graph::write_edge_list(good, messy_graph(50, 200, 13, graph::WeightType::u32));
+  std::ifstream in(good, std::ios::binary);
+  std::string bytes{std::istreambuf_iterator<char>(in), {}};
+  bytes[bytes.size() - 16] ^= 0x20;  // a weight near the end
+  const std::string bad = temp_path("sum_bad.csr");
+  write_text_file(bad, bytes);
+  for (rank_t ranks = 1; ranks <= 4; ++ranks) expect_fails_everywhere(bad, bad + ": checksum mismatch", ranks);
+}
+
+// A failure on one rank after the agreed read checks (in the transforms, the shuffle, the
+// LocalGraph, out of memory) must not leave the other ranks waiting in their next exchange:
+// every rank throws the same LoadError naming the failing rank, promptly.
+std::vector<std::string> messages_when(rank_t ranks, const std::function<void(const Collective&)>& body) {
+  std::vector<std::string> messages(static_cast<std::size_t>(ranks));
+  within_seconds(30, [&] {
+    ThreadExchange::run(ranks, [&](const Collective& c) {
+      try {
+        body(c);
+        messages[c.rank] = "no error";
+      } catch (const LoadError& e) {
+        messages[c.rank] = e.what();
+      }
+    });
+  });
+  return messages;
+}
+
+void expect_agreed(const std::vector<std::string>& messages, const std::string& what) {
+  for (const std::string& m : messages) {
+    EXPECT_NE(m.find(what), std::string::npos) << m;
+    EXPECT_EQ(m, messages[0]);
+  }
+}
+
+TEST(DistributedLoad, OneRankFailingInAnyStepFailsEveryRankAlike) {
+  const std::string path = temp_path("steps.wel");
+  graph::write_edge_list(path, messy_graph(60, 300, 11, graph::WeightType::u32));
+  for (const char* step : {"transform", "degrees", "shuffle", "local graph"})
+    for (rank_t ranks : {2, 3, 4})
+      for (bool oom : {false, true}) {
+        SCOPED_TRACE(::testing::Message() << step << " on " << ranks << " ranks" << (oom ? ", out of memory" : ""));
+        const rank_t failing = ranks - 1;
+        const auto messages = messages_when(ranks, [&](const Collective& c) {
+          DistributedLoadOptions options;
+          options.load.dedupe = true;  // the shuffle by source too
+          options.shuffle_chunk = 5;   // many rounds: the others are mid-shuffle
+          if (c.rank == failing)
+            options.before_step = [&](std::string_view name) {
+              if (name != step) return;
+              if (oom) throw std::bad_alloc();
+              throw std::runtime_error("injected");
+            };
+          load_distributed(path, options, c);
+        });
+        expect_agreed(messages, fmt::format("partitioning failed on rank {}: {}", failing, oom ? "out of memory (std::bad_alloc)" : "injected"));
+      }
+}
+
+TEST(DistributedLoad, RanksFailingAtDifferentStepsAgreeOnTheLowest) {
+  const std::string path = temp_path("two_fail.el");
+  graph::write_edge_list(path, messy_graph(40, 200, 12, graph::WeightType::none));
+  const auto messages = messages_when(4, [&](const Collective& c) {
+    DistributedLoadOptions options;
+    options.shuffle_chunk = 3;
+    options.before_step = [&](std::string_view name) {
+      if ((c.rank == 3 && name == "transform") || (c.rank == 1 && name == "local graph"))
+        throw std::runtime_error(fmt::format("rank {} stops at {}", c.rank, name));
+    };
+    load_distributed(path, options, c);
+  });
+  // Rank 3 fails first; rank 1 never reaches its step: every rank reports rank 3's failure.
+  expect_agreed(messages, "partitioning failed on rank 3: rank 3 stops at transform");
+}
+
+TEST(DistributedLoad, PartsOfDifferentWeightTypesFailEveryRank) {
+  // Only the rank whose part disagrees detects it; the others must hear of it.
+  const auto messages = messages_when(3, [&](const Collective& c) {
+    graph::EdgeList mine;
+    mine.num_vertices = 6;
+    mine.edges = {{static_cast<vertex_t>(c.rank), static_cast<vertex_t>(c.rank) + 1}};
+    if (c.rank == 1) mine.weights = std::vector<std::uint32_t>{7};
+    else mine.weights = std::vector<float>{0.5f};
+    build_distributed(std::move(mine), {}, c);
+  });
+  expect_agreed(messages, "partitioning failed on rank 1: distributed load: rank 1 has uint32 weights where another has float");
+}
+
+TEST(AgreedFailure, AFailureAfterTheLastExchangeIsCaughtByTheClosingOne) {
+  const auto messages = messages_when(3, [&](const Collective& c) {
+    agreeing_on_failure(c, "counting", [&](const Collective& aware) {
+      const std::uint64_t total = aware.sum(c.rank + 1);
+      if (c.rank == 2) throw std::runtime_error(fmt::format("total {}", total));
+      return total;
+    });
+  });
+  expect_agreed(messages, "counting failed on rank 2: total 6");
+}
+
+TEST(AgreedFailure, WithoutFailuresMessagesPassUnchanged) {
+  within_seconds(30, [&] {
+    ThreadExchange::run(3, [&](const Collective& c) {
+      const auto gathered = agreeing_on_failure(c, "gathering", [&](const Collective& aware) {
+        return aware.all_gather(Bytes(static_cast<std::size_t>(c.rank) * 3, std::byte{42}));
+      });
+      ASSERT_EQ(gathered.size(), 3u);
+      for (std::size_t r = 0; r < 3; ++r) EXPECT_EQ(gathered[r], Bytes(r * 3, std::byte{42}));
+      EXPECT_EQ(agreeing_on_failure(c, "summing", [](const Collective& aware) { return aware.sum(5); }), 15u);
+    });
+  });
+  // One rank alone: the failure is its own, at once.
+  EXPECT_THROW(agreeing_on_failure(solo_collective(), "alone", [](const Collective&) -> int { throw std::runtime_error("x"); }),
+               AgreedFailure);
 }
 
 }  // namespace

@@ -1,8 +1,14 @@
 #include "launcher.hpp"
 
+#include <cstdio>
 #include <cstdlib>
+#include <exception>
+#include <new>
+
+#include <fmt/format.h>
 
 #include "courier/core/error.hpp"
+#include "courier/dist/distributed_load.hpp"
 
 #ifdef COURIER_HAVE_MPI
 #include <mpi.h>
@@ -48,5 +54,31 @@ int MpiSession::ranks() const { return 1; }
 bool MpiSession::all(bool ok) const { return ok; }
 void abort_run_if_distributed() {}
 #endif
+
+namespace {
+
+[[noreturn]] void end_run(int rank, int ranks, const char* what) {
+  std::fflush(stdout);
+  fmt::print(stderr, "courier: error (rank {} of {}): {}\n", rank, ranks, what);
+  std::fflush(stderr);
+  abort_run_if_distributed();
+  std::_Exit(1);  // ranks as threads: the others may be blocked for good, so no unwinding, no joins
+}
+
+}  // namespace
+
+void ending_the_run_on_failure(int rank, int ranks, const std::function<void()>& step) {
+  try {
+    step();
+  } catch (const dist::LoadError&) {
+    throw;
+  } catch (const std::bad_alloc&) {
+    end_run(rank, ranks, "out of memory (std::bad_alloc)");
+  } catch (const std::exception& e) {
+    end_run(rank, ranks, e.what());
+  } catch (...) {
+    end_run(rank, ranks, "unknown error");
+  }
+}
 
 }  // namespace courier::cli

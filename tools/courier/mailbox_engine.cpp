@@ -10,7 +10,6 @@
 #include "courier/algo/mailbox_cc.hpp"
 #include "courier/algo/mailbox_degree.hpp"
 #include "courier/algo/mailbox_spmv.hpp"
-#include "courier/comm/local_world.hpp"
 #include "courier/core/error.hpp"
 #include "courier/core/timer.hpp"
 #include "courier/dist/distributed_load.hpp"
@@ -23,6 +22,8 @@
 #ifdef COURIER_HAVE_MPI
 #include "courier/net/mpi_device.hpp"
 #endif
+#include "fault_injection.hpp"
+#include "local_ranks.hpp"
 #include "mailbox_engine_gather.hpp"
 #include "sequential_engine.hpp"
 #include "spmv_vector.hpp"
@@ -180,6 +181,7 @@ Gathered run_rank(const std::string& algorithm, comm::Runtime& runtime, const st
   g.vertices = n;
   g.edges = share.edges;
   g.load_seconds = share.load_seconds;
+  maybe_fail(runtime.rank(), "run");
   if (algorithm == "degree") {
     run_and_gather<std::uint64_t>(runtime, n, quiet, [&] { return run_degree(runtime, share, n, config); }, g);
   } else if (algorithm == "cc") {
@@ -295,7 +297,8 @@ MailboxRun run_mailbox(const std::string& algorithm, const std::string& graph, c
   Timer timer;
   Gathered root;
   if (mpi == nullptr) {
-    comm::run_local(options.ranks, [&](comm::Runtime& runtime) {
+    // A rank's failure that the others cannot agree on ends the process (local_ranks.hpp).
+    run_local_ranks(options.ranks, [&](comm::Runtime& runtime) {
       Gathered mine = run_rank(algorithm, runtime, graph, load, options);
       if (runtime.rank() == 0) root = std::move(mine);
     });
@@ -303,7 +306,8 @@ MailboxRun run_mailbox(const std::string& algorithm, const std::string& graph, c
 #ifdef COURIER_HAVE_MPI
     comm::Runtime runtime(net::make_mpi_device());
     try {
-      root = run_rank(algorithm, runtime, graph, load, options);
+      // The others wait for this rank in the mailbox's exchanges: a failure ends the run at once.
+      ending_the_run_on_failure(mpi->rank(), mpi->ranks(), [&] { root = run_rank(algorithm, runtime, graph, load, options); });
     } catch (const dist::LoadError&) {
       runtime.shutdown();  // every rank is here: shut down together, then report
       throw;

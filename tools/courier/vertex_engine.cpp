@@ -12,7 +12,6 @@
 #include "courier/algo/pagerank.hpp"
 #include "courier/algo/sssp.hpp"
 #include "courier/algo/triangles.hpp"
-#include "courier/comm/local_world.hpp"
 #include "courier/core/error.hpp"
 #include "courier/core/timer.hpp"
 #include "courier/dist/distributed_load.hpp"
@@ -26,6 +25,8 @@
 #include "courier/net/mpi_device.hpp"
 #include "courier/sync/mpi_channel.hpp"
 #endif
+#include "fault_injection.hpp"
+#include "local_ranks.hpp"
 #include "sequential_engine.hpp"
 #include "summary.hpp"
 
@@ -67,10 +68,14 @@ RankResult run_algorithm(const std::string& algorithm, engine::Engine& e, const 
     out.values = widen(engine::gather_masters<std::uint32_t>(e, algo::kcore(e)));
   } else if (algorithm == "degree") {
     out.values = engine::gather_masters<std::uint64_t>(e, algo::out_degrees(e));
-  } else {
-    throw InputError(fmt::format("the vertex engine has no '{}' yet: use --engine seq", algorithm));
   }
   return out;
+}
+
+bool vertex_engine_runs(const std::string& algorithm) {
+  for (const char* name : {"bfs", "sssp", "cc", "pagerank", "tc", "kcore", "degree"})
+    if (algorithm == name) return true;
+  return false;
 }
 
 nlohmann::json to_json(const engine::RunStats& stats, const dist::PartitionQuality& quality) {
@@ -110,12 +115,19 @@ RankOutcome run_rank(const std::string& algorithm, const dist::LocalGraph& graph
                      const PlacementOptions& placement) {
   RankOutcome outcome;
   outcome.stats = engine::run(
-      graph, channel, threads, [&](engine::Engine& e) { outcome.result = run_algorithm(algorithm, e, options, facts); },
+      graph, channel, threads,
+      [&](engine::Engine& e) {
+        maybe_fail(channel.rank(), "run");
+        outcome.result = run_algorithm(algorithm, e, options, facts);
+      },
       placement);
   return outcome;
 }
 
-void check_layer(const VertexEngineOptions& engine_options, bool under_mpi) {
+// Before any rank starts: what every rank would refuse alike.
+void check_layer(const std::string& algorithm, const VertexEngineOptions& engine_options, bool under_mpi) {
+  if (!vertex_engine_runs(algorithm))
+    throw InputError(fmt::format("the vertex engine has no '{}' yet: use --engine seq", algorithm));
   if (!under_mpi && engine_options.comm != "lci")
     throw InputError(fmt::format("--comm {} needs MPI: run courier under mpirun (without a launcher, ranks are "
                                  "threads of one process and talk through --comm lci)",
@@ -138,6 +150,7 @@ Loaded load_rank(const std::string& algorithm, const std::string& graph, const g
   // Triangles and cores are defined on the undirected simple graph, as the references take it.
   d.simple_undirected = algorithm == "tc" || algorithm == "kcore";
   d.with_in_edges = algorithm == "bfs" || algorithm == "cc" || algorithm == "pagerank";  // pull needs them
+  d.before_step = failure_hook(channel.rank());
   const dist::Collective collective{channel.rank(), channel.ranks(), [&channel](std::vector<dist::Bytes> outgoing) {
                                       return sync::exchange_all(channel, std::move(outgoing));
                                     }};
@@ -175,9 +188,10 @@ VertexRun finish(const std::string& algorithm, RankOutcome root, const dist::Dis
 
 VertexRun run_vertex(const std::string& algorithm, const std::string& graph, const graph::LoadOptions& load,
                      const RunOptions& options, const VertexEngineOptions& engine_options) {
-  check_layer(engine_options, false);
+  check_layer(algorithm, engine_options, false);
   VertexRun run;
-  comm::run_local(engine_options.ranks, [&](comm::Runtime& runtime) {
+  // A rank's failure that the others cannot agree on ends the process (local_ranks.hpp).
+  run_local_ranks(engine_options.ranks, [&](comm::Runtime& runtime) {
     sync::LciChannel channel(runtime);
     const Loaded loaded = load_rank(algorithm, graph, load, options, engine_options, channel);
     // Ranks are threads of this process: each takes its own slice of the PUs.
@@ -197,7 +211,7 @@ VertexRun run_vertex(const std::string& algorithm, const std::string& graph, con
 #ifdef COURIER_HAVE_MPI
 VertexRun run_vertex_mpi(const std::string& algorithm, const std::string& graph, const graph::LoadOptions& load,
                          const RunOptions& options, const VertexEngineOptions& engine_options, const MpiSession& mpi) {
-  check_layer(engine_options, true);
+  check_layer(algorithm, engine_options, true);
   // The layer: Courier's runtime on the mpi transport, or one of the MPI baselines.
   std::unique_ptr<comm::Runtime> runtime;
   std::unique_ptr<sync::Channel> channel;
@@ -213,17 +227,25 @@ VertexRun run_vertex_mpi(const std::string& algorithm, const std::string& graph,
   };
   std::optional<Loaded> loaded;
   try {
-    loaded.emplace(load_rank(algorithm, graph, load, options, engine_options, *channel));
+    // An agreed LoadError passes on; anything else on one rank ends the run at once.
+    ending_the_run_on_failure(mpi.rank(), mpi.ranks(), [&] {
+      loaded.emplace(load_rank(algorithm, graph, load, options, engine_options, *channel));
+    });
   } catch (const dist::LoadError&) {
     close();  // every rank is here: shut down together, then report
     throw;
   }
   if (channel->rank() != mpi.rank() || channel->ranks() != mpi.ranks())
     throw Error(fmt::format("the {} channel numbers ranks unlike MPI_COMM_WORLD", engine_options.comm));
-  Timer timer;
-  RankOutcome outcome = run_rank(algorithm, loaded->graph.graph, *channel, engine_options.threads, options,
-                                 loaded->facts, {.pin = engine_options.pin});
-  const double run_seconds = channel->max_all(timer.lap());
+  // The others wait for this rank in the layer's exchanges: a failure here ends the run at once.
+  RankOutcome outcome;
+  double run_seconds = 0;
+  ending_the_run_on_failure(mpi.rank(), mpi.ranks(), [&] {
+    Timer timer;
+    outcome = run_rank(algorithm, loaded->graph.graph, *channel, engine_options.threads, options, loaded->facts,
+                       {.pin = engine_options.pin});
+    run_seconds = channel->max_all(timer.lap());
+  });
   close();
   VertexRun run = finish(algorithm, std::move(outcome), loaded->graph, options);
   run.run_seconds = run_seconds;

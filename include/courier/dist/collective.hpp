@@ -24,6 +24,8 @@ struct Collective {
   // Every rank's `mine`, indexed by rank.
   std::vector<Bytes> all_gather(const Bytes& mine) const;
   std::uint64_t sum(std::uint64_t value) const;
+  // The sum of the values of ranks 0..rank-1 (an exclusive scan).
+  std::uint64_t exclusive_sum(std::uint64_t value) const;
   std::uint64_t max(std::uint64_t value) const;
   double max(double value) const;
   // The first non-empty message in rank order, or empty when every rank passed an empty one:

@@ -6,7 +6,9 @@
 //
 //   LocalGraph comes out with its mirrors connected and equal to what partition_in_memory makes
 //   of the whole graph (load_graph's edges with the same transforms) for the same policy.
+#include <functional>
 #include <string>
+#include <string_view>
 
 #include "courier/core/error.hpp"
 #include "courier/dist/collective.hpp"
@@ -21,6 +23,10 @@ struct DistributedLoadOptions {
   bool simple_undirected = false;  // tc, kcore: both directions, no self loops, no duplicates, no weights
   bool with_in_edges = false;
   edge_t shuffle_chunk = edge_t{1} << 20;  // edges a rank sends per round of the shuffle
+  // Called on this rank before each step of the partitioning ("transform", "degrees", "shuffle",
+  // "local graph") with the step's name; what it throws is this rank's failure alone. For tests
+  // and the CLI's fault injection: a failure on one rank must stop every rank alike.
+  std::function<void(std::string_view step)> before_step;
 };
 
 struct DistributedGraph {
@@ -34,7 +40,8 @@ struct DistributedGraph {
   double partition_seconds = 0;  // transforms, degrees, plan, shuffle, LocalGraph (max over ranks)
 };
 
-// Thrown on every rank, with the same message, when any rank could not read its part.
+// Thrown on every rank, with the same message, when any rank could not read its part or failed
+// while partitioning (agreed_failure.hpp).
 class LoadError : public InputError {
  public:
   using InputError::InputError;
@@ -51,7 +58,8 @@ DistributedGraph load_distributed(const std::string& graph, const DistributedLoa
                                   const Collective& collective);
 
 // The same from this rank's part of the edges, already read (num_vertices the same on every rank,
-// weights of the same type): the transforms, degrees, plan, shuffle and LocalGraph. Collective.
+// weights of the same type): the transforms, degrees, plan, shuffle and LocalGraph. Collective: a
+// failure on any rank (an exception, out of memory) throws LoadError, the same on every rank.
 DistributedGraph build_distributed(graph::EdgeList mine, const DistributedLoadOptions& options,
                                    const Collective& collective);
 

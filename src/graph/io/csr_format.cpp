@@ -3,6 +3,8 @@
 // and the Csr borrows its arrays from the mapping: loading costs the checksum pass, not a copy.
 #include <algorithm>
 #include <bit>
+#include <memory>
+#include <span>
 #include <cstring>
 #include <thread>
 #include <vector>
@@ -35,33 +37,43 @@ static_assert(sizeof(Header) == 64);
 
 std::uint64_t padded8(std::uint64_t bytes) { return (bytes + 7) / 8 * 8; }
 
-// Hashes `size` bytes as independent 16 MiB blocks, combined in order, so big arrays hash on all
-// cores while the value stays the same whatever the thread count.
+// The checksum hashes each array as independent 16 MiB blocks, combined in order: big arrays hash
+// on all cores, the value stays the same whatever the thread count, and parts of a file can hash
+// their own blocks and combine them later (read_csr_part).
+constexpr std::uint64_t kBlock = 16u << 20;
+
+std::uint64_t block_count(std::uint64_t size) { return (size + kBlock - 1) / kBlock; }
+
+std::uint64_t hash_block(const void* data, std::uint64_t size, std::uint64_t seed, std::uint64_t b) {
+  return hash_bytes(static_cast<const char*>(data) + b * kBlock, std::min(kBlock, size - b * kBlock), seed + b);
+}
+
+std::uint64_t combine_blocks(std::uint64_t size, std::uint64_t seed, std::span<const std::uint64_t> hashes) {
+  std::uint64_t h = hash_combine(seed, size);
+  for (std::uint64_t block_hash : hashes) h = hash_combine(h, block_hash);
+  return h;
+}
+
 std::uint64_t hash_array(const void* data, std::uint64_t size, std::uint64_t seed, Progress& progress) {
-  constexpr std::uint64_t kBlock = 16u << 20;
-  const auto* bytes = static_cast<const char*>(data);
-  const std::uint64_t blocks = (size + kBlock - 1) / kBlock;
+  const std::uint64_t blocks = block_count(size);
   std::vector<std::uint64_t> hashes(blocks);
-  const auto hash_block = [&](std::uint64_t b) {
-    const std::uint64_t length = std::min(kBlock, size - b * kBlock);
-    hashes[b] = hash_bytes(bytes + b * kBlock, length, seed + b);
-    progress.add(length);
+  const auto hash_one = [&](std::uint64_t b) {
+    hashes[b] = hash_block(data, size, seed, b);
+    progress.add(std::min(kBlock, size - b * kBlock));
   };
   const unsigned threads = static_cast<unsigned>(
       std::min<std::uint64_t>(std::max(1u, std::thread::hardware_concurrency()), blocks));
   if (threads <= 1) {
-    for (std::uint64_t b = 0; b < blocks; ++b) hash_block(b);
+    for (std::uint64_t b = 0; b < blocks; ++b) hash_one(b);
   } else {
     std::vector<std::thread> workers;
     for (unsigned t = 0; t < threads; ++t)
       workers.emplace_back([&, t] {
-        for (std::uint64_t b = t; b < blocks; b += threads) hash_block(b);
+        for (std::uint64_t b = t; b < blocks; b += threads) hash_one(b);
       });
     for (auto& worker : workers) worker.join();
   }
-  std::uint64_t h = hash_combine(seed, size);
-  for (std::uint64_t block_hash : hashes) h = hash_combine(h, block_hash);
-  return h;
+  return combine_blocks(size, seed, hashes);
 }
 
 struct Arrays {
@@ -71,13 +83,32 @@ struct Arrays {
   const void* weights;  // nullptr if none
 };
 
-std::uint64_t checksum(Header header, const Arrays& arrays, Progress& progress) {
+std::uint64_t header_hash(Header header) {
   header.checksum = 0;
-  std::uint64_t h = hash_bytes(&header, sizeof header, 1);
-  h = hash_combine(h, hash_array(arrays.offsets, arrays.offset_count * 8, 2, progress));
-  h = hash_combine(h, hash_array(arrays.targets, header.num_edges * 8, 3, progress));
-  if (arrays.weights) h = hash_combine(h, hash_array(arrays.weights, header.num_edges * 4, 4, progress));
+  return hash_bytes(&header, sizeof header, 1);
+}
+
+// The arrays the checksum covers, in the order it combines them, each with its seed.
+struct Hashed {
+  const void* data;
+  std::uint64_t size;
+  std::uint64_t seed;
+};
+std::vector<Hashed> hashed_arrays(const Header& header, const Arrays& arrays) {
+  std::vector<Hashed> out{{arrays.offsets, arrays.offset_count * 8, 2}, {arrays.targets, header.num_edges * 8, 3}};
+  if (arrays.weights) out.push_back({arrays.weights, header.num_edges * 4, 4});
+  return out;
+}
+
+std::uint64_t checksum(const Header& header, const Arrays& arrays, Progress& progress) {
+  std::uint64_t h = header_hash(header);
+  for (const Hashed& a : hashed_arrays(header, arrays)) h = hash_combine(h, hash_array(a.data, a.size, a.seed, progress));
   return h;
+}
+
+[[noreturn]] void throw_checksum_mismatch(const std::string& path, std::uint64_t declared, std::uint64_t actual) {
+  throw_input_error(path, 0, fmt::format("checksum mismatch (header {:016x}, data {:016x}): the file is corrupted; "
+                                         "write it again from its source", declared, actual));
 }
 
 const void* weights_data(const Csr& csr) {
@@ -124,7 +155,18 @@ void write_csr_file(const std::string& path, const Csr& csr) {
   file.commit();
 }
 
-Csr read_csr_file(const std::string& path, const ReadOptions& options) {
+namespace {
+
+// A .csr file mapped, its header and size checked, its offsets checked (and with
+// options.verify_checksum, its checksum).
+struct Mapped {
+  std::shared_ptr<const MappedFile> file;
+  Header header;
+  WeightType type;
+  Arrays arrays;
+};
+
+Mapped map_csr(const std::string& path, const ReadOptions& options) {
   // Pages are faulted in up front when the checksum will read them all anyway.
   const auto file = MappedFile::open(path, {.populate = options.verify_checksum});
   if (file->size() < sizeof(Header))
@@ -157,9 +199,7 @@ Csr read_csr_file(const std::string& path, const ReadOptions& options) {
   if (options.verify_checksum) {
     Progress progress("checking " + path, file->size());
     const std::uint64_t actual = checksum(header, arrays, progress);
-    if (actual != header.checksum)
-      throw_input_error(path, 0, fmt::format("checksum mismatch (header {:016x}, data {:016x}): the file is corrupted; "
-                                             "write it again from its source", header.checksum, actual));
+    if (actual != header.checksum) throw_checksum_mismatch(path, header.checksum, actual);
   }
   // Cheap structural checks even without the checksum, so a bad file cannot send reads astray.
   if (arrays.offsets[0] != 0 || arrays.offsets[n] != m)
@@ -170,7 +210,17 @@ Csr read_csr_file(const std::string& path, const ReadOptions& options) {
       throw_input_error(path, 0, fmt::format("corrupted offsets: not monotone at vertex {} (byte {})", v,
                                              sizeof(Header) + (v + 1) * 8));
 
-  const std::shared_ptr<const void> keep_alive = file;
+  return Mapped{file, header, type, arrays};
+}
+
+}  // namespace
+
+Csr read_csr_file(const std::string& path, const ReadOptions& options) {
+  const Mapped mapped = map_csr(path, options);
+  const std::uint64_t n = mapped.header.num_vertices, m = mapped.header.num_edges;
+  const WeightType type = mapped.type;
+  const Arrays& arrays = mapped.arrays;
+  const std::shared_ptr<const void> keep_alive = mapped.file;
   Buffer<edge_t> offsets = n == 0 ? Buffer<edge_t>() : Buffer<edge_t>(keep_alive, arrays.offsets, n + 1);
   Buffer<vertex_t> targets(keep_alive, arrays.targets, m);
   CsrWeights weights;
@@ -185,11 +235,11 @@ namespace courier::graph::io {
 
 EdgeSlice read_csr_part(const std::string& path, const ReadOptions& options, std::uint64_t part, std::uint64_t parts) {
   ReadOptions structural = options;
-  structural.verify_checksum = false;
-  const Csr csr = read_csr_file(path, structural);
-  const vertex_t n = csr.num_vertices();
-  const edge_t m = csr.num_edges();
-  const std::span<const edge_t> offsets = csr.offsets();
+  structural.verify_checksum = false;  // each part hashes its own blocks below; finish_slice checks them together
+  const Mapped mapped = map_csr(path, structural);
+  const vertex_t n = mapped.header.num_vertices;
+  const edge_t m = mapped.header.num_edges;
+  const std::span<const edge_t> offsets(mapped.arrays.offsets, n + 1);
   // Part p starts at the first row whose edges begin at or after m * p / parts; rows of empty
   // graphs are cut by count.
   const auto row_at = [&](std::uint64_t k) -> vertex_t {
@@ -199,31 +249,68 @@ EdgeSlice read_csr_part(const std::string& path, const ReadOptions& options, std
     return static_cast<vertex_t>(std::lower_bound(offsets.begin(), offsets.end() - 1, m * k / parts) - offsets.begin());
   };
   const vertex_t first = row_at(part), last = std::max(first, row_at(part + 1));
-  const edge_t begin = n == 0 ? 0 : offsets[first], end = n == 0 ? 0 : offsets[last];
+  const edge_t begin = offsets[first], end = offsets[last];
 
   EdgeSlice slice;
   slice.edges.num_vertices = n;
   slice.edges.edges.reserve(end - begin);
-  const std::span<const vertex_t> targets = csr.targets();
+  const vertex_t* targets = mapped.arrays.targets;
   for (vertex_t v = first; v < last; ++v)
     for (edge_t k = offsets[v]; k < offsets[v + 1]; ++k) {
-      if (targets[k] >= n)  // the checksum would have caught it; the structural check must here
+      if (targets[k] >= n)  // the checksum would catch it too, but only once every part is read
         throw_input_error(path, 0, fmt::format("corrupted targets: edge {} (byte {}) points to {}, beyond the {} vertices",
                                                k, sizeof(Header) + (n + 1) * 8 + k * 8, targets[k], n));
       slice.edges.edges.push_back({v, targets[k]});
     }
-  std::visit(
-      [&](const auto& w) {
-        if constexpr (!std::is_same_v<std::decay_t<decltype(w)>, std::monostate>) {
-          using W = std::decay_t<decltype(w[0])>;
-          slice.edges.weights = std::vector<W>(w.data() + begin, w.data() + end);
-        }
-      },
-      csr.weights());
+  if (mapped.type == WeightType::u32) {
+    const auto* w = static_cast<const std::uint32_t*>(mapped.arrays.weights);
+    slice.edges.weights = std::vector<std::uint32_t>(w + begin, w + end);
+  } else if (mapped.type == WeightType::f32) {
+    const auto* w = static_cast<const float*>(mapped.arrays.weights);
+    slice.edges.weights = std::vector<float>(w + begin, w + end);
+  }
   slice.facts.records = end - begin;
   slice.facts.vertices = n;
   slice.declared_vertices = n;
   slice.declared_records = m;
+
+  if (options.verify_checksum) {
+    // This part hashes the checksum's blocks that start in its own rows: bytes [first, last) of the
+    // offsets (the last part also the final offset) and [begin, end) of the edges' arrays. The
+    // blocks are numbered through the arrays in the checksum's order.
+    const std::vector<Hashed> hashed = hashed_arrays(mapped.header, mapped.arrays);
+    const std::uint64_t row_end = part + 1 == parts ? n + 1 : last;
+    const std::uint64_t ranges[3][2] = {{first * 8, row_end * 8}, {begin * 8, end * 8}, {begin * 4, end * 4}};
+    std::uint64_t numbered = 0;
+    for (std::size_t a = 0; a < hashed.size(); ++a) {
+      const auto [from, to] = ranges[a];
+      for (std::uint64_t b = (from + kBlock - 1) / kBlock; b * kBlock < to; ++b)
+        slice.facts.checksum_blocks.push_back({numbered + b, hash_block(hashed[a].data, hashed[a].size, hashed[a].seed, b)});
+      numbered += block_count(hashed[a].size);
+    }
+    // Every part's blocks together make the checksum, compared with the header's on every part.
+    slice.check_parts = [path, header = mapped.header, hashed](std::span<const SliceFacts> all) {
+      std::uint64_t total = 0;
+      for (const Hashed& a : hashed) total += block_count(a.size);
+      std::vector<std::uint64_t> hashes(total);
+      std::vector<bool> seen(total, false);
+      for (const SliceFacts& facts : all)
+        for (const auto& [index, hash] : facts.checksum_blocks) {
+          if (index >= total || seen[index]) throw Error(fmt::format("{}: the parts' checksum blocks overlap", path));
+          seen[index] = true;
+          hashes[index] = hash;
+        }
+      if (std::find(seen.begin(), seen.end(), false) != seen.end())
+        throw Error(fmt::format("{}: the parts' checksum blocks leave a gap", path));
+      std::uint64_t h = header_hash(header), at = 0;
+      for (const Hashed& a : hashed) {
+        const std::uint64_t blocks = block_count(a.size);
+        h = hash_combine(h, combine_blocks(a.size, a.seed, std::span(hashes).subspan(at, blocks)));
+        at += blocks;
+      }
+      if (h != header.checksum) throw_checksum_mismatch(path, header.checksum, h);
+    };
+  }
   return slice;
 }
 

@@ -32,6 +32,10 @@ EdgeSlice read_dimacs_part(const MappedFile& file, std::uint64_t part, std::uint
 void write_dimacs(const std::string& path, const EdgeList& edges);
 
 EdgeList read_metis(const MappedFile& file);
+// The vertex lines (every line but comments) of part `part` of the lines after the header.
+std::uint64_t metis_vertex_lines(const MappedFile& file, std::uint64_t part, std::uint64_t parts);
+// That part's lines, its first vertex line being vertex `first_vertex` (the vertex lines before it).
+EdgeSlice read_metis_part(const MappedFile& file, std::uint64_t part, std::uint64_t parts, std::uint64_t first_vertex);
 void write_metis(const std::string& path, const EdgeList& edges);
 
 Csr read_csr_file(const std::string& path, const ReadOptions& options);

@@ -1,7 +1,9 @@
 // METIS adjacency graphs (.graph): '%' comments, a header "n m [fmt [ncon]]", then one line per
 // vertex listing its 1-based neighbours. fmt's digits say what each line carries: vertex size
 // (hundreds), ncon vertex weights (tens), a weight after each neighbour (ones). m counts
-// undirected edges, so the lines list 2m neighbours in all.
+// undirected edges, so the lines list 2m neighbours in all. A line's vertex is the number of vertex
+// lines before it, so a part of the file counts its own first (metis_vertex_lines) and the parts
+// before it tell it where it starts.
 #include <algorithm>
 #include <tuple>
 
@@ -46,64 +48,147 @@ Header parse_header(std::string_view line, const std::string& path, std::uint64_
   return header;
 }
 
-}  // namespace
-
-EdgeList read_metis(const MappedFile& file) {
-  const std::string& path = file.path();
-  Progress progress("reading " + path, file.size());
-  LineReader lines(file.text(), &progress);
-  std::string_view line;
-  std::uint64_t header_line = 0;
+// Everything up to the header line: every part reads it (only comments come before it).
+struct Prelude {
   Header header;
-  while (!header_line && lines.next(line)) {
+  std::uint64_t header_line = 0;
+  std::size_t data_begin = 0;  // the byte after the header line
+};
+
+Prelude read_prelude(const MappedFile& file) {
+  const std::string& path = file.path();
+  const std::string_view text = file.text();
+  LineReader lines(text);
+  std::string_view line;
+  Prelude pre;
+  while (lines.next(line)) {
     Tokens tokens(line);
     std::string_view first;
     if (!tokens.next(first) || first[0] == '%') continue;
-    header_line = lines.line_number();
-    header = parse_header(line, path, header_line);
+    pre.header_line = lines.line_number();
+    pre.header = parse_header(line, path, pre.header_line);
+    pre.data_begin = static_cast<std::size_t>(line.data() + line.size() - text.data());
+    if (pre.data_begin < text.size()) ++pre.data_begin;  // its '\n'
+    return pre;
   }
-  if (!header_line) throw_input_error(path, 0, "missing the header 'VERTICES EDGES [FMT [NCON]]'");
+  throw_input_error(path, 0, "missing the header 'VERTICES EDGES [FMT [NCON]]'");
+}
 
-  EdgeList list;
-  list.num_vertices = header.vertices;
-  std::vector<std::uint32_t> weights;
-  const std::uint64_t plausible = std::min<std::uint64_t>(2 * header.edges, file.size() / 2 + 1);
-  list.edges.reserve(plausible);
-  if (header.edge_weights) weights.reserve(plausible);
+// A vertex line is any line that is not a comment: a blank line is a vertex without neighbours.
+bool is_comment(std::string_view line) {
+  Tokens tokens(line);
+  std::string_view first;
+  return tokens.next(first) && first[0] == '%';
+}
 
-  vertex_t vertex = 0;  // the vertex whose line comes next
+// The vertex lines in text[first, last), the first of them vertex `vertex`: their neighbours as
+// edges (weights alongside). Line numbers in messages count from the start of the file.
+// Returns the vertex after the last vertex line read.
+std::uint64_t read_vertex_lines(const MappedFile& file, const Prelude& pre, std::size_t first, std::size_t last,
+                                std::uint64_t vertex, const LinesBefore& lines_before, EdgeList& list,
+                                std::vector<std::uint32_t>& weights, Progress* progress) {
+  const std::string& path = file.path();
+  const Header& header = pre.header;
+  LineReader lines(file.text().substr(first, last - first), progress);
+  std::string_view line;
   while (lines.next(line)) {
-    const std::uint64_t number = lines.line_number();
     Tokens tokens(line);
     std::string_view token;
-    const bool blank = !tokens.next(token);  // a blank line is a vertex without neighbours
+    const bool blank = !tokens.next(token);
     if (!blank && token[0] == '%') continue;
-    if (vertex == header.vertices) {
+    if (vertex >= header.vertices) {
       if (blank) continue;  // blank lines after the last vertex
-      throw_input_error(path, number, fmt::format("more vertex lines than the {} declared on line {}", header.vertices, header_line));
+      throw_input_error(path, lines_before() + lines.line_number(),
+                        fmt::format("more vertex lines than the {} declared on line {}", header.vertices, pre.header_line));
     }
+    const auto number = [&] { return lines_before() + lines.line_number(); };
     Tokens fields(line);
     for (std::uint64_t skip = (header.vertex_sizes ? 1 : 0) + header.vertex_weights; skip > 0; --skip)
-      if (!fields.next(token)) throw_input_error(path, number, "missing vertex size or weight (the header's format says they come first)");
+      if (!fields.next(token)) throw_input_error(path, number(), "missing vertex size or weight (the header's format says they come first)");
     while (fields.next(token)) {
-      list.edges.push_back({vertex, parse_one_based_id(token, "neighbour", header.vertices, path, number)});
+      list.edges.push_back({vertex, parse_one_based_id(token, "neighbour", header.vertices, path, number())});
       if (header.edge_weights) {
-        if (!fields.next(token)) throw_input_error(path, number, "missing weight after the last neighbour (the header's format says edges are weighted)");
-        weights.push_back(parse_or_throw<std::uint32_t>(token, "edge weight", path, number));
+        if (!fields.next(token)) throw_input_error(path, number(), "missing weight after the last neighbour (the header's format says edges are weighted)");
+        weights.push_back(parse_or_throw<std::uint32_t>(token, "edge weight", path, number()));
       }
     }
     ++vertex;
   }
-  if (vertex < header.vertices)
-    throw_input_error(path, header_line, fmt::format("the header declares {} vertices but the file has {} vertex lines",
-                                                     header.vertices, vertex));
-  if (list.edges.size() != 2 * header.edges)
-    throw_input_error(path, header_line,
+  return vertex;
+}
+
+// The checks only the whole file decides: as many vertex lines as the header declares (blank
+// lines after the last vertex are not vertex lines, but they only come after it) and every
+// undirected edge listed from both ends.
+void check_counts(const std::string& path, const Prelude& pre, std::uint64_t vertex_lines, std::uint64_t neighbours) {
+  if (vertex_lines < pre.header.vertices)
+    throw_input_error(path, pre.header_line, fmt::format("the header declares {} vertices but the file has {} vertex lines",
+                                                         pre.header.vertices, vertex_lines));
+  if (neighbours != 2 * pre.header.edges)
+    throw_input_error(path, pre.header_line,
                       fmt::format("the header declares {} edges but the lines list {} neighbours ({} edges: each "
                                   "undirected edge is listed from both ends)",
-                                  header.edges, list.edges.size(), list.edges.size() / 2.0));
-  if (header.edge_weights) list.weights = std::move(weights);
+                                  pre.header.edges, neighbours, static_cast<double>(neighbours) / 2.0));
+}
+
+std::uint64_t count_vertex_lines(std::string_view text) {
+  LineReader lines(text);
+  std::string_view line;
+  std::uint64_t count = 0;
+  while (lines.next(line)) count += is_comment(line) ? 0 : 1;
+  return count;
+}
+
+}  // namespace
+
+EdgeList read_metis(const MappedFile& file) {
+  Progress progress("reading " + file.path(), file.size());
+  const Prelude pre = read_prelude(file);
+  EdgeList list;
+  list.num_vertices = pre.header.vertices;
+  std::vector<std::uint32_t> weights;
+  const std::uint64_t plausible = std::min<std::uint64_t>(2 * pre.header.edges, file.size() / 2 + 1);
+  list.edges.reserve(plausible);
+  if (pre.header.edge_weights) weights.reserve(plausible);
+  const std::string_view text = file.text();
+  const std::uint64_t vertex_lines = read_vertex_lines(file, pre, pre.data_begin, text.size(), 0,
+                                                      LinesBefore(text, pre.data_begin), list, weights, &progress);
+  check_counts(file.path(), pre, vertex_lines, list.edges.size());
+  if (pre.header.edge_weights) list.weights = std::move(weights);
   return list;
+}
+
+std::uint64_t metis_vertex_lines(const MappedFile& file, std::uint64_t part, std::uint64_t parts) {
+  const Prelude pre = read_prelude(file);
+  const std::string_view text = file.text();
+  const auto [first, last] = part_of_lines(text, pre.data_begin, part, parts);
+  return count_vertex_lines(text.substr(first, last - first));
+}
+
+EdgeSlice read_metis_part(const MappedFile& file, std::uint64_t part, std::uint64_t parts, std::uint64_t first_vertex) {
+  const Prelude pre = read_prelude(file);
+  const std::string_view text = file.text();
+  const auto [first, last] = part_of_lines(text, pre.data_begin, part, parts);
+  EdgeSlice slice;
+  slice.edges.num_vertices = pre.header.vertices;
+  std::vector<std::uint32_t> weights;
+  const std::uint64_t end_vertex =
+      read_vertex_lines(file, pre, first, last, first_vertex, LinesBefore(text, first), slice.edges, weights, nullptr);
+  if (pre.header.edge_weights) slice.edges.weights = std::move(weights);
+  slice.facts.records = slice.edges.edges.size();
+  slice.facts.vertices = pre.header.vertices;
+  slice.facts.vertex_lines = end_vertex - first_vertex;
+  slice.declared_vertices = pre.header.vertices;
+  slice.declared_line = pre.header_line;
+  slice.check_parts = [path = file.path(), pre](std::span<const SliceFacts> all) {
+    std::uint64_t vertex_lines = 0, neighbours = 0;
+    for (const SliceFacts& facts : all) {
+      vertex_lines += facts.vertex_lines;
+      neighbours += facts.records;
+    }
+    check_counts(path, pre, vertex_lines, neighbours);
+  };
+  return slice;
 }
 
 namespace {

@@ -1,0 +1,18 @@
+#pragma once
+// Fault injection, for the tests that check a failure on one rank ends the whole run (with --ranks
+// and under mpirun): COURIER_FAIL_ON_RANK=R:STEP makes rank R throw when it reaches STEP, and
+// R:STEP:oom throws std::bad_alloc there, as running out of memory would. Steps: the partitioning's
+// (transform, degrees, shuffle, local graph: dist::DistributedLoadOptions::before_step), "run"
+// (the vertex engine's algorithm, the mailbox engine's application). Unset: nothing happens.
+#include <functional>
+#include <string_view>
+
+namespace courier::cli {
+
+// Throws if COURIER_FAIL_ON_RANK names this rank and step.
+void maybe_fail(int rank, std::string_view step);
+
+// maybe_fail for `rank`, as a before_step hook; empty when COURIER_FAIL_ON_RANK is unset.
+std::function<void(std::string_view)> failure_hook(int rank);
+
+}  // namespace courier::cli
