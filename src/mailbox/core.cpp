@@ -55,6 +55,7 @@ Core::Core(comm::Runtime& runtime, const Config& config, std::size_t fixed_paylo
       config_(config),
       topology_(topology_for(runtime, config)),
       fixed_payload_(fixed_payload),
+      ranks_(static_cast<std::uint32_t>(topology_.size())),
       deliver_(deliver),
       deliver_run_(deliver_run),
       owner_(owner) {
@@ -65,6 +66,7 @@ Core::Core(comm::Runtime& runtime, const Config& config, std::size_t fixed_paylo
   next_hop_.resize(ranks);
   hop_remote_.resize(ranks);
   bcast_children_.resize(ranks);
+  windows_.resize(ranks);
   direct_.resize(ranks);
   routed_.resize(ranks);
   listed_.resize(ranks);
@@ -130,36 +132,48 @@ void Core::bcast(const std::byte* payload, std::size_t bytes) {
   exchange_if_full();
 }
 
-void Core::settle(BatchBuffer& batch) {
-  buffered_ += batch.size() - batch.counted();
-  windows_ -= batch.window_end() - batch.counted();
-  batch.close_window();
+void Core::settle(rank_t hop) {
+  const auto h = static_cast<std::size_t>(hop);
+  Window& window = windows_[h];
+  if (window.end == nullptr) return;
+  BatchBuffer& batch = direct_[h];
+  const std::byte* start = batch.data() + batch.size();
+  const auto used = static_cast<std::size_t>(window.cursor - start);
+  batch.commit(used);
+  buffered_ += used;
+  window_bytes_ -= static_cast<std::size_t>(window.end - start);
+  window = Window{};
 }
 
 void Core::close_windows() {
-  for (rank_t hop : pending_) settle(direct_[static_cast<std::size_t>(hop)]);
+  for (rank_t hop : pending_) settle(hop);
 }
 
 std::byte* Core::append_direct_counted(rank_t hop) {
   const auto h = static_cast<std::size_t>(hop);
   BatchBuffer& batch = direct_[h];
   if (!listed_[h]) list(hop);
-  settle(batch);
+  settle(hop);
   const std::size_t record = fixed_payload_, capacity = config_.capacity_bytes;
   buffered_ += record;
   std::size_t window = 0;
   if (!busy_) {  // inside an exchange buffered_ stays exact: no windows
-    if (buffered_ + windows_ >= capacity) close_windows();
+    if (buffered_ + window_bytes_ >= capacity) close_windows();
     if (buffered_ < capacity) {
       // A share of what is left before the capacity, in whole records: the hops being filled
       // each get one, so windows rarely end early because of each other.
-      const std::size_t left = capacity - 1 - buffered_ - windows_;
+      const std::size_t left = capacity - 1 - buffered_ - window_bytes_;
       const std::size_t share = std::max(left / (2 * pending_.size()), record);
       window = std::min(share, left) / record * record;
     }
   }
-  windows_ += window;
-  return batch.extend_and_open(record, window);
+  std::byte* at = batch.reserve_tail(record + window);
+  batch.commit(record);
+  if (window > 0) {
+    windows_[h] = Window{at + record, at + record + window};
+    window_bytes_ += window;
+  }
+  return at;
 }
 
 void Core::progress_if_needed() {
@@ -438,8 +452,9 @@ Stats Core::stats() const {
   Stats s = counters_;
   std::size_t buffered = buffered_;
   for (rank_t hop : pending_) {
+    const Window& window = windows_[static_cast<std::size_t>(hop)];
     const BatchBuffer& batch = direct_[static_cast<std::size_t>(hop)];
-    buffered += batch.size() - batch.counted();
+    if (window.end != nullptr) buffered += static_cast<std::size_t>(window.cursor - (batch.data() + batch.size()));
   }
   if (buffered > s.peak_buffered_bytes) s.peak_buffered_bytes = buffered;
   s.termination_waves = termination_->waves();
