@@ -73,16 +73,17 @@ class Codec<Message, true> {
   void decode_run(const std::byte* data, std::size_t count, Use&& use) {
     constexpr std::size_t block = sizeof(Message) >= block_bytes ? 1 : block_bytes / sizeof(Message);
     alignas(Message) std::byte storage[block * sizeof(Message)];
-    for (std::size_t first = 0; first < count; first += block) {
-      const std::size_t n = count - first < block ? count - first : block;
-      std::memcpy(storage, data + first * sizeof(Message), n * sizeof(Message));
+    std::size_t first = 0;
+    for (; first + block <= count; first += block) {
+      std::memcpy(storage, data + first * sizeof(Message), sizeof storage);  // a constant size: no rep movs
       const auto* messages = std::launder(reinterpret_cast<const Message*>(storage));
-      for (std::size_t i = 0; i < n; ++i) use(messages[i]);
+      for (std::size_t i = 0; i < block; ++i) use(messages[i]);
     }
+    for (; first < count; ++first) decode(data + first * sizeof(Message), sizeof(Message), use);
   }
 
  private:
-  static constexpr std::size_t block_bytes = 512;  // small enough for the stack and L1
+  static constexpr std::size_t block_bytes = 256;  // GCC copies up to this many bytes with vector moves, not rep movs
 };
 
 // Through cereal: variable length, so records carry their payload's size.
