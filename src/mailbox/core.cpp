@@ -45,6 +45,11 @@ constexpr comm::tag_t routed_tag = 1;  // the termination's control messages use
 constexpr comm::tag_t direct_tag = 5;
 constexpr std::size_t drain_batch = 64;  // completions handled before batches are flushed again
 constexpr std::size_t max_spares = 8;
+// Rendezvous batches in flight hold their bytes until the receiver has taken them. A rank that
+// runs ahead of its peers would otherwise pile up batches (and the transport's rendezvous slots)
+// without bound, far out of cache; past this many capacities in flight it waits, as it does when
+// the transport refuses a batch. A handshake takes a few exchanges, so in step it never waits.
+constexpr std::size_t max_in_flight_capacities = 4;
 
 }  // namespace
 
@@ -94,14 +99,13 @@ Core::~Core() {
       continue;
     }
     if (c.op == comm::Op::send) {
-      auto* batch = static_cast<BatchBuffer*>(c.context);
-      std::erase(in_flight_, batch);
-      delete batch;
+      finish_send(static_cast<BatchBuffer*>(c.context));
     } else if (c.op == comm::Op::recv) {
       endpoint_.release(c);
     }
   }
   // Past the deadline the transport may still read them: leaking beats freeing under its feet.
+  for (auto& batch : in_flight_) static_cast<void>(batch.release());
 }
 
 void Core::bad_destination(rank_t dest) const {
@@ -219,16 +223,26 @@ bool Core::flush() {
   return sent_all;
 }
 
-BatchBuffer Core::take_spare() {
-  if (spares_.empty()) return BatchBuffer();
-  BatchBuffer spare = std::move(spares_.back());
+std::unique_ptr<BatchBuffer> Core::take_spare() {
+  if (spares_.empty()) return std::make_unique<BatchBuffer>();
+  std::unique_ptr<BatchBuffer> spare = std::move(spares_.back());
   spares_.pop_back();
   return spare;
 }
 
-void Core::keep_spare(BatchBuffer&& batch) {
-  batch.clear();
+void Core::keep_spare(std::unique_ptr<BatchBuffer> batch) {
+  batch->clear();  // its allocation stays, for the next batch
   if (spares_.size() < max_spares) spares_.push_back(std::move(batch));
+}
+
+void Core::finish_send(BatchBuffer* batch) {
+  const auto it = std::find_if(in_flight_.begin(), in_flight_.end(), [batch](const auto& b) { return b.get() == batch; });
+  if (it == in_flight_.end()) throw Error("mailbox: the transport reported a send this mailbox did not post; this is a bug");
+  in_flight_bytes_ -= batch->size();
+  std::unique_ptr<BatchBuffer> done = std::move(*it);
+  *it = std::move(in_flight_.back());
+  in_flight_.pop_back();
+  keep_spare(std::move(done));
 }
 
 bool Core::send_hop(rank_t hop) {
@@ -246,18 +260,18 @@ void Core::handle_own(rank_t hop) {
   // Handled here and now, never through the transport (so never counted in flight). The batches
   // leave their slots first: the callbacks may send to this rank again.
   const auto h = static_cast<std::size_t>(hop);
-  BatchBuffer direct = take_spare(), routed = take_spare();
-  direct.swap(direct_[h]);
-  routed.swap(routed_[h]);
-  for (BatchBuffer* batch : {&direct, &routed}) {
+  std::unique_ptr<BatchBuffer> direct = take_spare(), routed = take_spare();
+  direct->swap(direct_[h]);
+  routed->swap(routed_[h]);
+  for (BatchBuffer* batch : {direct.get(), routed.get()}) {
     if (batch->empty()) continue;
     buffered_ -= batch->size();
     ++counters_.batches_local;
-    counters_.messages_local += records_in(*batch, batch == &direct);
+    counters_.messages_local += records_in(*batch, batch == direct.get());
     counters_.bytes_local += batch->size();
   }
-  if (!direct.empty()) counters_.messages_delivered += deliver_run_(owner_, direct.data(), direct.size());
-  if (!routed.empty()) handle_batch(routed.data(), routed.size());
+  if (!direct->empty()) counters_.messages_delivered += deliver_run_(owner_, direct->data(), direct->size());
+  if (!routed->empty()) handle_batch(routed->data(), routed->size());
   keep_spare(std::move(direct));
   keep_spare(std::move(routed));
 }
@@ -274,19 +288,24 @@ bool Core::send_batch(rank_t hop, BatchBuffer& batch, comm::tag_t tag) {
     batch.clear();
   } else {
     // Rendezvous: the bytes are read later, so the batch leaves its slot until Op::send.
-    auto moving = std::make_unique<BatchBuffer>(take_spare());
+    if (!in_flight_.empty() && in_flight_bytes_ + bytes > max_in_flight_capacities * config_.capacity_bytes) {
+      ++counters_.send_retries;
+      return false;
+    }
+    std::unique_ptr<BatchBuffer> moving = take_spare();
     moving->swap(batch);
     const comm::Post post = endpoint_.send(hop, tag, {moving->data(), bytes}, moving.get());
     if (post == comm::Post::retry) {
       moving->swap(batch);
-      keep_spare(std::move(*moving));
+      keep_spare(std::move(moving));
       ++counters_.send_retries;
       return false;
     }
     if (post == comm::Post::posted) {
-      in_flight_.push_back(moving.release());
+      in_flight_bytes_ += bytes;
+      in_flight_.push_back(std::move(moving));
     } else {
-      keep_spare(std::move(*moving));
+      keep_spare(std::move(moving));
     }
   }
   buffered_ -= bytes;
@@ -316,10 +335,7 @@ std::size_t Core::drain(std::size_t limit) {
   while (handled < limit && endpoint_.poll(c)) {
     ++handled;
     if (c.op == comm::Op::send) {
-      auto* batch = static_cast<BatchBuffer*>(c.context);
-      std::erase(in_flight_, batch);
-      keep_spare(std::move(*batch));
-      delete batch;
+      finish_send(static_cast<BatchBuffer*>(c.context));
       continue;
     }
     if (c.op != comm::Op::recv) continue;

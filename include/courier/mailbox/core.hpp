@@ -169,8 +169,9 @@ class Core {
   void handle_records(const std::byte* data, std::size_t bytes);
   void handle_bcast(rank_t origin, const std::byte* payload, std::size_t bytes);
   void progress_if_needed();
-  BatchBuffer take_spare();
-  void keep_spare(BatchBuffer&& batch);
+  std::unique_ptr<BatchBuffer> take_spare();  // an empty batch, with the allocation of an earlier one if any
+  void keep_spare(std::unique_ptr<BatchBuffer> batch);
+  void finish_send(BatchBuffer* batch);  // a rendezvous batch was taken: back to the spares
 
   comm::Runtime& runtime_;
   comm::Endpoint& endpoint_;
@@ -193,8 +194,9 @@ class Core {
   std::vector<rank_t> pending_;       // next hops whose batches may hold records
   std::vector<rank_t> flushing_;      // flush(): the hops being sent
   std::vector<rank_t> refused_;       // flush(): the hops the transport refused
-  std::vector<BatchBuffer> spares_;   // batches back from rendezvous sends, for reuse
-  std::vector<BatchBuffer*> in_flight_;
+  std::vector<std::unique_ptr<BatchBuffer>> spares_;     // emptied batches, for reuse
+  std::vector<std::unique_ptr<BatchBuffer>> in_flight_;  // rendezvous batches the transport still reads
+  std::size_t in_flight_bytes_ = 0;
   std::deque<comm::Completion> deferred_;  // batches that arrived while the buffers were full
   std::size_t buffered_ = 0;      // see Window
   std::size_t window_bytes_ = 0;  // bytes in open windows, not yet in buffered_ (see settle)
