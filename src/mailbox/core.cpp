@@ -45,11 +45,6 @@ constexpr comm::tag_t routed_tag = 1;  // the termination's control messages use
 constexpr comm::tag_t direct_tag = 5;
 constexpr std::size_t drain_batch = 64;  // completions handled before batches are flushed again
 constexpr std::size_t max_spares = 8;
-// Rendezvous batches in flight hold their bytes until the receiver has taken them. A rank that
-// runs ahead of its peers would otherwise pile up batches (and the transport's rendezvous slots)
-// without bound, far out of cache; past this many capacities in flight it waits, as it does when
-// the transport refuses a batch. A handshake takes a few exchanges, so in step it never waits.
-constexpr std::size_t max_in_flight_capacities = 4;
 
 }  // namespace
 
@@ -303,6 +298,7 @@ bool Core::send_batch(rank_t hop, BatchBuffer& batch, comm::tag_t tag) {
     }
     if (post == comm::Post::posted) {
       in_flight_bytes_ += bytes;
+      counters_.peak_in_flight_bytes = std::max<std::uint64_t>(counters_.peak_in_flight_bytes, in_flight_bytes_);
       in_flight_.push_back(std::move(moving));
     } else {
       keep_spare(std::move(moving));
