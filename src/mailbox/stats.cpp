@@ -18,6 +18,7 @@ Stats& Stats::operator+=(const Stats& o) {
   send_retries += o.send_retries;
   termination_waves += o.termination_waves;
   peak_buffered_bytes = std::max(peak_buffered_bytes, o.peak_buffered_bytes);
+  peak_in_flight_bytes = std::max(peak_in_flight_bytes, o.peak_in_flight_bytes);
   return *this;
 }
 
@@ -41,6 +42,7 @@ std::string format(const Stats& s) {
   line("send_retries", s.send_retries);
   line("termination_waves", s.termination_waves);
   line("peak_buffered_bytes", s.peak_buffered_bytes);
+  line("peak_in_flight_bytes", s.peak_in_flight_bytes);
   char average[64];
   std::snprintf(average, sizeof average, "%.1f", s.average_remote_batch_bytes());
   out += "average_remote_batch_bytes ";

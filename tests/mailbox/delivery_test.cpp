@@ -4,9 +4,11 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "courier/comm/local_world.hpp"
@@ -191,4 +193,39 @@ TEST(MailboxDelivery, ExplicitProgressWithoutAServerThread) {
   comm::RuntimeOptions options;
   options.progress_thread = false;
   run_exchange({3, std::nullopt, mb::Routing::no_route, 1000}, 100, 2, 1, 2, options);
+}
+
+TEST(MailboxDelivery, RendezvousBatchesInFlightStayBounded) {
+  // Rank 0 sends batches larger than the eager limit to rank 1, which does not progress for a
+  // while (no server thread, and it sleeps): nothing rank 0 hands over can be read meanwhile.
+  // It must stop at max_in_flight_capacities capacities in flight and wait, not pile up batches.
+  constexpr std::size_t capacity = 16 * 1024;  // above the runtime's 8 KiB eager limit
+  constexpr std::uint64_t messages = 40'000;   // 20 capacities
+  comm::RuntimeOptions options;
+  options.progress_thread = false;
+  std::vector<mb::Stats> stats(2);
+  std::vector<std::uint64_t> sums(2, 0), counts(2, 0);
+  comm::run_local(
+      2,
+      [&](comm::Runtime& rt) {
+        const auto me = static_cast<std::size_t>(rt.rank());
+        mb::Config config;
+        config.capacity_bytes = capacity;
+        auto box = mb::make_mailbox<std::uint64_t>(
+            rt, [&, me](auto&, std::uint64_t v) { sums[me] += v; ++counts[me]; }, config);
+        if (me == 0) {
+          for (std::uint64_t i = 0; i < messages; ++i) box.async_send(1, i);
+        } else {
+          std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        }
+        box.wait_empty();
+        stats[me] = box.local_stats();
+      },
+      options);
+  EXPECT_EQ(counts[1], messages);
+  EXPECT_EQ(sums[1], messages * (messages - 1) / 2);
+  EXPECT_EQ(counts[0], 0u);
+  EXPECT_GT(stats[0].peak_in_flight_bytes, 0u);  // it did go by rendezvous
+  EXPECT_LE(stats[0].peak_in_flight_bytes, mb::max_in_flight_capacities * capacity);
+  EXPECT_GT(stats[0].send_retries, 0u);  // and it did wait
 }

@@ -28,34 +28,16 @@ class BatchBuffer {
   void clear() {
     size_ = 0;
     records_ = 0;
-    window_end_ = 0;
-    counted_ = 0;
   }
 
-  // The fast-append window (Core's per-message path): bytes up to window_end() may be appended
-  // with one bounds check and no other bookkeeping; the first counted() bytes are already in the
-  // owner's byte count. The window never reaches past the allocation.
-  bool fits_window(std::size_t bytes) const { return size_ + bytes <= window_end_; }
-  // Only after fits_window(bytes).
-  std::byte* extend_in_window(std::size_t bytes) {
-    std::byte* at = data_ + size_;
-    size_ += bytes;
-    return at;
+  // Makes room for `bytes` more after the end (allocated now, not yet part of the buffer) and
+  // returns where they start: Core's fast appends write there and commit what they wrote later.
+  std::byte* reserve_tail(std::size_t bytes) {
+    if (size_ + bytes > capacity_) grow(size_ + bytes);
+    return data_ + size_;
   }
-  std::size_t window_end() const { return window_end_; }
-  std::size_t counted() const { return counted_; }
-  // Closes the window at the current size, everything counted.
-  void close_window() { window_end_ = counted_ = size_; }
-  // Appends one record of `bytes`, counted, and opens a window of `window` bytes after it,
-  // allocating both now.
-  std::byte* extend_and_open(std::size_t bytes, std::size_t window) {
-    if (size_ + bytes + window > capacity_) grow(size_ + bytes + window);
-    std::byte* at = data_ + size_;
-    size_ += bytes;
-    counted_ = size_;
-    window_end_ = size_ + window;
-    return at;
-  }
+  // The first `bytes` of the reserved tail are part of the buffer now.
+  void commit(std::size_t bytes) { size_ += bytes; }
 
   // Extends the buffer by one record of `bytes` and returns where they go.
   std::byte* extend_record(std::size_t bytes) {
@@ -75,8 +57,6 @@ class BatchBuffer {
     std::swap(size_, other.size_);
     std::swap(capacity_, other.capacity_);
     std::swap(records_, other.records_);
-    std::swap(window_end_, other.window_end_);
-    std::swap(counted_, other.counted_);
   }
 
  private:
@@ -93,8 +73,6 @@ class BatchBuffer {
   std::size_t size_ = 0;
   std::size_t capacity_ = 0;
   std::size_t records_ = 0;
-  std::size_t window_end_ = 0;
-  std::size_t counted_ = 0;
 };
 
 }  // namespace courier::mailbox::detail

@@ -9,6 +9,13 @@
 
 namespace courier::mailbox {
 
+// A rank hands batches larger than the transport's eager limit over by rendezvous, and the
+// transport reads them later. At most this many capacities of such batches are in flight at once
+// (one batch always may be); past that the rank waits in its exchange, handling what arrives,
+// as it does when the transport refuses a batch. A handshake takes a few exchanges, so ranks
+// that keep pace never wait; one that runs ahead no longer piles batches up without bound.
+inline constexpr std::size_t max_in_flight_capacities = 4;
+
 struct Config {
   // Bytes buffered (all next hops together) before the rank enters an exchange. Any value >= 1
   // works: a message larger than the capacity is sent on its own.

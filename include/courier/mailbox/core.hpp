@@ -48,26 +48,19 @@ class Core {
   // A record of `bytes` payload bytes for `dest`; N is the payload size when known at compile time.
   template <std::size_t N = 0>
   void send(rank_t dest, const std::byte* payload, std::size_t bytes) {
-    if (static_cast<std::uint32_t>(dest) >= static_cast<std::uint32_t>(size())) bad_destination(dest);
-    if constexpr (N == 0) check_payload(bytes);
-    const rank_t hop = next_hop_[static_cast<std::size_t>(dest)];
+    if (static_cast<std::uint32_t>(dest) >= ranks_) bad_destination(dest);
     if constexpr (N > 0) {
-      if (hop == dest) {
-        // Fixed-size payloads for the hop itself: while the hop's window lasts, one bounds check
-        // and a copy; the counting (bytes, records, capacity) happens when the window ends.
-        BatchBuffer& batch = direct_[static_cast<std::size_t>(hop)];
-        if (batch.fits_window(N)) [[likely]] {
-          std::memcpy(batch.extend_in_window(N), payload, N);
-          return;
-        }
-        std::memcpy(append_direct_counted(hop), payload, N);
-        if (buffered_ >= config_.capacity_bytes && !busy_) exchange();
+      // Fixed-size payloads while the destination's window lasts (it has one only when it is its
+      // own next hop): one bounds check and a copy, no routing lookup; the counting (bytes,
+      // records, capacity) happens when the window ends.
+      Window& window = windows_[static_cast<std::size_t>(dest)];
+      if (static_cast<std::size_t>(window.end - window.cursor) >= N) [[likely]] {
+        std::memcpy(window.cursor, payload, N);
+        window.cursor += N;
         return;
       }
     }
-    std::byte* at = hop == dest ? append_direct<N>(hop, bytes) : append<N>(hop, static_cast<std::uint32_t>(dest), bytes);
-    if (N > 0 || bytes > 0) std::memcpy(at, payload, N == 0 ? bytes : N);  // an empty payload may be null
-    exchange_if_full();
+    send_counted<N>(dest, payload, bytes);
   }
 
   void bcast(const std::byte* payload, std::size_t bytes);
@@ -98,10 +91,9 @@ class Core {
     const std::size_t record = (header != nullptr ? sizeof *header : 0) + (sized ? sizeof(std::uint32_t) : 0) +
                                (N == 0 ? payload_bytes : N);
     if (!listed_[static_cast<std::size_t>(hop)]) list(hop);
-    if (header == nullptr) settle(batch);
+    if (header == nullptr) settle(hop);
     std::byte* at = batch.extend_record(record);
     buffered_ += record;
-    if (header == nullptr) batch.close_window();
     if (header != nullptr) {
       std::memcpy(at, header, sizeof *header);
       at += sizeof *header;
@@ -118,19 +110,43 @@ class Core {
     pending_.push_back(hop);
   }
 
-  // Windows (fast appends of fixed-size payloads to direct batches, see BatchBuffer): buffered_
-  // counts the bytes before each window, windows_ the sum of the open windows' sizes, and
-  // buffered_ + windows_ stays below the capacity, so no fast append can fill the buffers.
+  // Every send that the window fast path does not take: routing, variable sizes, and the append
+  // that ends a window and opens the next. Out of line, so that the fast path stays small.
+  template <std::size_t N>
+  [[gnu::noinline]] void send_counted(rank_t dest, const std::byte* payload, std::size_t bytes) {
+    if constexpr (N == 0) check_payload(bytes);
+    const rank_t hop = next_hop_[static_cast<std::size_t>(dest)];
+    if constexpr (N > 0) {
+      if (hop == dest) {
+        std::memcpy(append_direct_counted(hop), payload, N);
+        if (buffered_ >= config_.capacity_bytes && !busy_) exchange();
+        return;
+      }
+    }
+    std::byte* at = hop == dest ? append_direct<N>(hop, bytes) : append<N>(hop, static_cast<std::uint32_t>(dest), bytes);
+    if (N > 0 || bytes > 0) std::memcpy(at, payload, N == 0 ? bytes : N);  // an empty payload may be null
+    exchange_if_full();
+  }
+
+  // Windows: fast appends of fixed-size payloads to a direct batch, into room reserved after its
+  // end (BatchBuffer::reserve_tail), committed and counted when the window ends (settle).
+  // buffered_ counts the bytes before each window, window_bytes_ the sum of the open windows'
+  // sizes, and buffered_ + window_bytes_ stays below the capacity, so no fast append can fill
+  // the buffers.
+  struct Window {
+    std::byte* cursor = nullptr;  // where the next payload goes
+    std::byte* end = nullptr;     // the end of the reserved room; null: no window
+  };
   // The slow path of a direct fixed-size append: counts the hop's window, appends one record and
   // opens a new window for the hop.
   std::byte* append_direct_counted(rank_t hop);
-  // Counts the bytes appended in `batch`'s window and closes it.
-  void settle(BatchBuffer& batch);
+  // Commits and counts the bytes appended in `hop`'s window and closes it.
+  void settle(rank_t hop);
   // Closes every window: buffered_ is exact afterwards (exchanges and test_empty start here).
   void close_windows();
   // After a counted append: an exchange once the buffered bytes reach the capacity.
   void exchange_if_full() {
-    if (busy_ || buffered_ + windows_ < config_.capacity_bytes) return;
+    if (busy_ || buffered_ + window_bytes_ < config_.capacity_bytes) return;
     close_windows();
     if (buffered_ >= config_.capacity_bytes) exchange();
   }
@@ -153,14 +169,16 @@ class Core {
   void handle_records(const std::byte* data, std::size_t bytes);
   void handle_bcast(rank_t origin, const std::byte* payload, std::size_t bytes);
   void progress_if_needed();
-  BatchBuffer take_spare();
-  void keep_spare(BatchBuffer&& batch);
+  std::unique_ptr<BatchBuffer> take_spare();  // an empty batch, with the allocation of an earlier one if any
+  void keep_spare(std::unique_ptr<BatchBuffer> batch);
+  void finish_send(BatchBuffer* batch);  // a rendezvous batch was taken: back to the spares
 
   comm::Runtime& runtime_;
   comm::Endpoint& endpoint_;
   Config config_;
   Topology topology_;
   std::size_t fixed_payload_;
+  std::uint32_t ranks_;  // size(), where the fast path reads it
   Deliver deliver_;
   DeliverRun deliver_run_;
   void* owner_;
@@ -169,17 +187,19 @@ class Core {
   std::vector<std::uint8_t> hop_remote_;             // [rank]: on another node (for statistics)
   std::vector<std::vector<rank_t>> bcast_children_;  // [origin]: where this rank passes a broadcast on
 
+  std::vector<Window> windows_;       // [next hop]: the open window into direct_[hop], if any
   std::vector<BatchBuffer> direct_;   // [next hop]: records for the hop itself
   std::vector<BatchBuffer> routed_;   // [next hop]: records it forwards, and broadcasts
   std::vector<std::uint8_t> listed_;  // [next hop]: in pending_
   std::vector<rank_t> pending_;       // next hops whose batches may hold records
   std::vector<rank_t> flushing_;      // flush(): the hops being sent
   std::vector<rank_t> refused_;       // flush(): the hops the transport refused
-  std::vector<BatchBuffer> spares_;   // batches back from rendezvous sends, for reuse
-  std::vector<BatchBuffer*> in_flight_;
+  std::vector<std::unique_ptr<BatchBuffer>> spares_;     // emptied batches, for reuse
+  std::vector<std::unique_ptr<BatchBuffer>> in_flight_;  // rendezvous batches the transport still reads
+  std::size_t in_flight_bytes_ = 0;
   std::deque<comm::Completion> deferred_;  // batches that arrived while the buffers were full
-  std::size_t buffered_ = 0;  // see windows_
-  std::size_t windows_ = 0;   // bytes in open windows, not yet in buffered_ (see settle)
+  std::size_t buffered_ = 0;      // see Window
+  std::size_t window_bytes_ = 0;  // bytes in open windows, not yet in buffered_ (see settle)
   bool busy_ = false;  // inside an exchange or test_empty: sends only append
 
   Stats counters_;  // peak_buffered_bytes is updated before every flush: buffered_ only grows between

@@ -95,7 +95,7 @@ class Mailbox {
     if constexpr (Codec::fixed_bytes > 0) {
       if (bytes % Codec::fixed_bytes != 0) detail::Core::bad_batch(bytes);
       count = bytes / Codec::fixed_bytes;
-      for (std::size_t i = 0; i < count; ++i) self.decoder_.decode(data + i * Codec::fixed_bytes, Codec::fixed_bytes, use);
+      self.decoder_.decode_run(data, count, use);
     } else {
       for (const std::byte* at = data; at < data + bytes; ++count) {
         std::uint32_t size;
