@@ -12,23 +12,30 @@ namespace courier::bench {
 
 Layer::Layer(const std::string& name, MPI_Comm comm) {
   if (name == "lci" || name == "lci-explicit" || name == "lci-whole" || name == "lci-eager-server" ||
-      name == "lci-4k" || name == "lci-unbounded" || name == "lci-w64") {
+      name == "lci-4k" || name == "lci-unbounded" || name == "lci-w64" ||
+      name == "lci-64k") {
     comm::RuntimeOptions options = sync::LciChannel::runtime_options();
     options.progress_thread = name != "lci-explicit";
     if (name == "lci-eager-server") options.server_backoff = sync::kPhaseWait;
     net::MpiDeviceOptions device{.comm = comm};
     if (name == "lci-4k") device.max_frame_bytes = 4096;  // within Open MPI vader's eager limit
     runtime_ = std::make_unique<comm::Runtime>(net::make_mpi_device(device), options);
-    // lci-unbounded: no receive-side flow control (every early arrival lands in a layer buffer).
-    const std::size_t window = name == "lci-unbounded" ? 0 : name == "lci-w64" ? 64 : sync::LciChannel::kDefaultWindow;
-    channel_ = std::make_unique<sync::LciChannel>(*runtime_, name != "lci-whole", window);
+    sync::LciOptions lci;
+    lci.stream = name != "lci-whole";
+    if (name == "lci-unbounded") lci.window = 0;  // no receive-side flow control
+    if (name == "lci-w64") lci.window = 64;
+    if (name == "lci-64k") {  // streamed by rendezvous: fewer copies, a round trip per message
+      lci.message_bytes = 64 * 1024;
+      lci.window = 4;
+    }
+    channel_ = std::make_unique<sync::LciChannel>(*runtime_, lci);
     return;
   }
   if (name == "mpi-probe" || name == "mpi-rma") {
     channel_ = sync::make_mpi_channel(name, comm);
     return;
   }
-  throw InputError("engine_bench: no layer '" + name + "' (choose from lci, lci-explicit, lci-whole, lci-eager-server, lci-4k, lci-unbounded, lci-w64, mpi-probe, mpi-rma)");
+  throw InputError("engine_bench: no layer '" + name + "' (choose from lci, lci-explicit, lci-whole, lci-eager-server, lci-4k, lci-unbounded, lci-w64, lci-64k, mpi-probe, mpi-rma)");
 }
 
 Layer::~Layer() {

@@ -125,16 +125,17 @@ comm::EndpointOptions LciChannel::credit_endpoint(std::shared_ptr<Room> room) {
   return options;
 }
 
-LciChannel::LciChannel(comm::Runtime& runtime, bool stream, std::size_t window)
+LciChannel::LciChannel(comm::Runtime& runtime, LciOptions options)
     : runtime_(runtime),
-      stream_(stream),
-      window_(window),
-      room_batch_(static_cast<std::uint32_t>(std::max<std::size_t>(window / 4, 1))),
+      stream_(options.stream),
+      message_bytes_(options.message_bytes == 0 ? runtime.eager_limit() : options.message_bytes),
+      window_(options.window),
+      room_batch_(static_cast<std::uint32_t>(std::max<std::size_t>(options.window / 4, 1))),
       pool_(std::make_unique<Pool>(static_cast<std::size_t>(runtime.size()) + 4)),
       allocator_(std::make_unique<PoolAllocator>(*pool_)),
       messages_(runtime.create_endpoint(queue_endpoint(allocator_.get()))),
       collectives_(runtime.create_endpoint(queue_endpoint(nullptr))),
-      room_(std::make_shared<Room>(runtime.size(), window)),
+      room_(std::make_shared<Room>(runtime.size(), options.window)),
       credits_(runtime.create_endpoint(credit_endpoint(room_))),
       owed_(new std::atomic<std::uint32_t>[static_cast<std::size_t>(runtime.size())]) {
   for (rank_t r = 0; r < runtime.size(); ++r) owed_[r].store(0, std::memory_order_relaxed);
@@ -156,7 +157,7 @@ comm::RuntimeOptions LciChannel::runtime_options() {
 
 rank_t LciChannel::rank() const { return runtime_.rank(); }
 rank_t LciChannel::ranks() const { return runtime_.size(); }
-std::size_t LciChannel::message_limit() const { return stream_ ? runtime_.eager_limit() : 0; }
+std::size_t LciChannel::message_limit() const { return stream_ ? message_bytes_ : 0; }
 
 void LciChannel::post(comm::Endpoint& endpoint, rank_t peer, comm::tag_t tag, std::span<const std::byte> data,
                       void* context) {

@@ -85,7 +85,7 @@ void run_phase(LciChannel& channel, std::uint64_t phase, std::uint32_t send_coun
 std::uint64_t slow_receiver_peak(std::size_t window) {
   std::uint64_t peak = 0;
   comm::run_local(2, [&](comm::Runtime& runtime) {
-    LciChannel channel(runtime, true, window);
+    LciChannel channel(runtime, {.window = window});
     const bool fast = channel.rank() == 0;
     for (std::uint64_t phase = 1; phase <= 3; ++phase) {
       if (!fast) std::this_thread::sleep_for(std::chrono::milliseconds(100));
@@ -122,7 +122,7 @@ TEST(LciFlowControl, RanksSendingToEachOtherFinishWithTinyPoolsAndFaults) {
       comm::run_local(
           ranks,
           [&](comm::Runtime& runtime) {
-            LciChannel channel(runtime, true, window);
+            LciChannel channel(runtime, {.window = window});
             const std::vector<std::uint32_t> expected(static_cast<std::size_t>(ranks), 300);
             for (std::uint64_t phase = 1; phase <= 4; ++phase) run_phase(channel, phase, 300, expected);
             const ChannelStats stats = channel.stats();

@@ -24,16 +24,23 @@
 
 namespace courier::sync {
 
+struct LciOptions {
+  // Cut every peer's share into messages of at most message_bytes (message_limit); false sends
+  // one message per peer and phase, as the MPI layers do.
+  bool stream = true;
+  // The largest streamed message; 0: the runtime's eager limit (each message copied into packets
+  // at once). Larger ones go by rendezvous: no copy through packets, one round trip each.
+  std::size_t message_bytes = 0;
+  // Messages each peer may have sent this rank and this rank not yet taken; 0 turns flow control
+  // off (every arrival is copied into a layer buffer at once).
+  std::size_t window = 16;
+};
+
 class LciChannel final : public Channel {
  public:
-  // Creates two endpoints on `runtime` (messages and collectives): construct LciChannels in the
-  // same order on every rank. The runtime must outlive the channel.
-  // `stream`: cut every peer's share into eager-sized messages (message_limit); false sends one
-  // message per peer and phase, as the MPI layers do.
-  // `window`: messages each peer may have sent this rank and this rank not yet taken; 0 turns
-  // flow control off (every arrival is copied into a layer buffer at once).
-  static constexpr std::size_t kDefaultWindow = 16;
-  explicit LciChannel(comm::Runtime& runtime, bool stream = true, std::size_t window = kDefaultWindow);
+  // Creates three endpoints on `runtime` (messages, collectives, credits): construct LciChannels
+  // in the same order on every rank. The runtime must outlive the channel.
+  explicit LciChannel(comm::Runtime& runtime, LciOptions options = {});
   ~LciChannel() override;
   // The runtime options this layer is meant to run on: a lazy progress server, since the
   // channel's waiting threads drive progress themselves.
@@ -43,8 +50,8 @@ class LciChannel final : public Channel {
   rank_t ranks() const override;
   std::string name() const override { return "lci"; }
   void reserve(std::span<const std::size_t>, std::span<const std::size_t>) override {}
-  // Eager-sized messages: each is copied into the runtime's packets at once and its buffer
-  // recycled, so the layer's own buffers are a few per thread (paper 000, Fig. 5).
+  // Eager-sized messages (by default): each is copied into the runtime's packets at once and its
+  // buffer recycled, so the layer's own buffers are a few per thread (paper 000, Fig. 5).
   std::size_t message_limit() const override;
   void begin_phase(std::span<const rank_t> to, std::span<const rank_t> from) override;
   Bytes acquire(std::size_t bytes) override;
@@ -75,6 +82,7 @@ class LciChannel final : public Channel {
 
   comm::Runtime& runtime_;
   const bool stream_;
+  const std::size_t message_bytes_;
   const std::size_t window_;
   const std::uint32_t room_batch_;  // room given back per credit message
   std::unique_ptr<Pool> pool_;
