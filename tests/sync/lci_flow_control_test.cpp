@@ -1,7 +1,8 @@
 // The lci layer's receive-side flow control: a peer that runs ahead holds at most a window of
 // messages at a rank still computing (and without the window it holds them all, so the test can
 // tell), and ranks that send to each other while nobody receives outside the waits for room still
-// finish, also with a tiny packet pool and a transport that delays, reorders and refuses frames.
+// finish, also with a tiny packet pool and a transport that delays, reorders and refuses frames;
+// the substrate's threads, waiting for room, still finish every reduce and broadcast.
 #include <chrono>
 #include <cstring>
 #include <thread>
@@ -10,6 +11,9 @@
 
 #include "courier/comm/local_world.hpp"
 #include "courier/sync/lci_channel.hpp"
+#include "courier/sync/reduction.hpp"
+#include "courier/sync/substrate.hpp"
+#include "support/random_graph.hpp"
 
 using namespace courier;
 using namespace courier::sync;
@@ -130,5 +134,48 @@ TEST(LciFlowControl, RanksSendingToEachOtherFinishWithTinyPoolsAndFaults) {
           },
           options, local);
     }
+  }
+}
+
+TEST(LciFlowControl, SubstrateWithAOneMessageWindowGivesEveryProxyTheMinimum) {
+  const graph::EdgeList g = test_support::random_graph(600, 20000, 3);
+  auto label = [](graph::vertex_t v, int rank, int round) {
+    return static_cast<std::uint32_t>((v * 7919 + static_cast<graph::vertex_t>(rank) * 104729 + static_cast<graph::vertex_t>(round) * 31) % 1000 + 1);
+  };
+  for (int ranks : {2, 3}) {
+    const auto parts = dist::partition_in_memory(g, dist::Policy::cvc, ranks, false);
+    comm::RuntimeOptions options;
+    options.packet_count = 16;
+    net::LocalOptions local;
+    local.ring_frames = 2;
+    local.faults.enabled = true;
+    comm::run_local(
+        ranks,
+        [&](comm::Runtime& runtime) {
+          // 600-byte messages: every list is cut into many, and each peer has room for one.
+          LciChannel channel(runtime, {.message_bytes = 600, .window = 1});
+          ThreadTeam team(2);
+          const dist::LocalGraph& graph = parts[static_cast<std::size_t>(runtime.rank())];
+          Substrate substrate(graph, channel, team);
+          for (int round = 0; round < 4; ++round) {
+            std::vector<std::uint32_t> value(graph.proxies());
+            Bitset updated(graph.proxies());
+            for (dist::local_t l = 0; l < graph.proxies(); ++l) {
+              value[l] = label(graph.global_id(l), runtime.rank(), round);
+              updated.set(l);
+            }
+            substrate.reduce<Min>(value, updated);
+            substrate.broadcast(value, updated);
+            for (dist::local_t l = 0; l < graph.proxies(); ++l) {
+              std::uint32_t expected = ~0u;
+              for (int r = 0; r < ranks; ++r)
+                if (parts[static_cast<std::size_t>(r)].local_id(graph.global_id(l)))
+                  expected = std::min(expected, label(graph.global_id(l), r, round));
+              ASSERT_EQ(value[l], expected) << "vertex " << graph.global_id(l) << " round " << round;
+            }
+          }
+          EXPECT_GT(channel.stats().messages_sent, 20u);
+        },
+        options, local);
   }
 }
