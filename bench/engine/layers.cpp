@@ -1,6 +1,7 @@
 #include "engine/layers.hpp"
 
 #include <cstdio>
+#include <string>
 
 #include "courier/core/error.hpp"
 #include "courier/net/mpi_device.hpp"
@@ -12,8 +13,7 @@ namespace courier::bench {
 
 Layer::Layer(const std::string& name, MPI_Comm comm) {
   if (name == "lci" || name == "lci-explicit" || name == "lci-whole" || name == "lci-eager-server" ||
-      name == "lci-4k" || name == "lci-unbounded" || name == "lci-w64" ||
-      name == "lci-64k") {
+      name == "lci-4k" || name == "lci-unbounded" || name == "lci-64k" || name.starts_with("lci-w")) {
     comm::RuntimeOptions options = sync::LciChannel::runtime_options();
     options.progress_thread = name != "lci-explicit";
     if (name == "lci-eager-server") options.server_backoff = sync::kPhaseWait;
@@ -23,7 +23,7 @@ Layer::Layer(const std::string& name, MPI_Comm comm) {
     sync::LciOptions lci;
     lci.stream = name != "lci-whole";
     if (name == "lci-unbounded") lci.window = 0;  // no receive-side flow control
-    if (name == "lci-w64") lci.window = 64;
+    if (name.starts_with("lci-w")) lci.window = std::stoul(name.substr(5));  // lci-w4, lci-w64: another window
     if (name == "lci-64k") {  // streamed by rendezvous: fewer copies, a round trip per message
       lci.message_bytes = 64 * 1024;
       lci.window = 4;
@@ -35,7 +35,7 @@ Layer::Layer(const std::string& name, MPI_Comm comm) {
     channel_ = sync::make_mpi_channel(name, comm);
     return;
   }
-  throw InputError("engine_bench: no layer '" + name + "' (choose from lci, lci-explicit, lci-whole, lci-eager-server, lci-4k, lci-unbounded, lci-w64, lci-64k, mpi-probe, mpi-rma)");
+  throw InputError("engine_bench: no layer '" + name + "' (choose from lci, lci-explicit, lci-whole, lci-eager-server, lci-4k, lci-unbounded, lci-wN, lci-64k, mpi-probe, mpi-rma)");
 }
 
 Layer::~Layer() {

@@ -110,6 +110,12 @@ comm::EndpointOptions queue_endpoint(comm::Allocator* allocator) {
   return options;
 }
 
+// Each peer's room out of a rank's window (see LciOptions::window).
+std::size_t peer_window(std::size_t window, rank_t ranks) {
+  if (window == 0) return 0;
+  return std::max<std::size_t>(window / static_cast<std::size_t>(std::max(ranks - 1, 1)), 2);
+}
+
 }  // namespace
 
 // Credit messages carry the room a receiver gives back; whoever progresses the runtime adds it.
@@ -129,13 +135,13 @@ LciChannel::LciChannel(comm::Runtime& runtime, LciOptions options)
     : runtime_(runtime),
       stream_(options.stream),
       message_bytes_(options.message_bytes == 0 ? runtime.eager_limit() : options.message_bytes),
-      window_(options.window),
-      room_batch_(static_cast<std::uint32_t>(std::max<std::size_t>(options.window / 4, 1))),
+      window_(peer_window(options.window, runtime.size())),
+      room_batch_(static_cast<std::uint32_t>(std::max<std::size_t>(window_ / 2, 1))),
       pool_(std::make_unique<Pool>(static_cast<std::size_t>(runtime.size()) + 4)),
       allocator_(std::make_unique<PoolAllocator>(*pool_)),
       messages_(runtime.create_endpoint(queue_endpoint(allocator_.get()))),
       collectives_(runtime.create_endpoint(queue_endpoint(nullptr))),
-      room_(std::make_shared<Room>(runtime.size(), options.window)),
+      room_(std::make_shared<Room>(runtime.size(), window_)),
       credits_(runtime.create_endpoint(credit_endpoint(room_))),
       owed_(new std::atomic<std::uint32_t>[static_cast<std::size_t>(runtime.size())]) {
   for (rank_t r = 0; r < runtime.size(); ++r) owed_[r].store(0, std::memory_order_relaxed);

@@ -152,7 +152,7 @@ TEST(LciFlowControl, SubstrateWithAOneMessageWindowGivesEveryProxyTheMinimum) {
     comm::run_local(
         ranks,
         [&](comm::Runtime& runtime) {
-          // 600-byte messages: every list is cut into many, and each peer has room for one.
+          // 600-byte messages: every list is cut into many, and each peer has room for two.
           LciChannel channel(runtime, {.message_bytes = 600, .window = 1});
           ThreadTeam team(2);
           const dist::LocalGraph& graph = parts[static_cast<std::size_t>(runtime.rank())];

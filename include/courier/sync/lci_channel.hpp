@@ -6,11 +6,11 @@
 // recycled buffers: the runtime's allocator hands out vectors from this channel's pool, so the
 // working set of buffers stays small (paper 000, Fig. 5).
 //
-// Receive-side flow control: a rank grants each peer room for `window` messages; a sender spends
-// one per message and the receiver gives them back (in batches, on a credit endpoint) as its
-// threads take the messages. So a rank still computing when a peer's whole share for the next
-// phase is ready holds at most `window` of those messages, not all of them: the rest wait as
-// labels at the sender, which gathers them only when room comes back (Channel::may_send).
+// Receive-side flow control: a rank grants each peer room for its share of `window` messages; a
+// sender spends one per message and the receiver gives them back (in batches, on a credit
+// endpoint) as its threads take the messages. So a rank still computing when its peers' shares for
+// the next phase are ready holds about `window` of those messages, not all of them: the rest wait
+// as labels at the senders, which gather them only when room comes back (Channel::may_send).
 #include <atomic>
 #include <cstdint>
 #include <map>
@@ -31,9 +31,11 @@ struct LciOptions {
   // The largest streamed message; 0: the runtime's eager limit (each message copied into packets
   // at once). Larger ones go by rendezvous: no copy through packets, one round trip each.
   std::size_t message_bytes = 0;
-  // Messages each peer may have sent this rank and this rank not yet taken; 0 turns flow control
-  // off (every arrival is copied into a layer buffer at once).
-  std::size_t window = 16;
+  // Messages sent to this rank and not yet taken by it, from all peers together: each peer has
+  // room for window / (ranks - 1), at least 2 (one taken while the next travels). 0 turns flow
+  // control off (every arrival is copied into a layer buffer at once). 12 eager messages are
+  // about 100 KB whatever the rank count.
+  std::size_t window = 12;
 };
 
 class LciChannel final : public Channel {
@@ -83,7 +85,7 @@ class LciChannel final : public Channel {
   comm::Runtime& runtime_;
   const bool stream_;
   const std::size_t message_bytes_;
-  const std::size_t window_;
+  const std::size_t window_;        // per peer; 0: no flow control
   const std::uint32_t room_batch_;  // room given back per credit message
   std::unique_ptr<Pool> pool_;
   std::unique_ptr<PoolAllocator> allocator_;
