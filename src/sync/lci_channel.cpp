@@ -30,7 +30,7 @@ class LciChannel::Pool {
     const std::size_t before = buffer.capacity();
     buffer.clear();
     buffer.reserve(std::max<std::size_t>(bytes, 1));  // never empty: data() names the buffer
-    grow(buffer.capacity() - before);
+    if (buffer.capacity() != before) grow(buffer.capacity() - before);  // a recycled one rarely grows
     return buffer;
   }
 
