@@ -1,6 +1,7 @@
 #include "engine/layers.hpp"
 
 #include <cstdio>
+#include <string>
 
 #include "courier/core/error.hpp"
 #include "courier/net/mpi_device.hpp"
@@ -12,21 +13,29 @@ namespace courier::bench {
 
 Layer::Layer(const std::string& name, MPI_Comm comm) {
   if (name == "lci" || name == "lci-explicit" || name == "lci-whole" || name == "lci-eager-server" ||
-      name == "lci-4k") {
+      name == "lci-4k" || name == "lci-unbounded" || name == "lci-64k" || name.starts_with("lci-w")) {
     comm::RuntimeOptions options = sync::LciChannel::runtime_options();
     options.progress_thread = name != "lci-explicit";
     if (name == "lci-eager-server") options.server_backoff = sync::kPhaseWait;
     net::MpiDeviceOptions device{.comm = comm};
     if (name == "lci-4k") device.max_frame_bytes = 4096;  // within Open MPI vader's eager limit
     runtime_ = std::make_unique<comm::Runtime>(net::make_mpi_device(device), options);
-    channel_ = std::make_unique<sync::LciChannel>(*runtime_, name != "lci-whole");
+    sync::LciOptions lci;
+    lci.stream = name != "lci-whole";
+    if (name == "lci-unbounded") lci.window = 0;  // no receive-side flow control
+    if (name.starts_with("lci-w")) lci.window = std::stoul(name.substr(5));  // lci-w4, lci-w64: another window
+    if (name == "lci-64k") {  // streamed by rendezvous: fewer copies, a round trip per message
+      lci.message_bytes = 64 * 1024;
+      lci.window = 4;
+    }
+    channel_ = std::make_unique<sync::LciChannel>(*runtime_, lci);
     return;
   }
   if (name == "mpi-probe" || name == "mpi-rma") {
     channel_ = sync::make_mpi_channel(name, comm);
     return;
   }
-  throw InputError("engine_bench: no layer '" + name + "' (choose from lci, lci-explicit, lci-whole, lci-eager-server, lci-4k, mpi-probe, mpi-rma)");
+  throw InputError("engine_bench: no layer '" + name + "' (choose from lci, lci-explicit, lci-whole, lci-eager-server, lci-4k, lci-unbounded, lci-wN, lci-64k, mpi-probe, mpi-rma)");
 }
 
 Layer::~Layer() {

@@ -30,7 +30,7 @@ class LciChannel::Pool {
     const std::size_t before = buffer.capacity();
     buffer.clear();
     buffer.reserve(std::max<std::size_t>(bytes, 1));  // never empty: data() names the buffer
-    grow(buffer.capacity() - before);
+    if (buffer.capacity() != before) grow(buffer.capacity() - before);  // a recycled one rarely grows
     return buffer;
   }
 
@@ -91,6 +91,16 @@ class LciChannel::PoolAllocator final : public comm::Allocator {
   std::unordered_map<const std::byte*, Bytes> lent_;
 };
 
+// How many more messages each peer may send this rank before it gives room back. Kept apart
+// from the channel: the credit endpoint's handler holds it, and the runtime may run that handler
+// after the channel is gone (a late credit message).
+struct LciChannel::Room {
+  Room(rank_t ranks, std::size_t window) : free(new std::atomic<std::int64_t>[static_cast<std::size_t>(ranks)]) {
+    for (rank_t r = 0; r < ranks; ++r) free[r].store(static_cast<std::int64_t>(window), std::memory_order_relaxed);
+  }
+  std::unique_ptr<std::atomic<std::int64_t>[]> free;  // by peer; below zero after unasked sends
+};
+
 namespace {
 
 comm::EndpointOptions queue_endpoint(comm::Allocator* allocator) {
@@ -100,15 +110,42 @@ comm::EndpointOptions queue_endpoint(comm::Allocator* allocator) {
   return options;
 }
 
+// Each peer's room out of a rank's window (see LciOptions::window).
+std::size_t peer_window(std::size_t window, rank_t ranks) {
+  if (window == 0) return 0;
+  return std::max<std::size_t>(window / static_cast<std::size_t>(std::max(ranks - 1, 1)), 2);
+}
+
 }  // namespace
 
-LciChannel::LciChannel(comm::Runtime& runtime, bool stream)
+// Credit messages carry the room a receiver gives back; whoever progresses the runtime adds it.
+comm::EndpointOptions LciChannel::credit_endpoint(std::shared_ptr<Room> room) {
+  comm::EndpointOptions options;
+  options.completion = comm::CompletionKind::handler;
+  options.handler = [room](const comm::Completion& c) {
+    std::uint32_t given = 0;
+    if (c.size == sizeof given) std::memcpy(&given, c.data, sizeof given);
+    comm::HeapAllocator::instance().deallocate(c.data, c.size);
+    room->free[c.rank].fetch_add(given, std::memory_order_release);
+  };
+  return options;
+}
+
+LciChannel::LciChannel(comm::Runtime& runtime, LciOptions options)
     : runtime_(runtime),
-      stream_(stream),
+      stream_(options.stream),
+      message_bytes_(options.message_bytes == 0 ? runtime.eager_limit() : options.message_bytes),
+      window_(peer_window(options.window, runtime.size())),
+      room_batch_(static_cast<std::uint32_t>(std::max<std::size_t>(window_ / 2, 1))),
       pool_(std::make_unique<Pool>(static_cast<std::size_t>(runtime.size()) + 4)),
       allocator_(std::make_unique<PoolAllocator>(*pool_)),
       messages_(runtime.create_endpoint(queue_endpoint(allocator_.get()))),
-      collectives_(runtime.create_endpoint(queue_endpoint(nullptr))) {}
+      collectives_(runtime.create_endpoint(queue_endpoint(nullptr))),
+      room_(std::make_shared<Room>(runtime.size(), window_)),
+      credits_(runtime.create_endpoint(credit_endpoint(room_))),
+      owed_(new std::atomic<std::uint32_t>[static_cast<std::size_t>(runtime.size())]) {
+  for (rank_t r = 0; r < runtime.size(); ++r) owed_[r].store(0, std::memory_order_relaxed);
+}
 
 LciChannel::~LciChannel() = default;
 
@@ -126,7 +163,7 @@ comm::RuntimeOptions LciChannel::runtime_options() {
 
 rank_t LciChannel::rank() const { return runtime_.rank(); }
 rank_t LciChannel::ranks() const { return runtime_.size(); }
-std::size_t LciChannel::message_limit() const { return stream_ ? runtime_.eager_limit() : 0; }
+std::size_t LciChannel::message_limit() const { return stream_ ? message_bytes_ : 0; }
 
 void LciChannel::post(comm::Endpoint& endpoint, rank_t peer, comm::tag_t tag, std::span<const std::byte> data,
                       void* context) {
@@ -137,22 +174,37 @@ void LciChannel::post(comm::Endpoint& endpoint, rank_t peer, comm::tag_t tag, st
 }
 
 void LciChannel::begin_phase(std::span<const rank_t>, std::span<const rank_t>) {
-  std::lock_guard lock(mutex_);
-  ++phase_;
-  ++phases_;
+  phase_.fetch_add(1, std::memory_order_acq_rel);
+  phases_.fetch_add(1, std::memory_order_relaxed);
 }
 
 Bytes LciChannel::acquire(std::size_t bytes) { return pool_->acquire(bytes); }
 
+bool LciChannel::may_send(rank_t peer) {
+  if (window_ == 0) return true;
+  std::atomic<std::int64_t>& free = room_->free[peer];
+  if (free.load(std::memory_order_acquire) > 0) return true;
+  runtime_.progress();  // room comes back through the credit handler, run by whoever progresses
+  return free.load(std::memory_order_acquire) > 0;
+}
+
+void LciChannel::give_room(rank_t source) {
+  if (window_ == 0) return;
+  std::atomic<std::uint32_t>& owed = owed_[source];
+  if (owed.fetch_add(1, std::memory_order_acq_rel) + 1 < room_batch_) return;
+  const std::uint32_t given = owed.exchange(0, std::memory_order_acq_rel);
+  if (given == 0) return;  // another thread gave this batch back
+  std::byte payload[sizeof given];
+  std::memcpy(payload, &given, sizeof given);
+  post(credits_, source, 0, payload, nullptr);
+}
+
 void LciChannel::send(rank_t peer, Bytes message) {
   const std::span<const std::byte> data(message.data(), message.size());
-  std::uint64_t phase;
-  {
-    std::lock_guard lock(mutex_);
-    phase = phase_;
-    ++messages_sent_;
-    bytes_sent_ += message.size();
-  }
+  const std::uint64_t phase = phase_.load(std::memory_order_acquire);
+  messages_sent_.fetch_add(1, std::memory_order_relaxed);
+  bytes_sent_.fetch_add(message.size(), std::memory_order_relaxed);
+  if (window_ != 0) room_->free[peer].fetch_sub(1, std::memory_order_relaxed);
   if (message.size() <= runtime_.eager_limit()) {
     post(messages_, peer, phase, data, nullptr);  // eager: copied into packets at once
     pool_->give(std::move(message));
@@ -181,25 +233,33 @@ std::optional<Received> LciChannel::take(const comm::Completion& completion) {
     return std::nullopt;
   }
   Received received{completion.rank, allocator_->take(completion.data)};
+  if (completion.tag == phase_.load(std::memory_order_acquire)) return received;
   std::lock_guard lock(mutex_);
-  if (completion.tag == phase_) return received;
   early_.emplace(completion.tag, std::move(received));  // a faster rank's next phase
+  early_count_.fetch_add(1, std::memory_order_release);
   return std::nullopt;
 }
 
 std::optional<Received> LciChannel::try_receive() {
-  {
-    std::lock_guard lock(mutex_);
-    if (const auto it = early_.find(phase_); it != early_.end()) {
+  if (early_count_.load(std::memory_order_acquire) > 0) {
+    std::unique_lock lock(mutex_);
+    if (const auto it = early_.find(phase_.load(std::memory_order_acquire)); it != early_.end()) {
       Received received = std::move(it->second);
       early_.erase(it);
+      early_count_.fetch_sub(1, std::memory_order_release);
+      lock.unlock();
+      give_room(received.source);
       return received;
     }
   }
   runtime_.progress();  // harmless with a progress server; needed without one
   comm::Completion completion;
-  while (messages_.poll(completion))
-    if (auto received = take(completion)) return received;
+  while (messages_.poll(completion)) {
+    if (auto received = take(completion)) {
+      give_room(received->source);
+      return received;
+    }
+  }
   return std::nullopt;
 }
 
@@ -265,12 +325,9 @@ double LciChannel::max_all(double value) {
 
 ChannelStats LciChannel::stats() const {
   ChannelStats stats;
-  {
-    std::lock_guard lock(mutex_);
-    stats.messages_sent = messages_sent_;
-    stats.bytes_sent = bytes_sent_;
-    stats.phases = phases_;
-  }
+  stats.messages_sent = messages_sent_.load(std::memory_order_relaxed);
+  stats.bytes_sent = bytes_sent_.load(std::memory_order_relaxed);
+  stats.phases = phases_.load(std::memory_order_relaxed);
   stats.buffer_bytes_peak = pool_->peak();
   return stats;
 }

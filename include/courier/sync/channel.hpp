@@ -57,6 +57,11 @@ class Channel {
   // A buffer of at least `bytes` capacity to gather into (recycled when possible), empty. Gather
   // no more than `bytes` into it: a buffer that grows escapes the layer's footprint accounting.
   virtual Bytes acquire(std::size_t bytes) = 0;
+  // Whether `peer` has room for another message now (receive-side flow control). A caller that
+  // gets false receives (try_receive) before asking again, so that two ranks waiting for each
+  // other's room still progress. Advisory: send() never refuses, and a layer lets a few threads
+  // that asked at once overshoot. Layers without flow control always answer true.
+  virtual bool may_send(rank_t /*peer*/) { return true; }
   // Hands the message for `peer` over; the channel owns `message` from now on.
   virtual void send(rank_t peer, Bytes message) = 0;
   // The next message of this phase that has arrived, if any; nullopt when none has yet (or all

@@ -5,6 +5,13 @@
 // moves them) and take received buffers in first-packet order. Received messages land in
 // recycled buffers: the runtime's allocator hands out vectors from this channel's pool, so the
 // working set of buffers stays small (paper 000, Fig. 5).
+//
+// Receive-side flow control: a rank grants each peer room for its share of `window` messages; a
+// sender spends one per message and the receiver gives them back (in batches, on a credit
+// endpoint) as its threads take the messages. So a rank still computing when its peers' shares for
+// the next phase are ready holds about `window` of those messages, not all of them: the rest wait
+// as labels at the senders, which gather them only when room comes back (Channel::may_send).
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -17,13 +24,25 @@
 
 namespace courier::sync {
 
+struct LciOptions {
+  // Cut every peer's share into messages of at most message_bytes (message_limit); false sends
+  // one message per peer and phase, as the MPI layers do.
+  bool stream = true;
+  // The largest streamed message; 0: the runtime's eager limit (each message copied into packets
+  // at once). Larger ones go by rendezvous: no copy through packets, one round trip each.
+  std::size_t message_bytes = 0;
+  // Messages sent to this rank and not yet taken by it, from all peers together: each peer has
+  // room for window / (ranks - 1), at least 2 (one taken while the next travels). 0 turns flow
+  // control off (every arrival is copied into a layer buffer at once). 12 eager messages are
+  // about 100 KB whatever the rank count.
+  std::size_t window = 12;
+};
+
 class LciChannel final : public Channel {
  public:
-  // Creates two endpoints on `runtime` (messages and collectives): construct LciChannels in the
-  // same order on every rank. The runtime must outlive the channel.
-  // `stream`: cut every peer's share into eager-sized messages (message_limit); false sends one
-  // message per peer and phase, as the MPI layers do.
-  explicit LciChannel(comm::Runtime& runtime, bool stream = true);
+  // Creates three endpoints on `runtime` (messages, collectives, credits): construct LciChannels
+  // in the same order on every rank. The runtime must outlive the channel.
+  explicit LciChannel(comm::Runtime& runtime, LciOptions options = {});
   ~LciChannel() override;
   // The runtime options this layer is meant to run on: a lazy progress server, since the
   // channel's waiting threads drive progress themselves.
@@ -33,11 +52,12 @@ class LciChannel final : public Channel {
   rank_t ranks() const override;
   std::string name() const override { return "lci"; }
   void reserve(std::span<const std::size_t>, std::span<const std::size_t>) override {}
-  // Eager-sized messages: each is copied into the runtime's packets at once and its buffer
-  // recycled, so the layer's own buffers are a few per thread (paper 000, Fig. 5).
+  // Eager-sized messages (by default): each is copied into the runtime's packets at once and its
+  // buffer recycled, so the layer's own buffers are a few per thread (paper 000, Fig. 5).
   std::size_t message_limit() const override;
   void begin_phase(std::span<const rank_t> to, std::span<const rank_t> from) override;
   Bytes acquire(std::size_t bytes) override;
+  bool may_send(rank_t peer) override;
   void send(rank_t peer, Bytes message) override;
   std::optional<Received> try_receive() override;
   void release(Bytes buffer) override;
@@ -50,28 +70,40 @@ class LciChannel final : public Channel {
  private:
   class Pool;
   class PoolAllocator;
+  struct Room;
+  static comm::EndpointOptions credit_endpoint(std::shared_ptr<Room> room);
 
   // Posts until the runtime takes it, letting progress run in between.
   void post(comm::Endpoint& endpoint, rank_t peer, comm::tag_t tag, std::span<const std::byte> data, void* context);
   // Handles one completion of the message endpoint; a received message of a later phase is kept.
   std::optional<Received> take(const comm::Completion& completion);
+  // A message from `source` was taken: its room goes back to the sender, a batch at a time.
+  void give_room(rank_t source);
   // All ranks' contributions to collective `sequence`, in rank order.
   std::vector<std::uint64_t> all_gather(std::uint64_t bits);
 
   comm::Runtime& runtime_;
   const bool stream_;
+  const std::size_t message_bytes_;
+  const std::size_t window_;        // per peer; 0: no flow control
+  const std::uint32_t room_batch_;  // room given back per credit message
   std::unique_ptr<Pool> pool_;
   std::unique_ptr<PoolAllocator> allocator_;
   comm::Endpoint& messages_;
   comm::Endpoint& collectives_;
+  // Shared with the credit endpoint's handler, which the runtime keeps after this channel goes.
+  std::shared_ptr<Room> room_;
+  comm::Endpoint& credits_;
+  std::unique_ptr<std::atomic<std::uint32_t>[]> owed_;  // taken, room not given back yet (by peer)
 
-  std::uint64_t phase_ = 0;
+  std::atomic<std::uint64_t> phase_{0};  // written by begin_phase only, between phases
+  std::atomic<std::uint64_t> messages_sent_{0}, bytes_sent_{0}, phases_{0};
+  std::atomic<std::size_t> early_count_{0};  // early_.size(), read without the lock
   mutable std::mutex mutex_;  // guards the members below
   std::multimap<std::uint64_t, Received> early_;              // by phase
   std::unordered_map<const void*, Bytes> in_flight_;          // rendezvous sends, by data pointer
   std::uint64_t collective_ = 0;
   std::multimap<std::uint64_t, std::pair<rank_t, std::uint64_t>> early_values_;  // by sequence
-  std::uint64_t messages_sent_ = 0, bytes_sent_ = 0, phases_ = 0;
 };
 
 }  // namespace courier::sync

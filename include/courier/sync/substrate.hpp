@@ -133,6 +133,18 @@ void Substrate::exchange(Pattern& pattern, bool reducing, std::vector<T>& value,
     // layer's arrivals are scattered, so they never pile up.
     for (std::size_t i = next_send.fetch_add(1); i < plan.sends.size(); i = next_send.fetch_add(1)) {
       const Piece piece = plan.sends[i];
+      // Gather only what the peer has room for: its early arrivals stay bounded, and the labels
+      // wait in place (not in buffers) meanwhile. Scatter while waiting, so two ranks waiting
+      // for each other's room free it for each other.
+      if (!channel_.may_send(piece.peer)) {
+        Backoff room(kPhaseWait);
+        while (!channel_.may_send(piece.peer)) {
+          if (take_one())
+            room.reset();
+          else
+            room.pause();
+        }
+      }
       const auto list = send_list(piece.peer).subspan(piece.first, piece.entries);
       Bytes message = channel_.acquire(piece.bytes);
       if (streamed) {
