@@ -25,6 +25,7 @@ std::vector<std::uint64_t> sssp(Engine& engine, const SsspOptions& options) {
   if (engine.sum_all(std::uint64_t{weighted_here ? 0u : 1u}) != 0)
     throw InputError("sssp: the graph needs uint32 edge weights (generate with weights or read a weighted file)");
   const std::uint32_t* weight = weights != nullptr ? weights->data() : nullptr;
+  const auto& out = g.out();
 
   Field<std::uint64_t, sync::Min> dist(g, kUnreached, kAlongEdges, Track::always);
   Frontier pending(g.proxies());  // improved, not yet relaxed
@@ -56,12 +57,18 @@ std::vector<std::uint64_t> sssp(Engine& engine, const SsspOptions& options) {
       bucket_end = (static_cast<std::uint64_t>(closest) / delta + 1) * delta;
       continue;
     }
-    engine.push(frontier, [&](local_t u, local_t v, edge_t e) {
-      const std::uint64_t candidate = dist.load(u) + weight[e];
-      if (candidate < dist.load(v)) dist.combine(v, candidate);
+    // u's distance is read once: if another thread lowers it meanwhile, u is marked and relaxes
+    // again with the lower one, so the distances come out the same.
+    engine.for_each_active(frontier, [&](local_t u) {
+      const std::uint64_t from = dist.load(u);
+      for (edge_t e = out.offsets[u], end = out.offsets[u + 1]; e < end; ++e) {
+        const local_t v = out.targets[e];
+        const std::uint64_t candidate = from + weight[e];
+        if (candidate < dist.load(v)) dist.combine(v, candidate);
+      }
     });
     engine.sync(dist);
-    dist.updated().for_each(0, g.proxies(), [&](std::size_t v) { pending.add(static_cast<local_t>(v)); });
+    pending.bits().add_all(dist.updated());
     dist.updated().clear();
   }
   return {dist.values().begin(), dist.values().begin() + g.masters()};
