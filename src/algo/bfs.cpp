@@ -59,11 +59,15 @@ std::vector<std::uint64_t> bfs(Engine& engine, const BfsOptions& options) {
       last_active = engine.active();
     }
     if (pulling) {
+      // The frontier holds exactly the proxies at level `depth` (every label written in the last
+      // round was `depth`, and each write or sync marked it), and its bitset is 1/32 the size of
+      // the levels, so the scan tests bits; each thread owns whole words of v's marks.
+      const Bitset& current = frontier.bits();
       engine.pull([&](local_t v, std::span<const local_t> in, edge_t) {
         if (level[v] != kUnvisited) return;
         for (local_t u : in)
-          if (level.load(u) == depth) {
-            level.set(v, next);
+          if (current.test(u)) {
+            level.set_exclusive(v, next);
             return;
           }
       });

@@ -32,6 +32,10 @@ PagerankResult pagerank(Engine& engine, const PagerankOptions& options) {
   Field<double, sync::Sum> share(g, 0.0, {At::master, At::source});
   Field<double, sync::Sum> pulled(g, 0.0, {At::destination, At::master});
   result.rank.assign(g.masters(), 1.0 / n);
+  // When no destination can be a mirror (one rank, or an incoming edge cut) the sums need no
+  // reduce, so each master's new rank is computed as soon as its sum is, without the pulled
+  // array's extra pass (the same arithmetic, so the same ranks).
+  const bool fused = !engine.plan_for(pulled.access()).reduce;
 
   bool more = true;
   while (more && engine.next_round(1)) {
@@ -42,21 +46,38 @@ PagerankResult pagerank(Engine& engine, const PagerankOptions& options) {
     }));
     engine.sync(share);
     share.updated().clear();
-    engine.for_each_vertex(g.proxies(), [&](local_t v) {
-      double sum = 0;
-      for (local_t u : g.in().neighbors(v)) sum += share[u];
-      pulled[v] = sum;
-      if (sum != 0) pulled.mark(v);
-    });
-    engine.sync(pulled);
-    pulled.updated().clear();
     const double base = (1.0 - d) / n + d * dangling / n;
-    const double change = engine.sum_all(engine.sum_over<double>(g.masters(), [&](local_t v) {
-      const double next = base + d * pulled[v];
-      const double delta = std::abs(next - result.rank[v]);
-      result.rank[v] = next;
-      return delta;
-    }));
+    const double* contribution = share.values().data();
+    const auto pull_sum = [&](local_t v) {
+      double sum = 0;
+      for (local_t u : g.in().neighbors(v)) sum += contribution[u];
+      return sum;
+    };
+    double local_change = 0;
+    if (fused) {
+      // Every destination is a master: pull and update in one pass over the in-edges.
+      local_change = engine.sum_over<double>(g.masters(), [&](local_t v) {
+        const double next = base + d * pull_sum(v);
+        const double delta = std::abs(next - result.rank[v]);
+        result.rank[v] = next;
+        return delta;
+      });
+    } else {
+      engine.for_each_vertex(g.proxies(), [&](local_t v) {
+        const double sum = pull_sum(v);
+        pulled[v] = sum;
+        if (sum != 0) pulled.mark(v);
+      });
+      engine.sync(pulled);
+      pulled.updated().clear();
+      local_change = engine.sum_over<double>(g.masters(), [&](local_t v) {
+        const double next = base + d * pulled[v];
+        const double delta = std::abs(next - result.rank[v]);
+        result.rank[v] = next;
+        return delta;
+      });
+    }
+    const double change = engine.sum_all(local_change);
     ++result.iterations;
     result.last_change = change;
     result.converged = change < options.tolerance;

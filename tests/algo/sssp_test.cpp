@@ -50,3 +50,19 @@ TEST(AlgoSssp, UnweightedGraphIsAnInputError) {
   const auto parts = dist::partition_in_memory(test_support::path(10), dist::Policy::oec, 1, false);
   EXPECT_THROW(test_support::on_every_rank(parts, 1, [](engine::Engine& engine) { algo::sssp(engine); }), InputError);
 }
+
+// Distances past 32 bits: the run in 32-bit labels notices them, and the one in 64 bits that
+// follows gives the exact distances (here up to 5 x 4e9), on every policy and rank count.
+TEST(AlgoSssp, DistancesBeyond32BitsAreExact) {
+  graph::EdgeList chain;
+  chain.num_vertices = 8;
+  std::vector<std::uint32_t> weights;
+  for (graph::vertex_t v = 0; v + 1 < 6; ++v) {
+    chain.edges.push_back({v, v + 1});
+    weights.push_back(4'000'000'000u);
+  }
+  chain.edges.push_back({0, 6});  // a near vertex, and 7 is never reached
+  weights.push_back(3);
+  chain.weights = std::move(weights);
+  for (std::uint64_t delta : {0ull, 1ull, 1'000'000'000ull}) check_sssp(chain, 0, delta);
+}

@@ -1,5 +1,6 @@
 #include "courier/core/thread_team.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <numeric>
 #include <stdexcept>
@@ -54,4 +55,33 @@ TEST(Bitset, ConcurrentSetsCountAndIterate) {
   EXPECT_FALSE(bits.test(999));
   bits.clear();
   EXPECT_FALSE(bits.any());
+}
+
+TEST(Bitset, ExclusiveSetsFromThreadsThatOwnWholeWordsLoseNoBit) {
+  courier::Bitset bits(10000);
+  courier::ThreadTeam team(4);
+  std::atomic<std::size_t> next{0};
+  team.run([&](unsigned) {  // chunks of 128 = two whole words each
+    for (std::size_t begin = next.fetch_add(128); begin < 10000; begin = next.fetch_add(128))
+      for (std::size_t i = begin; i < std::min<std::size_t>(10000, begin + 128); ++i)
+        if (i % 5 != 0) bits.set_exclusive(i);
+  });
+  EXPECT_EQ(bits.count(), 8000u);
+  EXPECT_FALSE(bits.test(5000));
+  EXPECT_TRUE(bits.test(9999));
+}
+
+TEST(Bitset, AddAllUnitesWordByWordAndLeavesTheOtherAlone) {
+  courier::Bitset into(200), other(200);
+  into.set(1);
+  into.set(130);
+  other.set(1);
+  other.set(64);
+  other.set(199);
+  into.add_all(other);
+  std::vector<std::size_t> seen;
+  into.for_each(0, 200, [&](std::size_t i) { seen.push_back(i); });
+  EXPECT_EQ(seen, (std::vector<std::size_t>{1, 64, 130, 199}));
+  EXPECT_EQ(other.count(), 3u);
+  EXPECT_FALSE(other.test(130));
 }

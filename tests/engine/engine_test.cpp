@@ -161,6 +161,25 @@ TEST(Engine, SumOverAndForEachVertexVisitEveryVertexOnce) {
   });
 }
 
+// Field::set_exclusive marks without an atomic read-modify-write, which is only safe because
+// for_each_vertex (and pull) give each thread chunks of whole 64-vertex words: every mark lands.
+TEST(Engine, ExclusiveMarksFromForEachVertexAreAllKept) {
+  const auto parts = dist::partition_in_memory(random_graph(20000, 100, 5), Policy::oec, 1, false);
+  test_support::on_every_rank(parts, 2, [&](Engine& engine) {
+    Field<std::uint32_t, sync::Min> label(engine.graph(), UINT32_MAX, kAlongEdges, Track::always);
+    for (int repeat = 0; repeat < 20; ++repeat) {
+      label.updated().clear();
+      engine.for_each_vertex(engine.graph().proxies(), [&](local_t v) {
+        if (v % 3 != 0) label.set_exclusive(v, v);
+      });
+      ASSERT_EQ(label.updated().count(), 20000u - 6667u);
+    }
+    EXPECT_EQ(label[7], 7u);
+    EXPECT_EQ(label[9], UINT32_MAX);
+    EXPECT_FALSE(label.updated().test(9));
+  });
+}
+
 TEST(Engine, PullWithoutInEdgesIsAnError) {
   const auto parts = dist::partition_in_memory(random_graph(10, 20, 4), Policy::oec, 1, false);
   EXPECT_THROW(test_support::on_every_rank(parts, 1,

@@ -21,10 +21,24 @@ class Bitset {
   }
   std::size_t size() const { return size_; }
 
-  // Thread-safe; returns whether the bit was clear before.
+  // Thread-safe; returns whether the bit was clear before. A plain read first skips the atomic
+  // read-modify-write when the bit is already set (a vertex improved twice in a round).
   bool set(std::size_t i) {
     const std::uint64_t bit = std::uint64_t{1} << (i % 64);
+    if (words_[i / 64].load(std::memory_order_relaxed) & bit) return false;
     return (words_[i / 64].fetch_or(bit, std::memory_order_relaxed) & bit) == 0;
+  }
+  // Sets i without an atomic read-modify-write: only while no other thread writes i's 64-bit
+  // word (e.g. threads that own whole words of a range, as Engine::pull hands them out).
+  void set_exclusive(std::size_t i) {
+    std::atomic<std::uint64_t>& word = words_[i / 64];
+    word.store(word.load(std::memory_order_relaxed) | (std::uint64_t{1} << (i % 64)), std::memory_order_relaxed);
+  }
+  // Adds every member of `other` (the same size), a word at a time; not thread-safe.
+  void add_all(const Bitset& other) {
+    for (std::size_t w = 0; w < word_count(); ++w)
+      if (const std::uint64_t bits = other.words_[w].load(std::memory_order_relaxed))
+        words_[w].fetch_or(bits, std::memory_order_relaxed);
   }
   bool test(std::size_t i) const {
     return (words_[i / 64].load(std::memory_order_relaxed) >> (i % 64)) & 1;

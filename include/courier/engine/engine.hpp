@@ -44,6 +44,9 @@ class Engine {
   template <class Fn>
   void for_each_active(const Frontier& frontier, Fn&& fn);
   // fn(v) for every v in [0, count), in parallel (topology-driven; count = masters() or proxies()).
+  // Each thread takes chunks of kVertexChunk consecutive vertices, whole 64-bit words of a
+  // bitset, so fn may mark v with Bitset::set_exclusive / Field::set_exclusive (so may pull's).
+  static constexpr std::size_t kVertexChunk = 1024;
   template <class Fn>
   void for_each_vertex(local_t count, Fn&& fn);
   // Push: fn(u, v, e) for every out-edge e = (u, v) of every active u.
@@ -147,7 +150,8 @@ void Engine::for_each_active(const Frontier& frontier, Fn&& fn) {
 template <class Fn>
 void Engine::for_each_vertex(local_t count, Fn&& fn) {
   Timer timer;
-  for_chunks(count, 1024, [&](std::size_t begin, std::size_t end, unsigned) {
+  static_assert(kVertexChunk % 64 == 0, "chunks of whole bitset words");
+  for_chunks(count, kVertexChunk, [&](std::size_t begin, std::size_t end, unsigned) {
     for (std::size_t v = begin; v < end; ++v) fn(static_cast<local_t>(v));
   });
   compute_ += timer.elapsed();

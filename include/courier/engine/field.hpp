@@ -63,6 +63,12 @@ class Field {
     std::atomic_ref<T>(value_[v]).store(value, std::memory_order_relaxed);
     mark(v);
   }
+  // The same for an operator that is the only writer of v's whole 64-vertex word of marks
+  // (Engine::pull and for_each_vertex hand out chunks of whole words): no atomic read-modify-write.
+  void set_exclusive(local_t v, T value) {
+    std::atomic_ref<T>(value_[v]).store(value, std::memory_order_relaxed);
+    if (tracking_) updated_.set_exclusive(v);
+  }
   void mark(local_t v) {
     if (tracking_) updated_.set(v);
   }
