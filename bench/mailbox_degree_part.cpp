@@ -33,7 +33,8 @@ std::vector<std::uint64_t> zero_counts(vertex_t n, int rank, int ranks) {
 // The bulk-synchronous twin of mailbox_degrees: rounds of capacity / 8 vertex ids (the next
 // capacity / 16 edges, both ends), bucketed by the same owner (count, prefix sum, scatter), counts
 // swapped by MPI_Alltoall and ids by MPI_Alltoallv; the owner increments what it received. Every
-// rank takes part in every round, sending nothing once its own edges are done.
+// rank takes part in every round, sending nothing once its own edges are done. Owners and local
+// indices by the same FastDivisor as mailbox_degrees, so both pay the same per message.
 Run alltoallv_degrees(std::span<const courier::graph::Edge> edges, vertex_t n, int rank, int ranks, std::size_t capacity) {
   const double cpu = cpu_seconds();
   Run run;
@@ -44,6 +45,8 @@ Run alltoallv_degrees(std::span<const courier::graph::Edge> edges, vertex_t n, i
   std::vector<int> send_counts(P), recv_counts(P), send_displs(P), recv_displs(P), cursor(P);
   std::vector<vertex_t> out(2 * edges_per_round), in;
   std::uint64_t* counts = run.counts.data();
+  const courier::FastDivisor owners(static_cast<std::uint64_t>(ranks));
+  using courier::algo::degree_owner;
   courier::Timer timer;
   MPI_Allreduce(&my_rounds, &rounds, 1, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
   for (std::uint64_t round = 0; round < rounds; ++round) {
@@ -51,16 +54,16 @@ Run alltoallv_degrees(std::span<const courier::graph::Edge> edges, vertex_t n, i
     const auto batch = edges.subspan(first, std::min(edges_per_round, edges.size() - first));
     std::fill(send_counts.begin(), send_counts.end(), 0);
     for (const auto& e : batch) {
-      ++send_counts[static_cast<std::size_t>(courier::algo::degree_owner(e.src, ranks))];
-      ++send_counts[static_cast<std::size_t>(courier::algo::degree_owner(e.dst, ranks))];
+      ++send_counts[static_cast<std::size_t>(degree_owner(e.src, owners))];
+      ++send_counts[static_cast<std::size_t>(degree_owner(e.dst, owners))];
     }
     for (std::size_t d = 0, at = 0; d < P; ++d) {
       send_displs[d] = cursor[d] = static_cast<int>(at);
       at += static_cast<std::size_t>(send_counts[d]);
     }
     for (const auto& e : batch) {
-      out[static_cast<std::size_t>(cursor[static_cast<std::size_t>(courier::algo::degree_owner(e.src, ranks))]++)] = e.src;
-      out[static_cast<std::size_t>(cursor[static_cast<std::size_t>(courier::algo::degree_owner(e.dst, ranks))]++)] = e.dst;
+      out[static_cast<std::size_t>(cursor[static_cast<std::size_t>(degree_owner(e.src, owners))]++)] = e.src;
+      out[static_cast<std::size_t>(cursor[static_cast<std::size_t>(degree_owner(e.dst, owners))]++)] = e.dst;
     }
     MPI_Alltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, MPI_COMM_WORLD);
     std::size_t total = 0;
@@ -71,8 +74,7 @@ Run alltoallv_degrees(std::span<const courier::graph::Edge> edges, vertex_t n, i
     in.resize(total);
     MPI_Alltoallv(out.data(), send_counts.data(), send_displs.data(), MPI_UINT64_T, in.data(), recv_counts.data(),
                   recv_displs.data(), MPI_UINT64_T, MPI_COMM_WORLD);
-    const auto divisor = static_cast<vertex_t>(ranks);
-    for (const vertex_t v : in) ++counts[v / divisor];
+    for (const vertex_t v : in) ++counts[courier::algo::degree_local_index(v, owners)];
   }
   run.wall = timer.elapsed();
   run.cpu = cpu_seconds() - cpu;
