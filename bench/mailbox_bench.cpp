@@ -8,11 +8,14 @@
 //          average remote batch size next to section III-E's model, peak buffered bytes. Under
 //          mpirun the ranks are the processes (default layout 2x2 for 4 ranks); started alone, it
 //          runs 8 ranks as threads on the local transport with layouts 4x2 and 2x4.
+// degree   degree counting of --graphs (default kron:20, urand:20) through the mailbox against an
+//          MPI_Alltoallv bulk exchange of the same ids, interleaved (mailbox_degree_part.cpp).
 //
 //   mpirun -np 2 --allow-run-as-root --oversubscribe --bind-to none --mca pml ob1 --mca btl self,vader
 //     --mca btl_vader_single_copy_mechanism none build/bench/mailbox_bench --part rate
 //   build/bench/mailbox_bench --part routing                 # 8 local ranks, 4x2 and 2x4
 //   mpirun -np 4 ... build/bench/mailbox_bench --part routing --layout 2x2
+//   mpirun -np 2 ... build/bench/mailbox_bench --part degree --graphs kron:20,urand:20
 //
 // Rank 0 prints a table and writes JSON (--json).
 #include <mpi.h>
@@ -42,12 +45,19 @@
 #include "courier/mailbox/mailbox.hpp"
 #include "courier/net/mpi_device.hpp"
 #include "courier/net/mpi_environment.hpp"
+#include "mailbox_bench_common.hpp"
+#include "mailbox_degree_part.hpp"
 
 #ifndef COURIER_COMMIT
 #define COURIER_COMMIT "unknown"
 #endif
 
 namespace mb = courier::mailbox;
+using mailbox_bench::cpu_seconds;
+using mailbox_bench::degree_part;
+using mailbox_bench::max_over_ranks;
+using mailbox_bench::median;
+using mailbox_bench::my_slice;
 
 namespace {
 
@@ -62,6 +72,7 @@ struct Options {
   std::string json_path = "mailbox_bench.json";
   std::string variants = "both";  // rate part: "mailbox" or "alltoallv" runs one alone (for profiling)
   bool progress_thread = false;  // the comm runtime's server thread; off: the mailbox drives progress
+  std::vector<std::string> graphs = {"kron:20", "urand:20"};  // degree part
 };
 
 courier::comm::RuntimeOptions runtime_options(const Options& o) {
@@ -76,27 +87,9 @@ std::string machine(int ranks) {
   return fmt::format("{} ({} hardware threads), {} ranks", host, std::thread::hardware_concurrency(), ranks);
 }
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
-// CPU seconds this process used: on a loaded machine a steadier measure of the work than wall time.
-double cpu_seconds() {
-  timespec t{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
-}
-
 struct Times {
   double wall = 0, cpu = 0;
 };
-
-double max_over_ranks(double value) {
-  double out = 0;
-  MPI_Allreduce(&value, &out, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-  return out;
-}
 
 template <std::size_t Bytes>
 struct Payload {
@@ -255,12 +248,6 @@ nlohmann::json to_json(const RoutingRow& r, int ranks, std::size_t capacity) {
           {"peak_buffered_bytes", r.total.peak_buffered_bytes}, {"exchanges", r.total.exchanges}};
 }
 
-courier::graph::EdgeList my_slice(const courier::graph::GeneratorOptions& g, int rank, int ranks) {
-  const auto m = courier::graph::generated_edge_count(g);
-  const auto P = static_cast<std::uint64_t>(ranks), r = static_cast<std::uint64_t>(rank);
-  return courier::graph::generate_range(g, m * r / P, m * (r + 1) / P);
-}
-
 void routing_part(const Options& o, int rank, int ranks, nlohmann::json& rows) {
   const bool under_mpi = ranks > 1;
   const int P = under_mpi ? ranks : o.local_ranks;
@@ -348,7 +335,7 @@ int main(int argc, char** argv) {
   courier::net::MpiEnvironment mpi(&argc, &argv);
   CLI::App app{"The mailbox's message rate against MPI_Alltoallv, and its routing schemes on degree counting"};
   Options o;
-  app.add_option("--part", o.part, "rate, routing or all")->check(CLI::IsMember({"rate", "routing", "all"}));
+  app.add_option("--part", o.part, "rate, routing, degree or all")->check(CLI::IsMember({"rate", "routing", "degree", "all"}));
   app.add_option("--messages", o.messages, "Messages per rank in the rate part");
   app.add_option("--capacity", o.capacity, "Mailbox capacity in bytes (and the Alltoallv round size)")->check(CLI::Range(1, 1 << 30));
   app.add_option("--repeats", o.repeats, "Median of this many runs, variants interleaved")->check(CLI::Range(1, 99));
@@ -358,6 +345,7 @@ int main(int argc, char** argv) {
   app.add_option("--json", o.json_path, "Where rank 0 writes the results");
   app.add_option("--variants", o.variants, "Rate part: both (default), or mailbox / alltoallv alone, e.g. under a profiler")
       ->check(CLI::IsMember({"both", "mailbox", "alltoallv"}));
+  app.add_option("--graphs", o.graphs, "Degree part: generated graphs, kron:S or urand:S")->delimiter(',');
   app.add_flag("--progress-thread", o.progress_thread, "Give each rank's comm runtime its progress server thread");
   CLI11_PARSE(app, argc, argv);
 
@@ -365,7 +353,7 @@ int main(int argc, char** argv) {
   if (rank == 0) fmt::print("mailbox_bench on {}, commit {}\n", machine(ranks), COURIER_COMMIT);
   nlohmann::json rows = nlohmann::json::array();
   try {
-    if (o.part != "routing") {
+    if (o.part == "rate" || o.part == "all") {
       if (ranks < 2) {
         if (rank == 0) fmt::print("rate: skipped, it needs mpirun -np 2 (or more)\n");
       } else {
@@ -379,7 +367,10 @@ int main(int argc, char** argv) {
         rate_part<16>(o, rank, ranks, rows);
       }
     }
-    if (o.part != "rate") routing_part(o, rank, ranks, rows);
+    if (o.part == "routing" || o.part == "all") routing_part(o, rank, ranks, rows);
+    if (o.part == "degree" || o.part == "all") {
+      degree_part({o.graphs, o.capacity, o.repeats, o.progress_thread}, rank, ranks, rows);
+    }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "mailbox_bench (rank %d): %s\n", rank, e.what());
     MPI_Abort(MPI_COMM_WORLD, 1);

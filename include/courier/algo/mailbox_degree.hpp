@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "courier/comm/runtime.hpp"
+#include "courier/core/fast_divide.hpp"
 #include "courier/graph/edge_list.hpp"
 #include "courier/mailbox/config.hpp"
 #include "courier/mailbox/stats.hpp"
@@ -33,5 +34,8 @@ MailboxDegrees mailbox_degrees(comm::Runtime& runtime, std::span<const graph::Ed
 
 // The owner and local index of a vertex under Algorithm 1's round-robin ownership.
 inline int degree_owner(graph::vertex_t v, int ranks) { return static_cast<int>(v % static_cast<graph::vertex_t>(ranks)); }
+// The same, by a FastDivisor of P: no hardware divide per message (the hot loops use these).
+inline int degree_owner(graph::vertex_t v, const FastDivisor& ranks) { return static_cast<int>(ranks.remainder(v)); }
+inline std::size_t degree_local_index(graph::vertex_t v, const FastDivisor& ranks) { return static_cast<std::size_t>(ranks.quotient(v)); }
 
 }  // namespace courier::algo

@@ -1,0 +1,158 @@
+#include "mailbox_degree_part.hpp"
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <span>
+
+#include <fmt/format.h>
+
+#include "courier/algo/mailbox_degree.hpp"
+#include "courier/comm/runtime.hpp"
+#include "courier/core/error.hpp"
+#include "courier/core/timer.hpp"
+#include "courier/net/mpi_device.hpp"
+#include "mailbox_bench_common.hpp"
+
+namespace mailbox_bench {
+namespace {
+
+using courier::graph::vertex_t;
+
+struct Run {
+  std::vector<std::uint64_t> counts;  // counts[i]: degree of vertex i * P + rank, as mailbox_degrees
+  double wall = 0, cpu = 0;           // this rank's
+};
+
+std::vector<std::uint64_t> zero_counts(vertex_t n, int rank, int ranks) {
+  const auto P = static_cast<vertex_t>(ranks), r = static_cast<vertex_t>(rank);
+  return std::vector<std::uint64_t>(static_cast<std::size_t>(n / P + (r < n % P ? 1 : 0)), 0);
+}
+
+// The bulk-synchronous twin of mailbox_degrees: rounds of capacity / 8 vertex ids (the next
+// capacity / 16 edges, both ends), bucketed by the same owner (count, prefix sum, scatter), counts
+// swapped by MPI_Alltoall and ids by MPI_Alltoallv; the owner increments what it received. Every
+// rank takes part in every round, sending nothing once its own edges are done. Owners and local
+// indices by the same FastDivisor as mailbox_degrees, so both pay the same per message.
+Run alltoallv_degrees(std::span<const courier::graph::Edge> edges, vertex_t n, int rank, int ranks, std::size_t capacity) {
+  const double cpu = cpu_seconds();
+  Run run;
+  run.counts = zero_counts(n, rank, ranks);
+  const std::size_t P = static_cast<std::size_t>(ranks);
+  const std::size_t edges_per_round = std::max<std::size_t>(capacity / (2 * sizeof(vertex_t)), 1);
+  std::uint64_t my_rounds = (edges.size() + edges_per_round - 1) / edges_per_round, rounds = 0;
+  std::vector<int> send_counts(P), recv_counts(P), send_displs(P), recv_displs(P), cursor(P);
+  std::vector<vertex_t> out(2 * edges_per_round), in;
+  std::uint64_t* counts = run.counts.data();
+  const courier::FastDivisor owners(static_cast<std::uint64_t>(ranks));
+  using courier::algo::degree_owner;
+  courier::Timer timer;
+  MPI_Allreduce(&my_rounds, &rounds, 1, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
+  for (std::uint64_t round = 0; round < rounds; ++round) {
+    const std::size_t first = std::min<std::size_t>(round * edges_per_round, edges.size());
+    const auto batch = edges.subspan(first, std::min(edges_per_round, edges.size() - first));
+    std::fill(send_counts.begin(), send_counts.end(), 0);
+    for (const auto& e : batch) {
+      ++send_counts[static_cast<std::size_t>(degree_owner(e.src, owners))];
+      ++send_counts[static_cast<std::size_t>(degree_owner(e.dst, owners))];
+    }
+    for (std::size_t d = 0, at = 0; d < P; ++d) {
+      send_displs[d] = cursor[d] = static_cast<int>(at);
+      at += static_cast<std::size_t>(send_counts[d]);
+    }
+    for (const auto& e : batch) {
+      out[static_cast<std::size_t>(cursor[static_cast<std::size_t>(degree_owner(e.src, owners))]++)] = e.src;
+      out[static_cast<std::size_t>(cursor[static_cast<std::size_t>(degree_owner(e.dst, owners))]++)] = e.dst;
+    }
+    MPI_Alltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, MPI_COMM_WORLD);
+    std::size_t total = 0;
+    for (std::size_t d = 0; d < P; ++d) {
+      recv_displs[d] = static_cast<int>(total);
+      total += static_cast<std::size_t>(recv_counts[d]);
+    }
+    in.resize(total);
+    MPI_Alltoallv(out.data(), send_counts.data(), send_displs.data(), MPI_UINT64_T, in.data(), recv_counts.data(),
+                  recv_displs.data(), MPI_UINT64_T, MPI_COMM_WORLD);
+    for (const vertex_t v : in) ++counts[courier::algo::degree_local_index(v, owners)];
+  }
+  run.wall = timer.elapsed();
+  run.cpu = cpu_seconds() - cpu;
+  return run;
+}
+
+Run mailbox_run(courier::comm::Runtime& rt, std::span<const courier::graph::Edge> edges, vertex_t n, std::size_t capacity) {
+  const double cpu = cpu_seconds();
+  courier::mailbox::Config config;
+  config.capacity_bytes = capacity;
+  config.routing = courier::mailbox::Routing::no_route;
+  MPI_Barrier(MPI_COMM_WORLD);
+  auto d = courier::algo::mailbox_degrees(rt, edges, n, config, courier::algo::DegreeCount::in_and_out);
+  return {std::move(d.counts), d.seconds, cpu_seconds() - cpu};
+}
+
+// Order-sensitive digest of this rank's counts, summed over ranks: equal arrays, equal sums.
+std::uint64_t checksum_over_ranks(const std::vector<std::uint64_t>& counts, int rank) {
+  std::uint64_t h = 0;
+  for (std::size_t i = 0; i < counts.size(); ++i) h += (counts[i] + 1) * (0x9E3779B97F4A7C15ULL * (i + 1) + static_cast<std::uint64_t>(rank));
+  std::uint64_t total = 0;
+  MPI_Allreduce(&h, &total, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+  return total;
+}
+
+}  // namespace
+
+void degree_part(const DegreePartOptions& o, int rank, int ranks, nlohmann::json& rows) {
+  if (ranks < 2) {
+    if (rank == 0) fmt::print("degree: skipped, it needs mpirun -np 2 (or more)\n");
+    return;
+  }
+  if (rank == 0) {
+    fmt::print("\ndegree: Algorithm 1 (both ends), {} ranks, mailbox no_route vs MPI_Alltoallv rounds, capacity {} B, "
+               "median of {}; M msgs/s per rank by wall and CPU time (max over ranks)\n", ranks, o.capacity, o.repeats);
+    fmt::print("{:<10} {:>10} {:>9} {:>9} {:>7} {:>11} {:>11} {:>7}  {}\n", "graph", "msgs/rank", "mailbox", "a2av", "ratio",
+               "mailbox_cpu", "a2av_cpu", "ratio", "degrees");
+  }
+  courier::comm::RuntimeOptions runtime_options;
+  runtime_options.progress_thread = o.progress_thread;
+  courier::comm::Runtime rt(courier::net::make_mpi_device(), runtime_options);
+  for (const std::string& spec : o.graphs) {
+    courier::graph::GeneratorOptions g;
+    if (!courier::graph::parse_generator_spec(spec, g)) throw courier::InputError("--graphs takes kron:S or urand:S, not " + spec);
+    g.threads = 1;
+    const auto slice = my_slice(g, rank, ranks);
+    const vertex_t n = vertex_t{1} << g.scale;
+    std::vector<double> mailbox_wall, mailbox_cpu, bulk_wall, bulk_cpu;
+    bool same = true;
+    std::uint64_t mailbox_sum = 0, bulk_sum = 0;
+    for (int rep = 0; rep < o.repeats; ++rep) {  // A B A B ..., medians reported
+      const Run a = mailbox_run(rt, slice.edges, n, o.capacity);
+      MPI_Barrier(MPI_COMM_WORLD);
+      const Run b = alltoallv_degrees(slice.edges, n, rank, ranks, o.capacity);
+      mailbox_wall.push_back(max_over_ranks(a.wall));
+      mailbox_cpu.push_back(max_over_ranks(a.cpu));
+      bulk_wall.push_back(max_over_ranks(b.wall));
+      bulk_cpu.push_back(max_over_ranks(b.cpu));
+      mailbox_sum = checksum_over_ranks(a.counts, rank);
+      bulk_sum = checksum_over_ranks(b.counts, rank);
+      int equal = a.counts == b.counts ? 1 : 0, all_equal = 0;
+      MPI_Allreduce(&equal, &all_equal, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+      same = same && all_equal == 1 && mailbox_sum == bulk_sum;
+    }
+    if (rank != 0) continue;
+    const double per_rank = 2.0 * static_cast<double>(courier::graph::generated_edge_count(g)) / ranks;
+    const double m = median(mailbox_wall), b = median(bulk_wall), mc = median(mailbox_cpu), bc = median(bulk_cpu);
+    fmt::print("{:<10} {:>10.0f} {:>9.2f} {:>9.2f} {:>7.2f} {:>11.2f} {:>11.2f} {:>7.2f}  {}\n", spec, per_rank,
+               per_rank / m / 1e6, per_rank / b / 1e6, b / m, per_rank / mc / 1e6, per_rank / bc / 1e6, bc / mc,
+               same ? "identical" : "DIFFER");
+    std::fflush(stdout);
+    rows.push_back({{"part", "degree"}, {"graph", spec}, {"ranks", ranks}, {"capacity", o.capacity},
+                    {"repeats", o.repeats}, {"messages_per_rank", per_rank}, {"mailbox_seconds", m},
+                    {"alltoallv_seconds", b}, {"mailbox_cpu_seconds", mc}, {"alltoallv_cpu_seconds", bc},
+                    {"mailbox_msgs_per_s_per_rank", per_rank / m}, {"alltoallv_msgs_per_s_per_rank", per_rank / b},
+                    {"ratio", b / m}, {"degrees_identical", same}, {"checksum", mailbox_sum}});
+  }
+  rt.shutdown();
+}
+
+}  // namespace mailbox_bench
