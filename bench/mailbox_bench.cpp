@@ -55,6 +55,7 @@
 namespace mb = courier::mailbox;
 using mailbox_bench::cpu_seconds;
 using mailbox_bench::degree_part;
+using mailbox_bench::displacements;
 using mailbox_bench::max_over_ranks;
 using mailbox_bench::median;
 using mailbox_bench::my_slice;
@@ -147,18 +148,11 @@ Times alltoallv_rate(int ranks, int rank, const Options& o, std::uint64_t& check
     const std::uint64_t n = std::min(per_round, o.messages - first);
     std::fill(send_counts.begin(), send_counts.end(), 0);
     for (std::uint64_t i = 0; i < n; ++i) ++send_counts[static_cast<std::size_t>(dests[i] = draw.dest(first + i))];
-    for (std::size_t d = 0, at = 0; d < P; ++d) {
-      send_displs[d] = cursor[d] = static_cast<int>(at);
-      at += static_cast<std::size_t>(send_counts[d]);
-    }
+    displacements(send_counts, send_displs);
+    cursor = send_displs;
     for (std::uint64_t i = 0; i < n; ++i) out[static_cast<std::size_t>(cursor[static_cast<std::size_t>(dests[i])]++)].words[0] = first + i;
     MPI_Alltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, MPI_COMM_WORLD);
-    std::size_t total = 0;
-    for (std::size_t d = 0; d < P; ++d) {
-      recv_displs[d] = static_cast<int>(total);
-      total += static_cast<std::size_t>(recv_counts[d]);
-    }
-    in.resize(total);
+    in.resize(displacements(recv_counts, recv_displs));
     // Counted in bytes, so any payload size travels as MPI_BYTE.
     std::vector<int> sb(P), sd(P), rb(P), rd(P);
     for (std::size_t d = 0; d < P; ++d) {

@@ -28,6 +28,16 @@ inline double max_over_ranks(double value) {
   return out;
 }
 
+// MPI_Alltoallv's displacements: displs[d] is the sum of counts[0..d). Returns the total.
+inline std::size_t displacements(const std::vector<int>& counts, std::vector<int>& displs) {
+  std::size_t at = 0;
+  for (std::size_t d = 0; d < counts.size(); ++d) {
+    displs[d] = static_cast<int>(at);
+    at += static_cast<std::size_t>(counts[d]);
+  }
+  return at;
+}
+
 // This rank's share of a generated graph's edges: a contiguous range, generated on its own.
 inline courier::graph::EdgeList my_slice(const courier::graph::GeneratorOptions& g, int rank, int ranks) {
   const auto m = courier::graph::generated_edge_count(g);

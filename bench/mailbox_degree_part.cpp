@@ -57,21 +57,14 @@ Run alltoallv_degrees(std::span<const courier::graph::Edge> edges, vertex_t n, i
       ++send_counts[static_cast<std::size_t>(degree_owner(e.src, owners))];
       ++send_counts[static_cast<std::size_t>(degree_owner(e.dst, owners))];
     }
-    for (std::size_t d = 0, at = 0; d < P; ++d) {
-      send_displs[d] = cursor[d] = static_cast<int>(at);
-      at += static_cast<std::size_t>(send_counts[d]);
-    }
+    displacements(send_counts, send_displs);
+    cursor = send_displs;
     for (const auto& e : batch) {
       out[static_cast<std::size_t>(cursor[static_cast<std::size_t>(degree_owner(e.src, owners))]++)] = e.src;
       out[static_cast<std::size_t>(cursor[static_cast<std::size_t>(degree_owner(e.dst, owners))]++)] = e.dst;
     }
     MPI_Alltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, MPI_COMM_WORLD);
-    std::size_t total = 0;
-    for (std::size_t d = 0; d < P; ++d) {
-      recv_displs[d] = static_cast<int>(total);
-      total += static_cast<std::size_t>(recv_counts[d]);
-    }
-    in.resize(total);
+    in.resize(displacements(recv_counts, recv_displs));
     MPI_Alltoallv(out.data(), send_counts.data(), send_displs.data(), MPI_UINT64_T, in.data(), recv_counts.data(),
                   recv_displs.data(), MPI_UINT64_T, MPI_COMM_WORLD);
     for (const vertex_t v : in) ++counts[courier::algo::degree_local_index(v, owners)];
