@@ -9,9 +9,9 @@ scale=${SCALE:-18}
 ranks=${RANKS:-4}
 courier=build/tools/courier/courier
 mkdir -p build/data
-graph=build/data/kron${scale}.csr
+graph=build/data/kron${scale}.csr  # made anew: a file left by another command may differ (e.g. no weights)
 # Graph500 graphs are undirected: symmetrize once, when the file is made.
-[ -f "$graph" ] || $courier convert "kron:${scale}" --weights --symmetrize -o "$graph"
+$courier convert "kron:${scale}" --weights --symmetrize -o "$graph"
 $courier info "$graph"
 for algorithm in bfs cc sssp pagerank; do
   echo
