@@ -13,6 +13,7 @@ Engine::Engine(const dist::LocalGraph& graph, sync::Channel& channel, ThreadTeam
   if (channel.ranks() != graph.ranks() || channel.rank() != graph.rank())
     throw Error(fmt::format("engine: the channel is rank {} of {} but the graph is rank {} of {}", channel.rank(),
                             channel.ranks(), graph.rank(), graph.ranks()));
+  channel_.restart_buffer_peak();  // the run's footprint, not that of a load over the same channel
 }
 
 std::uint64_t Engine::sum_all(std::uint64_t value) {

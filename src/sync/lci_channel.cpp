@@ -22,7 +22,8 @@ class LciChannel::Pool {
     Bytes buffer;
     {
       std::lock_guard lock(mutex_);
-      if (!free_.empty()) {
+      // Not a much larger one (say a load's): a small message would hold all of it.
+      if (!free_.empty() && free_.back().capacity() <= std::max<std::size_t>(4 * bytes, kSmall)) {
         buffer = std::move(free_.back());
         free_.pop_back();
       }
@@ -48,12 +49,22 @@ class LciChannel::Pool {
     return peak_;
   }
 
+  // Frees the kept buffers; the peak starts again from what is handed out.
+  void restart_peak() {
+    std::lock_guard lock(mutex_);
+    for (const Bytes& buffer : free_) live_ -= std::min(live_, buffer.capacity());
+    free_.clear();
+    peak_ = live_;
+  }
+
  private:
   void grow(std::size_t bytes) {
     std::lock_guard lock(mutex_);
     live_ += bytes;
     peak_ = std::max<std::uint64_t>(peak_, live_);
   }
+
+  static constexpr std::size_t kSmall = 64 << 10;  // any buffer up to this size serves any request
 
   const std::size_t keep_;
   mutable std::mutex mutex_;
@@ -321,6 +332,27 @@ double LciChannel::max_all(double value) {
   double result = value;
   for (std::uint64_t v : all_gather(std::bit_cast<std::uint64_t>(value))) result = std::max(result, std::bit_cast<double>(v));
   return result;
+}
+
+void LciChannel::restart_buffer_peak() {
+  // A rendezvous send of the last phase may not have reported yet; its buffer belongs to what
+  // came before. Its data has arrived (the phase is over everywhere it was received), so this
+  // rank's own progress finishes it.
+  Backoff backoff(kPhaseWait);
+  for (;;) {
+    {
+      std::lock_guard lock(mutex_);
+      if (in_flight_.empty()) break;
+    }
+    comm::Completion completion;
+    if (messages_.poll(completion)) {
+      if (take(completion)) throw Error("lci channel: a message of a finished phase arrived");
+      backoff.reset();
+    } else if (!runtime_.progress()) {
+      backoff.pause();
+    }
+  }
+  pool_->restart_peak();
 }
 
 ChannelStats LciChannel::stats() const {

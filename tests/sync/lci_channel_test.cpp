@@ -79,3 +79,31 @@ TEST(LciChannel, CollectivesAgreeOnEveryRank) {
     }
   });
 }
+
+TEST(LciChannel, RestartingThePeakForgetsAnEarlierPhasesBuffers) {
+  comm::run_local(2, [](comm::Runtime& runtime) {
+    LciChannel channel(runtime);
+    const rank_t peer[] = {1 - channel.rank()};
+    const auto phase = [&](std::size_t bytes) {
+      channel.begin_phase(peer, peer);
+      Bytes out = channel.acquire(bytes);
+      out.assign(bytes, std::byte{7});
+      channel.send(peer[0], std::move(out));
+      for (;;) {
+        if (auto received = channel.try_receive()) {
+          EXPECT_EQ(received->bytes.size(), bytes);
+          channel.release(std::move(received->bytes));
+          break;
+        }
+      }
+      channel.end_phase();
+    };
+    phase(1 << 20);  // a load's worth
+    EXPECT_GE(channel.stats().buffer_bytes_peak, 1u << 20);
+    channel.restart_buffer_peak();
+    EXPECT_LT(channel.stats().buffer_bytes_peak, 1u << 20);  // the idle megabyte buffers are gone
+    phase(1000);
+    EXPECT_LT(channel.stats().buffer_bytes_peak, 64u << 10);
+    EXPECT_GT(channel.stats().buffer_bytes_peak, 0u);
+  });
+}

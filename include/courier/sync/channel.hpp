@@ -80,6 +80,10 @@ class Channel {
   virtual double max_all(double value) = 0;
 
   virtual ChannelStats stats() const = 0;
+  // Starts the footprint anew, e.g. for a run after a load that used this channel: idle recycled
+  // buffers are freed, and buffer_bytes_peak counts from the bytes still alive (such as RMA
+  // windows). Called by one thread, outside a phase.
+  virtual void restart_buffer_peak() {}
 };
 
 }  // namespace courier::sync

@@ -66,6 +66,7 @@ class LciChannel final : public Channel {
   double sum_all(double value) override;
   double max_all(double value) override;
   ChannelStats stats() const override;
+  void restart_buffer_peak() override;
 
  private:
   class Pool;

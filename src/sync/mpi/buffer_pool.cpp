@@ -49,6 +49,13 @@ void BufferPool::change(std::int64_t delta) {
   peak_ = std::max(peak_, alive_);
 }
 
+void BufferPool::restart_peak() {
+  std::lock_guard lock(mutex_);
+  for (const Bytes& buffer : idle_) alive_ -= static_cast<std::int64_t>(buffer.capacity());
+  idle_.clear();
+  peak_ = alive_;
+}
+
 std::uint64_t BufferPool::alive_bytes() const {
   std::lock_guard lock(mutex_);
   return static_cast<std::uint64_t>(std::max<std::int64_t>(alive_, 0));

@@ -26,6 +26,9 @@ class BufferPool {
   void add_fixed(std::size_t bytes) { change(static_cast<std::int64_t>(bytes)); }
   void remove_fixed(std::size_t bytes) { change(-static_cast<std::int64_t>(bytes)); }
 
+  // Frees the idle buffers; the peak starts again from what is alive.
+  void restart_peak();
+
   std::uint64_t alive_bytes() const;
   std::uint64_t peak_bytes() const;
 

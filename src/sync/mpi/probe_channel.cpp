@@ -58,6 +58,7 @@ class ProbeChannel final : public MpiProbeChannel {
   double sum_all(double value) override { return core_.sum_all(value); }
   double max_all(double value) override { return core_.max_all(value); }
 
+  void restart_buffer_peak() override { core_.pool().restart_peak(); }
   ChannelStats stats() const override;
   MpiProbeStats probe_stats() const override;
 

@@ -47,6 +47,7 @@ class RmaChannel final : public MpiRmaChannel {
   double sum_all(double value) override { return core_.sum_all(value); }
   double max_all(double value) override { return core_.max_all(value); }
 
+  void restart_buffer_peak() override { core_.pool().restart_peak(); }
   ChannelStats stats() const override;
   std::uint64_t window_bytes() const override { return window_bytes_.load(); }
 
