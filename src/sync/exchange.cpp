@@ -59,13 +59,14 @@ std::vector<Bytes> exchange_all(Channel& channel, std::vector<Bytes> outgoing) {
   }
   const std::vector<std::size_t> eight(n, sizeof(std::uint64_t));
   channel.reserve(eight, eight);
-  const auto sizes = one_phase(channel, std::move(sizes_out), peers);
+  auto sizes = one_phase(channel, std::move(sizes_out), peers);
   for (rank_t peer : peers) {
     std::uint64_t size = 0;
     if (sizes[peer].size() != sizeof size) throw Error("sync: exchange_all received a malformed size");
     std::memcpy(&size, sizes[peer].data(), sizeof size);
     receive_sizes[peer] = size;
   }
+  for (rank_t peer : peers) channel.release(std::move(sizes[peer]));
   // Phase 2: the messages, in the channel's own buffers.
   channel.reserve(send_sizes, receive_sizes);
   std::vector<Bytes> messages(n);
@@ -74,7 +75,12 @@ std::vector<Bytes> exchange_all(Channel& channel, std::vector<Bytes> outgoing) {
     messages[peer].assign(outgoing[peer].begin(), outgoing[peer].end());
   }
   auto data = one_phase(channel, std::move(messages), peers);
-  for (rank_t peer : peers) received[peer] = std::move(data[peer]);
+  // Copied out and given back: the channel's buffers stay the channel's (recycled, and counted
+  // in its footprint only while it holds them).
+  for (rank_t peer : peers) {
+    received[peer].assign(data[peer].begin(), data[peer].end());
+    channel.release(std::move(data[peer]));
+  }
   return received;
 }
 

@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include "courier/comm/local_world.hpp"
+#include "courier/sync/lci_channel.hpp"
 #include "support/loopback_channel.hpp"
 
 using namespace courier;
@@ -59,4 +61,20 @@ TEST(Exchange, EveryMessageReachesItsRank) {
       }
     });
   for (auto& t : threads) t.join();
+}
+
+// What exchange_all hands back is the caller's, not the channel's: repeated exchanges keep the
+// channel's footprint at about one exchange's worth of buffers.
+TEST(Exchange, RepeatedExchangesDoNotGrowTheChannelsFootprint) {
+  comm::run_local(3, [](comm::Runtime& runtime) {
+    LciChannel channel(runtime);
+    const std::size_t bytes = 200000;  // rendezvous-sized
+    for (int round = 0; round < 20; ++round) {
+      std::vector<Bytes> out(3, Bytes(bytes, std::byte{1}));
+      const auto in = exchange_all(channel, std::move(out));
+      for (const Bytes& b : in) ASSERT_EQ(b.size(), bytes);
+    }
+    // Two peers, each a message out and one in, plus what is kept for reuse: far below 20 rounds'.
+    EXPECT_LT(channel.stats().buffer_bytes_peak, 10 * bytes);
+  });
 }
