@@ -158,7 +158,13 @@ LciChannel::LciChannel(comm::Runtime& runtime, LciOptions options)
   for (rank_t r = 0; r < runtime.size(); ++r) owed_[r].store(0, std::memory_order_relaxed);
 }
 
-LciChannel::~LciChannel() = default;
+LciChannel::~LciChannel() {
+  try {
+    finish_sends();  // the runtime still reads their buffers
+  } catch (...) {
+    // A failed transport: nothing more will be read from them.
+  }
+}
 
 comm::RuntimeOptions LciChannel::runtime_options() {
   comm::RuntimeOptions options;
@@ -334,24 +340,28 @@ double LciChannel::max_all(double value) {
   return result;
 }
 
-void LciChannel::restart_buffer_peak() {
-  // A rendezvous send of the last phase may not have reported yet; its buffer belongs to what
-  // came before. Its data has arrived (the phase is over everywhere it was received), so this
-  // rank's own progress finishes it.
+// A rendezvous send may finish after the phase that sent it: its data has reached the peer only
+// when the runtime says so. Until then the buffer must live, and the peer, which needs the data
+// to end its own phase, keeps progressing, so this rank's progress finishes it.
+void LciChannel::finish_sends() {
   Backoff backoff(kPhaseWait);
   for (;;) {
     {
       std::lock_guard lock(mutex_);
-      if (in_flight_.empty()) break;
+      if (in_flight_.empty()) return;
     }
     comm::Completion completion;
     if (messages_.poll(completion)) {
-      if (take(completion)) throw Error("lci channel: a message of a finished phase arrived");
+      if (auto received = take(completion)) release(std::move(received->bytes));  // outside any phase: none
       backoff.reset();
     } else if (!runtime_.progress()) {
       backoff.pause();
     }
   }
+}
+
+void LciChannel::restart_buffer_peak() {
+  finish_sends();  // their buffers belong to what came before
   pool_->restart_peak();
 }
 

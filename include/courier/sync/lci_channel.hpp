@@ -76,6 +76,8 @@ class LciChannel final : public Channel {
 
   // Posts until the runtime takes it, letting progress run in between.
   void post(comm::Endpoint& endpoint, rank_t peer, comm::tag_t tag, std::span<const std::byte> data, void* context);
+  // Waits until every rendezvous send has finished (their buffers may then go).
+  void finish_sends();
   // Handles one completion of the message endpoint; a received message of a later phase is kept.
   std::optional<Received> take(const comm::Completion& completion);
   // A message from `source` was taken: its room goes back to the sender, a batch at a time.
