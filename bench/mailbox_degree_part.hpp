@@ -1,7 +1,8 @@
 #pragma once
 // mailbox_bench --part degree: issue 4's baseline. Degree counting (Algorithm 1, both ends of
-// every edge) through the mailbox against an MPI_Alltoallv bulk exchange of the same vertex ids in
-// rounds of the same capacity, interleaved in the same run. Needs mpirun (2 or more ranks).
+// every edge) through the mailbox against an MPI_Alltoallv bulk exchange of the same vertex ids,
+// both in rounds of the same capacity and as one exchange of them all, interleaved in the same run.
+// Needs mpirun (2 or more ranks).
 #include <cstddef>
 #include <nlohmann/json.hpp>
 #include <string>
