@@ -57,7 +57,7 @@ void abort_run_if_distributed() {}
 
 namespace {
 
-[[noreturn]] void end_run(int rank, int ranks, const char* what) {
+[[noreturn]] void end_run(int rank, int ranks, const std::string& what) {
   std::fflush(stdout);
   fmt::print(stderr, "courier: error (rank {} of {}): {}\n", rank, ranks, what);
   std::fflush(stderr);
@@ -72,12 +72,8 @@ void ending_the_run_on_failure(int rank, int ranks, const std::function<void()>&
     step();
   } catch (const dist::LoadError&) {
     throw;
-  } catch (const std::bad_alloc&) {
-    end_run(rank, ranks, "out of memory (std::bad_alloc)");
-  } catch (const std::exception& e) {
-    end_run(rank, ranks, e.what());
   } catch (...) {
-    end_run(rank, ranks, "unknown error");
+    end_run(rank, ranks, describe_current_exception());
   }
 }
 

@@ -22,4 +22,8 @@ class InputError : public Error {
 // "FILE:LINE: what" for text inputs; line 0 means the file as a whole (a binary file, a header).
 [[noreturn]] void throw_input_error(std::string_view file, std::uint64_t line, std::string_view what);
 
+// Inside a catch block: what the exception being handled says, for a message to a user (what()
+// of a std::exception, "out of memory (std::bad_alloc)", or "unknown error"). Outside one: "".
+std::string describe_current_exception();
+
 }  // namespace courier

@@ -5,11 +5,9 @@
 // a status byte; a rank that failed makes the exchange the others wait in with its error instead
 // of data, and every rank, seeing it there, throws the same LoadError. A closing exchange catches
 // a failure after the step's last one.
-#include <exception>
-#include <new>
-#include <string>
 #include <string_view>
 
+#include "courier/core/error.hpp"
 #include "courier/dist/collective.hpp"
 #include "courier/dist/distributed_load.hpp"
 
@@ -43,12 +41,8 @@ auto agreeing_on_failure(const Collective& collective, std::string_view stage, S
     return result;
   } catch (const AgreedFailure&) {
     throw;  // already agreed, in an exchange
-  } catch (const std::bad_alloc&) {
-    announce_failure(collective, stage, "out of memory (std::bad_alloc)");
-  } catch (const std::exception& e) {
-    announce_failure(collective, stage, e.what());
   } catch (...) {
-    announce_failure(collective, stage, "unknown error");
+    announce_failure(collective, stage, describe_current_exception());
   }
 }
 
