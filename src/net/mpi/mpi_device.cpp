@@ -12,6 +12,7 @@
 
 #include "courier/core/error.hpp"
 #include "mpi_check.hpp"
+#include "courier/net/mpi_rank_nodes.hpp"
 #include "tag_pool.hpp"
 #include "../request_slots.hpp"
 
@@ -53,7 +54,7 @@ class MpiDevice final : public Device {
     mpi_check(MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
     mpi_check(MPI_Comm_rank(comm_, &rank_), "MPI_Comm_rank");
     mpi_check(MPI_Comm_size(comm_, &size_), "MPI_Comm_size");
-    rank_nodes_ = discover_rank_nodes();
+    rank_nodes_ = mpi_rank_nodes(comm_);
     for (std::size_t i = 0; i < options.receive_buffers; ++i) {
       MPI_Request& request = requests_[receive_begin_ + i];
       mpi_check(MPI_Recv_init(receive_buffer(i), frame_int(), MPI_BYTE, MPI_ANY_SOURCE, frame_tag,
@@ -169,17 +170,6 @@ class MpiDevice final : public Device {
 
  private:
   // A node is named by the lowest rank of its shared-memory group (MPI_COMM_TYPE_SHARED).
-  std::vector<int> discover_rank_nodes() const {
-    MPI_Comm shared = MPI_COMM_NULL;
-    mpi_check(MPI_Comm_split_type(comm_, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &shared), "MPI_Comm_split_type");
-    int leader = rank_;
-    mpi_check(MPI_Allreduce(MPI_IN_PLACE, &leader, 1, MPI_INT, MPI_MIN, shared), "MPI_Allreduce");
-    mpi_check(MPI_Comm_free(&shared), "MPI_Comm_free");
-    std::vector<int> nodes(static_cast<std::size_t>(size_));
-    mpi_check(MPI_Allgather(&leader, 1, MPI_INT, nodes.data(), 1, MPI_INT, comm_), "MPI_Allgather");
-    return nodes;
-  }
-
   static int query_tag_ub() {
     int* value = nullptr;
     int found = 0;

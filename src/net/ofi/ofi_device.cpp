@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "../mpi/mpi_check.hpp"
+#include "courier/net/mpi_rank_nodes.hpp"
 #include "../request_slots.hpp"
 #include "courier/core/error.hpp"
 #include "ofi_check.hpp"
@@ -85,6 +86,7 @@ class OfiDevice final : public Device {
         posted_receives_(options.receive_buffers, false) {
     mpi_check(MPI_Comm_rank(comm_, &rank_), "MPI_Comm_rank");
     mpi_check(MPI_Comm_size(comm_, &size_), "MPI_Comm_size");
+    rank_nodes_ = mpi_rank_nodes(comm_);
     if (buffer_bytes_ > fabric_.max_message_bytes()) {
       throw Error(fmt::format("ofi device: max_frame_bytes ({}) exceeds provider {}'s largest "
                               "message ({} bytes)",
@@ -110,6 +112,7 @@ class OfiDevice final : public Device {
   rank_t rank() const override { return rank_; }
   rank_t size() const override { return size_; }
   std::string name() const override { return "ofi"; }
+  std::vector<int> rank_nodes() const override { return rank_nodes_; }
   std::size_t max_frame_bytes() const override { return options_.max_frame_bytes; }
   OfiDescription description() const { return {fabric_.provider(), fabric_.rma()}; }
 
@@ -380,6 +383,7 @@ class OfiDevice final : public Device {
   detail::OfiFabric fabric_;
   int rank_ = 0;
   int size_ = 0;
+  std::vector<int> rank_nodes_;  // as the launcher placed the ranks (the shared-memory split)
 
   std::vector<fi_context2> contexts_;
   std::size_t buffer_bytes_;  // a frame and its header

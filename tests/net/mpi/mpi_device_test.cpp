@@ -3,8 +3,11 @@
 
 #include <gtest/gtest.h>
 
+#include <vector>
+
 #include "courier/core/error.hpp"
 #include "courier/net/mpi_environment.hpp"
+#include "courier/net/mpi_rank_nodes.hpp"
 #include "net/device_checks.hpp"
 
 namespace courier::net {
@@ -20,6 +23,26 @@ TEST(MpiDevice, DescribesItself) {
   EXPECT_EQ(device->rank(), world_rank);
   EXPECT_EQ(device->size(), world_size);
   EXPECT_EQ(device->max_frame_bytes(), MpiDeviceOptions{}.max_frame_bytes);
+}
+
+// One machine: every rank on the node of rank 0, as the launcher placed them.
+TEST(MpiDevice, RanksOfOneMachineShareNodeZero) {
+  auto device = make_mpi_device();
+  EXPECT_EQ(device->rank_nodes(), std::vector<int>(static_cast<std::size_t>(device->size()), 0));
+}
+
+// Several nodes acted out by a split of the world in pairs, listed backwards: every rank is named
+// by the lowest rank of its pair, on every rank alike.
+TEST(MpiRankNodes, EachGroupIsNamedByItsLowestRank) {
+  int rank = 0, size = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  MPI_Comm pairs = MPI_COMM_NULL;
+  ASSERT_EQ(MPI_Comm_split(MPI_COMM_WORLD, rank / 2, size - rank, &pairs), MPI_SUCCESS);
+  const std::vector<int> leaders = group_leaders(MPI_COMM_WORLD, pairs);
+  MPI_Comm_free(&pairs);
+  ASSERT_EQ(leaders.size(), static_cast<std::size_t>(size));
+  for (int r = 0; r < size; ++r) EXPECT_EQ(leaders[static_cast<std::size_t>(r)], r - r % 2) << "rank " << r;
 }
 
 TEST(MpiDevice, GrantsThreadMultiple) {

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "courier/core/error.hpp"
+#include "courier/net/mpi_rank_nodes.hpp"
 #include "net/device_checks.hpp"
 
 namespace courier::net {
@@ -44,6 +45,8 @@ TEST_P(OfiDeviceTest, DescribesItself) {
   EXPECT_NE(description.provider.find(GetParam().provider), std::string::npos)
       << description.provider;
   EXPECT_EQ(description.rma_puts, GetParam().puts == OfiPuts::rma);
+  // Nodes as the launcher placed the ranks, as the mpi transport reports them (one machine here).
+  EXPECT_EQ(device->rank_nodes(), mpi_rank_nodes(MPI_COMM_WORLD));
 }
 
 TEST_P(OfiDeviceTest, RandomFramesArriveOnceAndIntact) {
