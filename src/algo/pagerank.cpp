@@ -19,8 +19,6 @@ namespace courier::algo {
 
 using namespace courier::engine;
 
-namespace {
-
 // Shares are the values read at random in the pull and broadcast to mirrors, so float shares
 // move half the bytes; sums, ranks and the change stay double. Rounding a share to float moves
 // it by at most 2^-24 of itself; one step's shares add up to at most the total rank, 1, so a
@@ -31,12 +29,14 @@ namespace {
 // changes, each off by at most 2 drift while the exact ones shrink by d a step, cross at most one
 // step away from where the doubles' would (about 4e-6 and up at d = 0.85). Below that, rounding
 // noise could hold the change above the tolerance for many steps.
-bool float_shares_suffice(const PagerankOptions& options) {
+bool pagerank_float_shares(const PagerankOptions& options) {
   const double d = options.damping;
   if (d >= 1) return false;
   const double drift = 0x1p-24 * d / (1 - d);
   return drift <= 5e-7 && (options.tolerance <= 0 || 2 * drift * d / (1 - d) < options.tolerance);
 }
+
+namespace {
 
 // What one step adds up over the masters.
 struct StepSums {
@@ -154,7 +154,7 @@ PagerankResult pagerank(Engine& engine, const PagerankOptions& options) {
     result.converged = true;
     return result;
   }
-  return float_shares_suffice(options) ? pull_pagerank<float>(engine, options)
+  return pagerank_float_shares(options) ? pull_pagerank<float>(engine, options)
                                                : pull_pagerank<double>(engine, options);
 }
 
