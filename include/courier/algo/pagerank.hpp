@@ -23,4 +23,9 @@ struct PagerankResult {
 // rank 1/n. Needs the graph partitioned with in-edges. Collective.
 PagerankResult pagerank(engine::Engine& engine, const PagerankOptions& options = {});
 
+// Whether pagerank keeps the shares it pulls as floats for these options (half the bytes read
+// and sent): when their rounding provably keeps the ranks within 5e-7 (L1) of doubles' and cannot
+// move the stop by more than one step (pagerank.cpp says why). Sums, ranks and changes are double.
+bool pagerank_float_shares(const PagerankOptions& options);
+
 }  // namespace courier::algo
