@@ -11,15 +11,22 @@
 
 namespace courier::bench {
 
-Layer::Layer(const std::string& name, MPI_Comm comm) {
-  if (name == "lci" || name == "lci-explicit" || name == "lci-whole" || name == "lci-eager-server" ||
-      name == "lci-4k" || name == "lci-unbounded" || name == "lci-64k" || name.starts_with("lci-w")) {
-    comm::RuntimeOptions options = sync::LciChannel::runtime_options();
-    options.progress_thread = name != "lci-explicit";
+Layer::Layer(const std::string& name, MPI_Comm comm, unsigned threads_per_rank) {
+  if (name == "lci" || name == "lci-thread" || name == "lci-explicit" || name == "lci-whole" ||
+      name == "lci-eager-server" || name == "lci-4k" || name == "lci-unbounded" || name == "lci-64k" ||
+      name.starts_with("lci-w")) {
+    net::MpiDeviceOptions device_options{.comm = comm};
+    if (name == "lci-4k") device_options.max_frame_bytes = 4096;  // within Open MPI vader's eager limit
+    std::unique_ptr<net::Device> device = net::make_mpi_device(device_options);
+    // The progress mode: chosen for this node (auto), unless the variant names one.
+    sync::ProgressMode mode = sync::ProgressMode::automatic;
+    if (name == "lci-thread" || name == "lci-eager-server") mode = sync::ProgressMode::thread;
+    if (name == "lci-explicit") mode = sync::ProgressMode::explicit_calls;
+    const sync::ProgressBudget budget{.ranks_on_node = sync::ranks_on_node(device->rank_nodes(), device->rank()),
+                                      .threads_per_rank = threads_per_rank};
+    comm::RuntimeOptions options = sync::LciChannel::runtime_options(mode, budget);
     if (name == "lci-eager-server") options.server_backoff = sync::kPhaseWait;
-    net::MpiDeviceOptions device{.comm = comm};
-    if (name == "lci-4k") device.max_frame_bytes = 4096;  // within Open MPI vader's eager limit
-    runtime_ = std::make_unique<comm::Runtime>(net::make_mpi_device(device), options);
+    runtime_ = std::make_unique<comm::Runtime>(std::move(device), options);
     sync::LciOptions lci;
     lci.stream = name != "lci-whole";
     if (name == "lci-unbounded") lci.window = 0;  // no receive-side flow control
@@ -35,7 +42,7 @@ Layer::Layer(const std::string& name, MPI_Comm comm) {
     channel_ = sync::make_mpi_channel(name, comm);
     return;
   }
-  throw InputError("engine_bench: no layer '" + name + "' (choose from lci, lci-explicit, lci-whole, lci-eager-server, lci-4k, lci-unbounded, lci-wN, lci-64k, mpi-probe, mpi-rma)");
+  throw InputError("engine_bench: no layer '" + name + "' (choose from lci, lci-thread, lci-explicit, lci-whole, lci-eager-server, lci-4k, lci-unbounded, lci-wN, lci-64k, mpi-probe, mpi-rma)");
 }
 
 Layer::~Layer() {

@@ -1,7 +1,8 @@
 #pragma once
 // The communication layers the engine benchmark compares, made by name on a communicator: the
-// lci layer on Courier's runtime over the mpi transport (with its progress server, or
-// "lci-explicit": the waiting compute threads progress instead; "lci-whole": one message per
+// lci layer on Courier's runtime over the mpi transport (its progress mode chosen for the node as
+// `courier run` chooses it: a progress server only when a hardware thread is spare; "lci-thread":
+// always the server; "lci-explicit": never, the waiting compute threads progress; "lci-whole": one message per
 // peer and phase instead of streamed eager-sized ones; "lci-eager-server": a progress server that
 // polls as often as the waiting threads do instead of the lazy one; "lci-4k": 4 KiB frames on
 // the mpi transport instead of 8 KiB) and the two MPI baselines.
@@ -22,8 +23,9 @@ inline const std::vector<std::string> kLayers{"lci", "mpi-probe", "mpi-rma"};
 
 class Layer {
  public:
-  // Collective over `comm`. Throws InputError for an unknown name.
-  Layer(const std::string& name, MPI_Comm comm);
+  // Collective over `comm`, whose ranks run `threads_per_rank` compute threads each. Throws
+  // InputError for an unknown name.
+  Layer(const std::string& name, MPI_Comm comm, unsigned threads_per_rank);
   ~Layer();  // collective: the channel, then the runtime under it
   Layer(const Layer&) = delete;
   Layer& operator=(const Layer&) = delete;

@@ -166,8 +166,9 @@ LciChannel::~LciChannel() {
   }
 }
 
-comm::RuntimeOptions LciChannel::runtime_options() {
+comm::RuntimeOptions LciChannel::runtime_options(ProgressMode mode, const ProgressBudget& budget) {
   comm::RuntimeOptions options;
+  options.progress_thread = wants_progress_thread(mode, budget);
   // A lazy server: the channel's waiting threads progress the runtime themselves (progress() is
   // free to any thread that finds it idle), so the server only has to catch what arrives while
   // every thread computes, and must not take the cores from them meanwhile.
@@ -282,7 +283,15 @@ std::optional<Received> LciChannel::try_receive() {
 
 void LciChannel::release(Bytes buffer) { pool_->give(std::move(buffer)); }
 
-void LciChannel::end_phase() {}
+void LciChannel::end_phase() { hand_over(); }
+
+void LciChannel::hand_over() {
+  if (runtime_.options().progress_thread) return;
+  // A peer may still need this rank's rendezvous data or queued packets (its last messages, or
+  // room given back) while this rank computes or waits outside the runtime.
+  finish_sends();
+  runtime_.flush();
+}
 
 std::vector<std::uint64_t> LciChannel::all_gather(std::uint64_t bits) {
   const rank_t ranks = runtime_.size(), me = runtime_.rank();
@@ -319,6 +328,7 @@ std::vector<std::uint64_t> LciChannel::all_gather(std::uint64_t bits) {
       early_values_.emplace(c.tag, std::make_pair(c.rank, value));
     }
   }
+  hand_over();  // the peers still waiting need this rank's value
   return values;
 }
 

@@ -21,6 +21,7 @@
 
 #include "courier/comm/runtime.hpp"
 #include "courier/sync/channel.hpp"
+#include "courier/sync/progress_mode.hpp"
 
 namespace courier::sync {
 
@@ -44,9 +45,11 @@ class LciChannel final : public Channel {
   // in the same order on every rank. The runtime must outlive the channel.
   explicit LciChannel(comm::Runtime& runtime, LciOptions options = {});
   ~LciChannel() override;
-  // The runtime options this layer is meant to run on: a lazy progress server, since the
-  // channel's waiting threads drive progress themselves.
-  static comm::RuntimeOptions runtime_options();
+  // The runtime options this layer is meant to run on: a progress server as `mode` chooses for
+  // `budget` (progress_mode.hpp), and a lazy one, since the channel's waiting threads drive
+  // progress themselves; without it they are the only ones. Every place that makes the layer's
+  // runtime goes through here, so all choose alike.
+  static comm::RuntimeOptions runtime_options(ProgressMode mode, const ProgressBudget& budget);
 
   rank_t rank() const override;
   rank_t ranks() const override;
@@ -78,6 +81,9 @@ class LciChannel final : public Channel {
   void post(comm::Endpoint& endpoint, rank_t peer, comm::tag_t tag, std::span<const std::byte> data, void* context);
   // Waits until every rendezvous send has finished (their buffers may then go).
   void finish_sends();
+  // Without a progress server, before a thread stops progressing (the end of a phase or a
+  // collective): what this rank owes its peers is on its way, not waiting for its next progress.
+  void hand_over();
   // Handles one completion of the message endpoint; a received message of a later phase is kept.
   std::optional<Received> take(const comm::Completion& completion);
   // A message from `source` was taken: its room goes back to the sender, a batch at a time.
