@@ -208,8 +208,9 @@ VertexRun run_vertex(const std::string& algorithm, const std::string& graph, con
       run = finish(algorithm, std::move(mine), loaded.graph, options);
       run.run_seconds = run_seconds;
     }
-  }, sync::LciChannel::runtime_options(sync::parse_progress_mode(engine_options.progress),
-                                       {.ranks_on_node = engine_options.ranks, .threads_per_rank = engine_options.threads}));
+  }, sync::LciChannel::runtime_options(
+         sync::parse_progress_mode(engine_options.progress),
+         {.ranks_on_node = engine_options.ranks, .threads_per_rank = engine_options.threads}));
   return run;
 }
 

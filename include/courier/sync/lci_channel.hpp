@@ -37,6 +37,8 @@ struct LciOptions {
   // control off (every arrival is copied into a layer buffer at once). 12 eager messages are
   // about 100 KB whatever the rank count.
   std::size_t window = 12;
+  // How its waiting threads back off between looks (Channel::wait_limits).
+  Backoff::Limits wait = kPhaseWait;
 };
 
 class LciChannel final : public Channel {
@@ -69,6 +71,7 @@ class LciChannel final : public Channel {
   double sum_all(double value) override;
   double max_all(double value) override;
   ChannelStats stats() const override;
+  Backoff::Limits wait_limits() const override { return wait_; }
   void restart_buffer_peak() override;
 
  private:
@@ -96,6 +99,7 @@ class LciChannel final : public Channel {
   const std::size_t message_bytes_;
   const std::size_t window_;        // per peer; 0: no flow control
   const std::uint32_t room_batch_;  // room given back per credit message
+  const Backoff::Limits wait_;
   std::unique_ptr<Pool> pool_;
   std::unique_ptr<PoolAllocator> allocator_;
   comm::Endpoint& messages_;
