@@ -271,9 +271,10 @@ std::optional<Received> LciChannel::try_receive() {
       return received;
     }
   }
-  // A poll that finds the queue empty runs a round of progress itself (needed without a server):
-  // one round per empty look, not two -- under Open MPI on an oversubscribed node every round
-  // that finds nothing yields the core inside MPI_Test.
+  // A round on every look, even when messages wait in the queue (a poll runs one only when it
+  // finds the queue empty): without a server it is what moves this rank's own queued sends.
+  // Measured: leaving it to the poll made explicit progress 1.5-2.5x slower on bfs and cc.
+  runtime_.progress();
   comm::Completion completion;
   while (messages_.poll(completion)) {
     if (auto received = take(completion)) {
