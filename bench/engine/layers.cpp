@@ -20,7 +20,7 @@ Layer::Layer(const std::string& name, MPI_Comm comm, unsigned threads_per_rank) 
                              name.find_first_not_of("0123456789", 5) == std::string::npos;
   if (name == "lci" || name == "lci-thread" || name == "lci-explicit" || name == "lci-whole" ||
       name == "lci-eager-server" || name == "lci-4k" || name == "lci-unbounded" || name == "lci-64k" ||
-      name == "lci-nap" || name == "lci-lazy-sends" || window_variant || yield_variant) {
+      name == "lci-nap" || name == "lci-lazy-sends" || name == "lci-eager" || window_variant || yield_variant) {
     net::MpiDeviceOptions device_options{.comm = comm};
     if (name == "lci-4k") device_options.max_frame_bytes = 4096;  // within Open MPI vader's eager limit
     if (name == "lci-lazy-sends") device_options.send_test_interval = 8;  // fewer MPI_Test (each may yield)
@@ -34,7 +34,9 @@ Layer::Layer(const std::string& name, MPI_Comm comm, unsigned threads_per_rank) 
     comm::RuntimeOptions options = sync::LciChannel::runtime_options(mode, budget);
     if (name == "lci-eager-server") options.server_backoff = sync::kPhaseWait;
     runtime_ = std::make_unique<comm::Runtime>(std::move(device), options);
-    sync::LciOptions lci;
+    // The messages as the layer chooses them for this node; lci-eager and lci-4k: eager-sized.
+    sync::LciOptions lci = sync::LciChannel::options_for(budget);
+    if (name == "lci-eager" || name == "lci-4k") lci = sync::LciOptions{};
     lci.stream = name != "lci-whole";
     if (name == "lci-unbounded") lci.window = 0;  // no receive-side flow control
     if (window_variant) lci.window = std::stoul(name.substr(5));
@@ -55,7 +57,7 @@ Layer::Layer(const std::string& name, MPI_Comm comm, unsigned threads_per_rank) 
     channel_ = sync::make_mpi_channel(name, comm);
     return;
   }
-  throw InputError("engine_bench: no layer '" + name + "' (choose from lci, lci-thread, lci-explicit, lci-whole, lci-eager-server, lci-4k, lci-unbounded, lci-wN, lci-yN, lci-nap, lci-lazy-sends, lci-64k, mpi-probe, mpi-rma)");
+  throw InputError("engine_bench: no layer '" + name + "' (choose from lci, lci-thread, lci-explicit, lci-eager, lci-whole, lci-eager-server, lci-4k, lci-unbounded, lci-wN, lci-yN, lci-nap, lci-lazy-sends, lci-64k, mpi-probe, mpi-rma)");
 }
 
 Layer::~Layer() {

@@ -180,6 +180,15 @@ comm::RuntimeOptions LciChannel::runtime_options(ProgressMode mode, const Progre
   return options;
 }
 
+LciOptions LciChannel::options_for(const ProgressBudget& budget) {
+  LciOptions options;
+  if (oversubscribed(budget)) {
+    options.message_bytes = 64 * 1024;
+    options.window = 4;
+  }
+  return options;
+}
+
 rank_t LciChannel::rank() const { return runtime_.rank(); }
 rank_t LciChannel::ranks() const { return runtime_.size(); }
 std::size_t LciChannel::message_limit() const { return stream_ ? message_bytes_ : 0; }

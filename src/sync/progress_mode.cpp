@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 #include <thread>
+#include <utility>
 
 #include "courier/core/error.hpp"
 
@@ -26,14 +27,29 @@ std::string_view to_string(ProgressMode mode) {
   return "?";
 }
 
-bool wants_progress_thread(ProgressMode mode, const ProgressBudget& budget) {
-  if (mode == ProgressMode::thread) return true;
-  if (mode == ProgressMode::explicit_calls) return false;
+namespace {
+
+// Compute threads on the node and its hardware threads.
+std::pair<unsigned long long, unsigned long long> demand_and_supply(const ProgressBudget& budget) {
   const unsigned hardware = budget.hardware_threads != 0 ? budget.hardware_threads
                                                          : std::max(1u, std::thread::hardware_concurrency());
   const unsigned long long busy = static_cast<unsigned long long>(std::max(budget.ranks_on_node, 1)) *
                                   std::max(budget.threads_per_rank, 1u);
+  return {busy, hardware};
+}
+
+}  // namespace
+
+bool wants_progress_thread(ProgressMode mode, const ProgressBudget& budget) {
+  if (mode == ProgressMode::thread) return true;
+  if (mode == ProgressMode::explicit_calls) return false;
+  const auto [busy, hardware] = demand_and_supply(budget);
   return busy < hardware;
+}
+
+bool oversubscribed(const ProgressBudget& budget) {
+  const auto [busy, hardware] = demand_and_supply(budget);
+  return busy > hardware;
 }
 
 int ranks_on_node(const std::vector<int>& rank_nodes, int rank) {

@@ -29,7 +29,7 @@ inline void on_every_rank(const std::vector<dist::LocalGraph>& parts, unsigned t
     const sync::ProgressBudget budget{.ranks_on_node = static_cast<int>(parts.size()),
                                       .threads_per_rank = threads_per_rank};
     comm::run_local(static_cast<comm::rank_t>(parts.size()), [&](comm::Runtime& runtime) {
-      sync::LciChannel channel(runtime);
+      sync::LciChannel channel(runtime, sync::LciChannel::options_for(budget));
       ThreadTeam team(threads_per_rank);
       engine::Engine engine(parts[runtime.rank()], channel, team);
       body(engine);

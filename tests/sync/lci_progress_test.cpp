@@ -61,6 +61,23 @@ TEST(ProgressMode, AnExplicitChoiceOverridesTheBudget) {
   EXPECT_FALSE(LciChannel::runtime_options(ProgressMode::explicit_calls, spare).progress_thread);
 }
 
+TEST(ProgressMode, OversubscribedMeansMoreComputeThreadsThanHardwareThreads) {
+  EXPECT_FALSE(oversubscribed({.ranks_on_node = 2, .threads_per_rank = 1, .hardware_threads = 2}));
+  EXPECT_TRUE(oversubscribed({.ranks_on_node = 4, .threads_per_rank = 1, .hardware_threads = 2}));
+  EXPECT_TRUE(oversubscribed({.ranks_on_node = 1, .threads_per_rank = 3, .hardware_threads = 2}));
+  EXPECT_FALSE(oversubscribed({.ranks_on_node = 1, .threads_per_rank = 1, .hardware_threads = 8}));
+}
+
+TEST(LciOptionsFor, LargerMessagesOnlyWhereRanksTakeTurnsOnTheCores) {
+  const LciOptions fits = LciChannel::options_for({.ranks_on_node = 2, .threads_per_rank = 1, .hardware_threads = 2});
+  EXPECT_EQ(fits.message_bytes, LciOptions{}.message_bytes);  // eager-sized: the smallest buffers
+  EXPECT_EQ(fits.window, LciOptions{}.window);
+  const LciOptions turns = LciChannel::options_for({.ranks_on_node = 4, .threads_per_rank = 1, .hardware_threads = 2});
+  EXPECT_EQ(turns.message_bytes, 64u * 1024u);
+  EXPECT_EQ(turns.window, 4u);
+  EXPECT_TRUE(turns.stream);
+}
+
 TEST(ProgressMode, RanksOnNodeCountsTheRanksSharingTheNode) {
   const std::vector<int> nodes{0, 0, 1, 1, 1};
   EXPECT_EQ(ranks_on_node(nodes, 0), 2);

@@ -195,8 +195,9 @@ VertexRun run_vertex(const std::string& algorithm, const std::string& graph, con
   check_layer(algorithm, engine_options, false);
   VertexRun run;
   // A rank's failure that the others cannot agree on ends the process (local_ranks.hpp).
+  const sync::ProgressBudget budget{.ranks_on_node = engine_options.ranks, .threads_per_rank = engine_options.threads};
   run_local_ranks(engine_options.ranks, [&](comm::Runtime& runtime) {
-    sync::LciChannel channel(runtime);
+    sync::LciChannel channel(runtime, sync::LciChannel::options_for(budget));
     const Loaded loaded = load_rank(algorithm, graph, load, options, engine_options, channel);
     // Ranks are threads of this process: each takes its own slice of the PUs.
     const PlacementOptions placement{engine_options.pin, runtime.rank(), runtime.size()};
@@ -208,9 +209,7 @@ VertexRun run_vertex(const std::string& algorithm, const std::string& graph, con
       run = finish(algorithm, std::move(mine), loaded.graph, options);
       run.run_seconds = run_seconds;
     }
-  }, sync::LciChannel::runtime_options(
-         sync::parse_progress_mode(engine_options.progress),
-         {.ranks_on_node = engine_options.ranks, .threads_per_rank = engine_options.threads}));
+  }, sync::LciChannel::runtime_options(sync::parse_progress_mode(engine_options.progress), budget));
   return run;
 }
 
@@ -227,7 +226,7 @@ VertexRun run_vertex_mpi(const std::string& algorithm, const std::string& graph,
                                       .threads_per_rank = engine_options.threads};
     runtime = std::make_unique<comm::Runtime>(
         std::move(device), sync::LciChannel::runtime_options(sync::parse_progress_mode(engine_options.progress), budget));
-    channel = std::make_unique<sync::LciChannel>(*runtime);
+    channel = std::make_unique<sync::LciChannel>(*runtime, sync::LciChannel::options_for(budget));
   } else {
     channel = sync::make_mpi_channel(engine_options.comm, MPI_COMM_WORLD);
   }

@@ -52,6 +52,11 @@ class LciChannel final : public Channel {
   // progress themselves; without it they are the only ones. Every place that makes the layer's
   // runtime goes through here, so all choose alike.
   static comm::RuntimeOptions runtime_options(ProgressMode mode, const ProgressBudget& budget);
+  // The layer's options for `budget`: eager-sized messages (the smallest buffers), except where
+  // ranks outnumber the hardware threads. There every message costs hand-offs between processes
+  // that take turns on a core, so fewer, larger ones (64 KiB by rendezvous, window 4) win
+  // (measured 9-13% on 4 ranks on 2 cores, for about 0.8 MB of buffers instead of 0.1 MB).
+  static LciOptions options_for(const ProgressBudget& budget);
 
   rank_t rank() const override;
   rank_t ranks() const override;

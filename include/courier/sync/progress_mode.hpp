@@ -28,6 +28,10 @@ struct ProgressBudget {
 // the server (ranks_on_node x threads_per_rank < hardware_threads).
 bool wants_progress_thread(ProgressMode mode, const ProgressBudget& budget);
 
+// More compute threads on the node than hardware threads (ranks_on_node x threads_per_rank >
+// hardware_threads): ranks take turns on the cores.
+bool oversubscribed(const ProgressBudget& budget);
+
 // How many ranks share `rank`'s node, from a transport's rank -> node table
 // (net::Device::rank_nodes); 1 when the table does not name the rank.
 int ranks_on_node(const std::vector<int>& rank_nodes, int rank);
