@@ -96,7 +96,9 @@ int main(int argc, char** argv) {
   net::MpiEnvironment mpi(&argc, &argv);
   Measure m;
   {
-    comm::Runtime runtime(net::make_mpi_device());
+    std::unique_ptr<net::Device> device = net::make_mpi_device();
+    const sync::ProgressBudget budget{.ranks_on_node = sync::ranks_on_node(device->rank_nodes(), device->rank())};
+    comm::Runtime runtime(std::move(device), sync::LciChannel::runtime_options(sync::ProgressMode::automatic, budget));
     {
       sync::LciChannel channel(runtime);
       m = mode == "parts" ? parts(graph, dist::parse_policy(policy), chunk, channel)

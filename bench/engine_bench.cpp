@@ -12,7 +12,7 @@
 //   build/bench/engine_bench --single --threads 2 --json engine_single.json
 //
 // Smaller selections: --graphs kron:18 --algorithms bfs,pagerank --ranks 2 --repeats 3;
-// --layers lci,lci-whole,lci-explicit,lci-eager-server,lci-4k,lci-unbounded,lci-w8,lci-64k,mpi-probe,mpi-rma adds lci variants
+// --layers lci,lci-thread,lci-whole,lci-explicit,lci-eager-server,lci-4k,lci-unbounded,lci-w8,lci-64k,mpi-probe,mpi-rma adds lci variants
 // (see engine/layers.hpp);
 // --verify checks every result against the sequential reference (rank 0 builds the whole graph).
 #include <mpi.h>
@@ -115,7 +115,7 @@ Sample run_once(const dist::LocalGraph& share, const std::string& layer_name, co
   MPI_Barrier(comm);
   Timer timer;
   {
-    Layer layer(layer_name, comm);
+    Layer layer(layer_name, comm, threads);
     sample.stats = engine::run(share, layer.channel(), threads, [&](engine::Engine& e) {
       mine = run_kernel(kernel, e, kernel_options);
       sample.seconds = timer.elapsed();
@@ -319,7 +319,7 @@ int main(int argc, char** argv) {
   Options o;
   app.add_option("--graphs", o.graphs, "Generator specs or files (symmetrized, with uint32 weights)")->delimiter(',');
   app.add_option("--algorithms", o.kernels, "Any of bfs, cc, sssp, pagerank")->delimiter(',');
-  app.add_option("--layers", o.layers, "Any of lci, mpi-probe, mpi-rma (variants: lci-whole, lci-explicit, lci-eager-server, lci-4k, lci-unbounded, lci-wN (window N), lci-64k)")->delimiter(',');
+  app.add_option("--layers", o.layers, "Any of lci, mpi-probe, mpi-rma (variants: lci-thread, lci-explicit, lci-eager, lci-whole, lci-eager-server, lci-4k, lci-unbounded, lci-wN (window N), lci-yN (N yields), lci-nap, lci-lazy-sends, lci-64k)")->delimiter(',');
   app.add_option("--ranks", o.ranks, "Rank counts, each run on the first ranks of the job")->delimiter(',');
   app.add_option("--threads", o.threads, "Threads per rank (default 1; 2 with --single)");
   app.add_option("--repeats", o.repeats, "Median of this many runs per layer")->check(CLI::Range(1, 99));

@@ -58,6 +58,38 @@ Engine::Engine(Runtime& rt, std::unique_ptr<net::Device> dev, RuntimeOptions opt
   if (options.progress_thread) server = std::thread([this] { serve(); });
 }
 
+bool Engine::holds_outgoing() const {
+  if (!pending_puts.empty()) return true;
+  for (const auto& p : peers)
+    if (!p->idle()) return true;
+  return false;
+}
+
+void Engine::flush() {
+  if (server.joinable()) return;  // the server moves it
+  // Gives up only after rounds have found nothing to do for this long (see Runtime::flush).
+  constexpr auto kRefused = std::chrono::milliseconds(100);
+  Backoff backoff;
+  auto last_work = std::chrono::steady_clock::now();
+  for (;;) {
+    {
+      std::unique_lock lock(progress_lock, std::try_to_lock);
+      if (lock.owns_lock()) {
+        bump(caller_rounds);
+        const bool worked = progress_locked() > 0;
+        if (!holds_outgoing()) return;
+        if (worked) {
+          backoff.reset();
+          last_work = std::chrono::steady_clock::now();
+          continue;
+        }
+      }
+    }
+    if (std::chrono::steady_clock::now() - last_work > kRefused) return;
+    backoff.pause();
+  }
+}
+
 void Engine::serve() {
   Backoff backoff(options.server_backoff);
   std::uint64_t seen = caller_rounds.load(std::memory_order_relaxed);

@@ -141,6 +141,8 @@ struct Engine final : net::EventSink {
   bool progress(bool by_server = false);
   std::size_t progress_locked();
   void serve();  // the progress server's loop
+  void flush();  // Runtime::flush
+  bool holds_outgoing() const;  // [engine] something posted still waits to go to the transport
   // Endpoint::poll found its queue empty: one round (unless another thread is progressing),
   // whose first completion for `e` goes straight to `out` when nothing else waits in e's queue.
   bool poll_progress(EndpointState& e, Completion& out);

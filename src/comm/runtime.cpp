@@ -26,6 +26,7 @@ std::size_t Runtime::eager_limit() const { return engine_->eager_limit; }
 Endpoint& Runtime::endpoint() { return *engine_->endpoint(0)->handle; }
 Endpoint& Runtime::create_endpoint(EndpointOptions options) { return engine_->create_endpoint(std::move(options)); }
 bool Runtime::progress() { return engine_->progress(); }
+void Runtime::flush() { engine_->flush(); }
 void Runtime::shutdown() { engine_->shutdown(); }
 
 void Runtime::expose_window(window_id id, std::span<std::byte> memory) {

@@ -15,7 +15,7 @@ std::vector<Bytes> one_phase(Channel& channel, std::vector<Bytes> messages, std:
   channel.begin_phase(peers, peers);
   for (rank_t peer : peers) channel.send(peer, std::move(messages[peer]));
   std::size_t arrived = 0;
-  Backoff backoff;  // ranks may outnumber cores
+  Backoff backoff(channel.wait_limits());  // ranks may outnumber cores
   while (arrived < peers.size()) {
     auto message = channel.try_receive();
     if (!message) {

@@ -148,6 +148,7 @@ LciChannel::LciChannel(comm::Runtime& runtime, LciOptions options)
       message_bytes_(options.message_bytes == 0 ? runtime.eager_limit() : options.message_bytes),
       window_(peer_window(options.window, runtime.size())),
       room_batch_(static_cast<std::uint32_t>(std::max<std::size_t>(window_ / 2, 1))),
+      wait_(options.wait),
       pool_(std::make_unique<Pool>(static_cast<std::size_t>(runtime.size()) + 4)),
       allocator_(std::make_unique<PoolAllocator>(*pool_)),
       messages_(runtime.create_endpoint(queue_endpoint(allocator_.get()))),
@@ -166,8 +167,9 @@ LciChannel::~LciChannel() {
   }
 }
 
-comm::RuntimeOptions LciChannel::runtime_options() {
+comm::RuntimeOptions LciChannel::runtime_options(ProgressMode mode, const ProgressBudget& budget) {
   comm::RuntimeOptions options;
+  options.progress_thread = wants_progress_thread(mode, budget);
   // A lazy server: the channel's waiting threads progress the runtime themselves (progress() is
   // free to any thread that finds it idle), so the server only has to catch what arrives while
   // every thread computes, and must not take the cores from them meanwhile.
@@ -178,13 +180,22 @@ comm::RuntimeOptions LciChannel::runtime_options() {
   return options;
 }
 
+LciOptions LciChannel::options_for(const ProgressBudget& budget) {
+  LciOptions options;
+  if (oversubscribed(budget)) {
+    options.message_bytes = 64 * 1024;
+    options.window = 4;
+  }
+  return options;
+}
+
 rank_t LciChannel::rank() const { return runtime_.rank(); }
 rank_t LciChannel::ranks() const { return runtime_.size(); }
 std::size_t LciChannel::message_limit() const { return stream_ ? message_bytes_ : 0; }
 
 void LciChannel::post(comm::Endpoint& endpoint, rank_t peer, comm::tag_t tag, std::span<const std::byte> data,
                       void* context) {
-  Backoff backoff(kPhaseWait);
+  Backoff backoff(wait_);
   while (endpoint.send(peer, tag, data, context) == comm::Post::retry) {
     if (!runtime_.progress()) backoff.pause();  // no packet free: let progress drain the queues
   }
@@ -269,7 +280,10 @@ std::optional<Received> LciChannel::try_receive() {
       return received;
     }
   }
-  runtime_.progress();  // harmless with a progress server; needed without one
+  // A round on every look, even when messages wait in the queue (a poll runs one only when it
+  // finds the queue empty): without a server it is what moves this rank's own queued sends.
+  // Measured: leaving it to the poll made explicit progress 1.5-2.5x slower on bfs and cc.
+  runtime_.progress();
   comm::Completion completion;
   while (messages_.poll(completion)) {
     if (auto received = take(completion)) {
@@ -282,7 +296,15 @@ std::optional<Received> LciChannel::try_receive() {
 
 void LciChannel::release(Bytes buffer) { pool_->give(std::move(buffer)); }
 
-void LciChannel::end_phase() {}
+void LciChannel::end_phase() { hand_over(); }
+
+void LciChannel::hand_over() {
+  if (runtime_.options().progress_thread) return;
+  // A peer may still need this rank's rendezvous data or queued packets (its last messages, or
+  // room given back) while this rank computes or waits outside the runtime.
+  finish_sends();
+  runtime_.flush();
+}
 
 std::vector<std::uint64_t> LciChannel::all_gather(std::uint64_t bits) {
   const rank_t ranks = runtime_.size(), me = runtime_.rank();
@@ -301,11 +323,11 @@ std::vector<std::uint64_t> LciChannel::all_gather(std::uint64_t bits) {
     values[it->second.first] = it->second.second;
     --missing;
   }
-  Backoff backoff(kPhaseWait);
+  Backoff backoff(wait_);
   while (missing > 0) {
     comm::Completion c;
-    if (!collectives_.poll(c)) {
-      if (!runtime_.progress()) backoff.pause();
+    if (!collectives_.poll(c)) {  // the poll ran a round of progress
+      backoff.pause();
       continue;
     }
     backoff.reset();
@@ -319,6 +341,7 @@ std::vector<std::uint64_t> LciChannel::all_gather(std::uint64_t bits) {
       early_values_.emplace(c.tag, std::make_pair(c.rank, value));
     }
   }
+  hand_over();  // the peers still waiting need this rank's value
   return values;
 }
 
@@ -344,17 +367,17 @@ double LciChannel::max_all(double value) {
 // when the runtime says so. Until then the buffer must live, and the peer, which needs the data
 // to end its own phase, keeps progressing, so this rank's progress finishes it.
 void LciChannel::finish_sends() {
-  Backoff backoff(kPhaseWait);
+  Backoff backoff(wait_);
   for (;;) {
     {
       std::lock_guard lock(mutex_);
       if (in_flight_.empty()) return;
     }
     comm::Completion completion;
-    if (messages_.poll(completion)) {
+    if (messages_.poll(completion)) {  // an empty queue: the poll ran a round of progress
       if (auto received = take(completion)) release(std::move(received->bytes));  // outside any phase: none
       backoff.reset();
-    } else if (!runtime_.progress()) {
+    } else {
       backoff.pause();
     }
   }

@@ -17,8 +17,10 @@
 
 namespace courier::test_support {
 
-// Every algorithm on `ranks` ranks under `policy`, through `layer`, equals the reference.
-inline void expect_every_algorithm_equals_reference(dist::Policy policy, int ranks, Layer layer) {
+// Every algorithm on `ranks` ranks of `threads` threads under `policy`, through `layer`, equals
+// the reference.
+inline void expect_every_algorithm_equals_reference(dist::Policy policy, int ranks, Layer layer,
+                                                    unsigned threads = 2) {
   const graph::EdgeList directed = generated(graph::Generator::kronecker, 8, true);
   const graph::Csr csr = graph::build_csr(directed);
   const graph::Csr undirected = graph::simple_undirected(csr);
@@ -29,14 +31,14 @@ inline void expect_every_algorithm_equals_reference(dist::Policy policy, int ran
   const auto pr = graph::reference::pagerank(csr);
   const auto core = graph::reference::kcore(undirected);
   const auto tri = graph::reference::triangles(undirected);
-  SCOPED_TRACE(::testing::Message() << dist::to_string(policy) << " on " << ranks << " ranks");
+  SCOPED_TRACE(::testing::Message() << dist::to_string(policy) << " on " << ranks << " ranks x " << threads << " threads");
   const auto parts = dist::partition_in_memory(directed, policy, ranks, true);
   const auto undirected_parts = dist::partition_in_memory(undirected_edges, policy, ranks, false);
   std::vector<std::uint64_t> got_bfs, got_sssp, got_tri;
   std::vector<graph::vertex_t> got_lp, got_uf;
   std::vector<double> got_pr;
   on_every_rank(
-      parts, 2,
+      parts, threads,
       [&](engine::Engine& e) {
         auto b = engine::gather_masters<std::uint64_t>(e, algo::bfs(e, {.source = 1}));
         auto s = engine::gather_masters<std::uint64_t>(e, algo::sssp(e, {.source = 1, .delta = 16}));
@@ -51,7 +53,7 @@ inline void expect_every_algorithm_equals_reference(dist::Policy policy, int ran
       layer);
   std::vector<std::uint32_t> got_core;
   on_every_rank(
-      undirected_parts, 2,
+      undirected_parts, threads,
       [&](engine::Engine& e) {
         auto k = engine::gather_masters<std::uint32_t>(e, algo::kcore(e));
         auto t = engine::gather_masters<std::uint64_t>(e, algo::triangles(e).per_vertex);

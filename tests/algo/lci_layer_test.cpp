@@ -1,5 +1,6 @@
 // The algorithms through the real lci layer (Courier's runtime on the local transport, ranks as
-// threads with their own progress servers) give the reference's results, as on the test double.
+// threads, the progress mode chosen for this machine) give the reference's results, as on the
+// test double.
 #include "algo/every_algorithm.hpp"
 
 using namespace courier;

@@ -195,6 +195,22 @@ TEST(Cli, TheVertexEngineReportsItsLayersBuffersAndRunsUnpinnedOnRequest) {
   }
 }
 
+TEST(Cli, TheLciLayerRunsInEveryProgressModeAndRejectsOthersClearly) {
+  const fs::path dir = scratch("progress");
+  for (const char* mode : {"auto", "thread", "explicit"}) {
+    const Outcome run = courier(std::string("run cc --graph kron:10 --ranks 3 --threads 2 --verify --progress ") + mode +
+                                " --json " + (dir / "r.json").string());
+    ASSERT_EQ(run.status, 0) << run.output;
+    EXPECT_NE(run.output.find(std::string("comm lci (progress ") + mode + ")"), std::string::npos) << run.output;
+    const auto json = nlohmann::json::parse(read_text(dir / "r.json"));
+    EXPECT_EQ(json["options"]["progress"], mode);
+    EXPECT_EQ(json["verification"], "PASS");
+  }
+  const Outcome bad = courier("run cc --graph kron:4 --progress sometimes");
+  EXPECT_NE(bad.status, 0);
+  EXPECT_NE(bad.output.find("no progress mode 'sometimes' (choose auto"), std::string::npos) << bad.output;
+}
+
 TEST(Cli, SsspOnRome99MatchesThePublishedDistances) {
   if (!fs::exists(shared("rome99.gr"))) GTEST_SKIP() << "no ../shared/data: the real graphs are not here";
   const fs::path dir = scratch("rome99");

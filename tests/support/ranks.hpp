@@ -16,18 +16,24 @@
 namespace courier::test_support {
 
 // The channel the ranks talk through: the loopback test double, or the real lci layer on the
-// comm runtime's local transport.
-enum class Layer { loopback, lci };
+// comm runtime's local transport, its progress mode chosen for this machine (lci) or forced:
+// a progress thread per rank, or none (the waiting threads progress).
+enum class Layer { loopback, lci, lci_thread, lci_explicit };
 
 inline void on_every_rank(const std::vector<dist::LocalGraph>& parts, unsigned threads_per_rank,
                           const std::function<void(engine::Engine&)>& body, Layer layer = Layer::loopback) {
-  if (layer == Layer::lci) {
+  if (layer != Layer::loopback) {
+    const sync::ProgressMode mode = layer == Layer::lci_thread     ? sync::ProgressMode::thread
+                                    : layer == Layer::lci_explicit ? sync::ProgressMode::explicit_calls
+                                                                   : sync::ProgressMode::automatic;
+    const sync::ProgressBudget budget{.ranks_on_node = static_cast<int>(parts.size()),
+                                      .threads_per_rank = threads_per_rank};
     comm::run_local(static_cast<comm::rank_t>(parts.size()), [&](comm::Runtime& runtime) {
-      sync::LciChannel channel(runtime);
+      sync::LciChannel channel(runtime, sync::LciChannel::options_for(budget));
       ThreadTeam team(threads_per_rank);
       engine::Engine engine(parts[runtime.rank()], channel, team);
       body(engine);
-    });
+    }, sync::LciChannel::runtime_options(mode, budget));
     return;
   }
   sync::test_support::LoopbackHub hub(static_cast<int>(parts.size()));

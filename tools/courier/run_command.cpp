@@ -6,6 +6,7 @@
 #include "courier/core/error.hpp"
 #include "courier/core/timer.hpp"
 #include "courier/dist/distributed_load.hpp"
+#include "courier/sync/progress_mode.hpp"
 #include "graph_options.hpp"
 #include "launcher.hpp"
 #include "mailbox_engine.hpp"
@@ -56,7 +57,8 @@ void write_json(const Options& o, graph::vertex_t vertices, std::uint64_t edges,
         {"ranks", o.vertex.ranks},
         {"threads", o.vertex.threads},
         {"policy", o.policy},
-        {"comm", o.vertex.comm}}},
+        {"comm", o.vertex.comm},
+        {"progress", o.vertex.progress}}},
   };
   if (o.engine == "mailbox") {
     doc["options"]["ranks"] = engine_stats["ranks"];
@@ -146,7 +148,8 @@ int run_on(const Options& o, const MpiSession* mpi) {
     edges = run.edges;
     timer.lap();
     engine_line = fmt::format("vertex engine, {} ranks{} x {} threads, policy {}, comm {}", vertex.ranks,
-                              mpi ? " (MPI)" : "", vertex.threads, o.policy, vertex.comm);
+                              mpi ? " (MPI)" : "", vertex.threads, o.policy,
+                              vertex.comm == "lci" ? vertex.comm + " (progress " + vertex.progress + ")" : vertex.comm);
   }
   if (!speaker) return 0;  // rank 0 has the result and speaks for the run
 
@@ -245,6 +248,20 @@ void add_run_command(CLI::App& app) {
       ->capture_default_str();
   command->add_option("--comm", options->vertex.comm, "vertex: communication layer (lci, mpi-probe, mpi-rma)")
       ->check(CLI::IsMember({"lci", "mpi-probe", "mpi-rma"}))
+      ->capture_default_str();
+  command
+      ->add_option("--progress", options->vertex.progress,
+                   "vertex, --comm lci: who drives each rank's communication runtime: auto (a progress thread "
+                   "only when ranks on the node x --threads leave a hardware thread spare), thread (always a "
+                   "progress thread), explicit (the threads that wait for messages)")
+      ->check([](const std::string& value) {
+        try {
+          sync::parse_progress_mode(value);
+          return std::string();
+        } catch (const InputError& error) {
+          return std::string(error.what());
+        }
+      })
       ->capture_default_str();
   add_mailbox_options(*command, options->mailbox);
   add_graph_options(*command, options->load);

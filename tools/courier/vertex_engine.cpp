@@ -133,6 +133,10 @@ void check_layer(const std::string& algorithm, const VertexEngineOptions& engine
                                  "threads of one process and talk through --comm lci)",
                                  engine_options.comm));
   if (engine_options.ranks < 1) throw InputError("--ranks must be at least 1");
+  sync::parse_progress_mode(engine_options.progress);  // a bad value is an InputError naming the choices
+  if (engine_options.progress != "auto" && engine_options.comm != "lci")
+    throw InputError(fmt::format("--progress {} is for --comm lci (the {} layer makes its own progress)",
+                                 engine_options.progress, engine_options.comm));
 }
 
 // This rank's partition, loaded in parts, and what the algorithm needs to know about the whole
@@ -191,8 +195,9 @@ VertexRun run_vertex(const std::string& algorithm, const std::string& graph, con
   check_layer(algorithm, engine_options, false);
   VertexRun run;
   // A rank's failure that the others cannot agree on ends the process (local_ranks.hpp).
+  const sync::ProgressBudget budget{.ranks_on_node = engine_options.ranks, .threads_per_rank = engine_options.threads};
   run_local_ranks(engine_options.ranks, [&](comm::Runtime& runtime) {
-    sync::LciChannel channel(runtime);
+    sync::LciChannel channel(runtime, sync::LciChannel::options_for(budget));
     const Loaded loaded = load_rank(algorithm, graph, load, options, engine_options, channel);
     // Ranks are threads of this process: each takes its own slice of the PUs.
     const PlacementOptions placement{engine_options.pin, runtime.rank(), runtime.size()};
@@ -204,7 +209,7 @@ VertexRun run_vertex(const std::string& algorithm, const std::string& graph, con
       run = finish(algorithm, std::move(mine), loaded.graph, options);
       run.run_seconds = run_seconds;
     }
-  }, sync::LciChannel::runtime_options());
+  }, sync::LciChannel::runtime_options(sync::parse_progress_mode(engine_options.progress), budget));
   return run;
 }
 
@@ -216,8 +221,12 @@ VertexRun run_vertex_mpi(const std::string& algorithm, const std::string& graph,
   std::unique_ptr<comm::Runtime> runtime;
   std::unique_ptr<sync::Channel> channel;
   if (engine_options.comm == "lci") {
-    runtime = std::make_unique<comm::Runtime>(net::make_mpi_device(), sync::LciChannel::runtime_options());
-    channel = std::make_unique<sync::LciChannel>(*runtime);
+    std::unique_ptr<net::Device> device = net::make_mpi_device();
+    const sync::ProgressBudget budget{.ranks_on_node = sync::ranks_on_node(device->rank_nodes(), device->rank()),
+                                      .threads_per_rank = engine_options.threads};
+    runtime = std::make_unique<comm::Runtime>(
+        std::move(device), sync::LciChannel::runtime_options(sync::parse_progress_mode(engine_options.progress), budget));
+    channel = std::make_unique<sync::LciChannel>(*runtime, sync::LciChannel::options_for(budget));
   } else {
     channel = sync::make_mpi_channel(engine_options.comm, MPI_COMM_WORLD);
   }

@@ -17,6 +17,9 @@ struct VertexEngineOptions {
   unsigned threads = 2;  // per rank, the rank's own thread included
   dist::Policy policy = dist::Policy::oec;
   std::string comm = "lci";
+  // --comm lci: auto (a progress thread per rank only when the node has a hardware thread to
+  // spare for it), thread, or explicit (the waiting threads progress); see sync/progress_mode.hpp.
+  std::string progress = "auto";
   bool pin = true;  // pin each rank's threads where the machine allows (core/placement.hpp)
 };
 

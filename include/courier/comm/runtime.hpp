@@ -82,6 +82,15 @@ class Runtime {
   // a rank that has finished its own work keeps progressing until its peers are done too.
   bool progress();
 
+  // Without the progress thread: progresses until nothing this rank posted so far waits in its
+  // queues for the transport (rendezvous transfers still need their peers' progress). A caller
+  // about to stop progressing for a while -- to compute, or to wait on something outside this
+  // runtime -- calls it, so its peers are not left waiting for packets only it could send. It
+  // gives up when rounds have found nothing to do for 100 ms while packets remain (the transport
+  // refuses them until the peer reads what it holds, and that peer's own progress finds these
+  // behind). With the thread: nothing.
+  void flush();
+
   Stats stats() const;
 
   // Collective: see above. Idempotent. Throws courier::Error if a peer never shut down.

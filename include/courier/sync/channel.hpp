@@ -12,6 +12,9 @@
 #include <string>
 #include <vector>
 
+#include "courier/core/backoff.hpp"
+#include "courier/sync/wait.hpp"
+
 namespace courier::sync {
 
 using rank_t = int;
@@ -80,6 +83,8 @@ class Channel {
   virtual double max_all(double value) = 0;
 
   virtual ChannelStats stats() const = 0;
+  // How a thread that found nothing to receive (or no room to send) waits before it asks again.
+  virtual Backoff::Limits wait_limits() const { return kPhaseWait; }
   // Starts the footprint anew, e.g. for a run after a load that used this channel: idle recycled
   // buffers are freed, and buffer_bytes_peak counts from the bytes still alive (such as RMA
   // windows). Called by one thread, outside a phase.

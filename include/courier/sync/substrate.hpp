@@ -137,7 +137,7 @@ void Substrate::exchange(Pattern& pattern, bool reducing, std::vector<T>& value,
       // wait in place (not in buffers) meanwhile. Scatter while waiting, so two ranks waiting
       // for each other's room free it for each other.
       if (!channel_.may_send(piece.peer)) {
-        Backoff room(kPhaseWait);
+        Backoff room(channel_.wait_limits());
         while (!channel_.may_send(piece.peer)) {
           if (take_one())
             room.reset();
@@ -158,7 +158,7 @@ void Substrate::exchange(Pattern& pattern, bool reducing, std::vector<T>& value,
     }
     // Scatter: take messages as they arrive until every peer is done, backing off while none
     // is there (ranks may outnumber cores).
-    Backoff backoff(kPhaseWait);
+    Backoff backoff(channel_.wait_limits());
     while (peers_done.load(std::memory_order_acquire) < pattern.from.size()) {
       if (take_one())
         backoff.reset();

@@ -1,0 +1,39 @@
+#pragma once
+// How the lci layer's runtime makes progress (issue 5). A progress server thread moves messages
+// while every compute thread computes, but it needs a hardware thread of its own (paper 000
+// reserves a core for it): where the node's ranks x compute threads already take every hardware
+// thread, the server only takes time from compute, so the threads that wait for messages drive
+// progress instead (explicit progress). `automatic` chooses between the two by that count.
+//
+//   const bool server = sync::wants_progress_thread(mode, {.ranks_on_node = 4, .threads_per_rank = 1});
+#include <string_view>
+#include <vector>
+
+namespace courier::sync {
+
+enum class ProgressMode { automatic, thread, explicit_calls };
+
+// "auto", "thread", "explicit"; throws InputError naming the choices for anything else.
+ProgressMode parse_progress_mode(std::string_view text);
+std::string_view to_string(ProgressMode mode);
+
+// What shares a node's hardware threads.
+struct ProgressBudget {
+  int ranks_on_node = 1;          // ranks on this rank's node (processes, or ranks as threads)
+  unsigned threads_per_rank = 1;  // compute threads per rank
+  unsigned hardware_threads = 0;  // the node's; 0: std::thread::hardware_concurrency()
+};
+
+// thread: true; explicit: false; automatic: true only when a hardware thread is left over for
+// the server (ranks_on_node x threads_per_rank < hardware_threads).
+bool wants_progress_thread(ProgressMode mode, const ProgressBudget& budget);
+
+// More compute threads on the node than hardware threads (ranks_on_node x threads_per_rank >
+// hardware_threads): ranks take turns on the cores.
+bool oversubscribed(const ProgressBudget& budget);
+
+// How many ranks share `rank`'s node, from a transport's rank -> node table
+// (net::Device::rank_nodes); 1 when the table does not name the rank.
+int ranks_on_node(const std::vector<int>& rank_nodes, int rank);
+
+}  // namespace courier::sync
