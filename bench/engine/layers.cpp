@@ -15,12 +15,15 @@ Layer::Layer(const std::string& name, MPI_Comm comm, unsigned threads_per_rank) 
   // lci-wN: another window (lci-w4, lci-w64); not lci-whole.
   const bool window_variant = name.size() > 5 && name.starts_with("lci-w") &&
                               name.find_first_not_of("0123456789", 5) == std::string::npos;
+  // lci-mN: messages of N KiB (the window as the layer chooses it for this node).
+  const bool message_variant = name.size() > 5 && name.starts_with("lci-m") &&
+                               name.find_first_not_of("0123456789", 5) == std::string::npos;
   // lci-yN: waiting threads yield N times (instead of 256) before they sleep.
   const bool yield_variant = name.size() > 5 && name.starts_with("lci-y") &&
                              name.find_first_not_of("0123456789", 5) == std::string::npos;
   if (name == "lci" || name == "lci-thread" || name == "lci-explicit" || name == "lci-whole" ||
       name == "lci-eager-server" || name == "lci-4k" || name == "lci-unbounded" || name == "lci-64k" ||
-      name == "lci-nap" || name == "lci-lazy-sends" || name == "lci-eager" || window_variant || yield_variant) {
+      name == "lci-nap" || name == "lci-lazy-sends" || name == "lci-eager" || window_variant || yield_variant || message_variant) {
     net::MpiDeviceOptions device_options{.comm = comm};
     if (name == "lci-4k") device_options.max_frame_bytes = 4096;  // within Open MPI vader's eager limit
     if (name == "lci-lazy-sends") device_options.send_test_interval = 8;  // fewer MPI_Test (each may yield)
@@ -40,6 +43,7 @@ Layer::Layer(const std::string& name, MPI_Comm comm, unsigned threads_per_rank) 
     lci.stream = name != "lci-whole";
     if (name == "lci-unbounded") lci.window = 0;  // no receive-side flow control
     if (window_variant) lci.window = std::stoul(name.substr(5));
+    if (message_variant) lci.message_bytes = std::stoul(name.substr(5)) * 1024;
     if (yield_variant) lci.wait.yields = static_cast<std::uint32_t>(std::stoul(name.substr(5)));
     if (name == "lci-nap")
       lci.wait = {.spins = 16,
@@ -57,7 +61,7 @@ Layer::Layer(const std::string& name, MPI_Comm comm, unsigned threads_per_rank) 
     channel_ = sync::make_mpi_channel(name, comm);
     return;
   }
-  throw InputError("engine_bench: no layer '" + name + "' (choose from lci, lci-thread, lci-explicit, lci-eager, lci-whole, lci-eager-server, lci-4k, lci-unbounded, lci-wN, lci-yN, lci-nap, lci-lazy-sends, lci-64k, mpi-probe, mpi-rma)");
+  throw InputError("engine_bench: no layer '" + name + "' (choose from lci, lci-thread, lci-explicit, lci-eager, lci-whole, lci-eager-server, lci-4k, lci-unbounded, lci-wN, lci-mN, lci-yN, lci-nap, lci-lazy-sends, lci-64k, mpi-probe, mpi-rma)");
 }
 
 Layer::~Layer() {

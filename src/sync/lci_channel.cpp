@@ -183,7 +183,7 @@ comm::RuntimeOptions LciChannel::runtime_options(ProgressMode mode, const Progre
 LciOptions LciChannel::options_for(const ProgressBudget& budget) {
   LciOptions options;
   if (oversubscribed(budget)) {
-    options.message_bytes = 64 * 1024;
+    options.message_bytes = 16 * 1024;
     options.window = 4;
   }
   return options;

@@ -54,8 +54,9 @@ class LciChannel final : public Channel {
   static comm::RuntimeOptions runtime_options(ProgressMode mode, const ProgressBudget& budget);
   // The layer's options for `budget`: eager-sized messages (the smallest buffers), except where
   // ranks outnumber the hardware threads. There every message costs hand-offs between processes
-  // that take turns on a core, so fewer, larger ones (64 KiB by rendezvous, window 4) win
-  // (measured 9-13% on 4 ranks on 2 cores, for about 0.8 MB of buffers instead of 0.1 MB).
+  // that take turns on a core, so fewer, larger ones (16 KiB by rendezvous, window 4) win:
+  // 3-7% on 4 ranks on 2 cores, for about 0.2 MB of buffers instead of 0.1 MB. 64 KiB ones were
+  // 3-4% faster still but held 0.6-0.9 MB, as much as a fifth of mpi-rma's windows there.
   static LciOptions options_for(const ProgressBudget& budget);
 
   rank_t rank() const override;
