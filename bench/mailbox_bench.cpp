@@ -4,8 +4,8 @@
 //          mailbox, against an MPI_Alltoallv bulk exchange of the same messages, in rounds of the
 //          same buffer size and as one exchange of them all, run alternately (A B C A B C ...) in
 //          the same process. Needs mpirun.
-// routing  degree counting (Algorithm 1) of kron and urand graphs through the four routing
-//          schemes on simulated layouts: time, messages/s per rank, remote messages and bytes,
+// routing  degree counting (Algorithm 1) and connected components (delegates) of kron and urand
+//          graphs through the four routing schemes on simulated layouts: time, messages/s per rank, remote messages and bytes,
 //          average remote batch size next to section III-E's model, peak buffered bytes. Under
 //          mpirun the ranks are the processes (default layout 2x2 for 4 ranks); started alone, it
 //          runs 8 ranks as threads on the local transport with layouts 4x2 and 2x4.
@@ -37,6 +37,7 @@
 
 #include <fmt/format.h>
 
+#include "courier/algo/mailbox_cc.hpp"
 #include "courier/algo/mailbox_degree.hpp"
 #include "courier/comm/local_world.hpp"
 #include "courier/comm/runtime.hpp"
@@ -229,28 +230,39 @@ double model_bytes(mb::Routing routing, double V, int N, int C) {
 }
 
 struct RoutingRow {
-  std::string graph, layout, routing;
+  std::string application, graph, layout, routing;
   double seconds = 0;
-  std::uint64_t messages = 0;  // sends by the application (2 per edge)
+  std::uint64_t messages = 0;  // degree: sends by the application (2 per edge); cc: receive callbacks run
   mb::Stats total;             // summed over ranks (peak: the largest)
   double model = 0;
 };
 
+// Order-sensitive digest of one rank's results (degrees or labels); summed over ranks, equal
+// results give equal sums.
+template <class Value>
+std::uint64_t digest(const std::vector<Value>& values, int rank) {
+  std::uint64_t h = 0;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    h += (static_cast<std::uint64_t>(values[i]) + 1) * (0x9E3779B97F4A7C15ULL * (i + 1) + static_cast<std::uint64_t>(rank));
+  }
+  return h;
+}
+
 void print_routing_header() {
-  fmt::print("{:<10} {:<7} {:<12} {:>8} {:>13} {:>12} {:>12} {:>11} {:>11} {:>10}\n", "graph", "layout", "routing",
+  fmt::print("{:<6} {:<10} {:<7} {:<12} {:>8} {:>13} {:>12} {:>12} {:>11} {:>11} {:>10}\n", "app", "graph", "layout", "routing",
              "time_s", "Mmsgs/s/rank", "remote_msgs", "remote_MB", "avg_remote", "model_III-E", "peak_buf");
 }
 
-void print_routing_row(const RoutingRow& r, int ranks) {
-  fmt::print("{:<10} {:<7} {:<12} {:>8.3f} {:>13.2f} {:>12} {:>12.2f} {:>11.0f} {:>11.0f} {:>10}\n", r.graph, r.layout,
+void print_routing_row(const RoutingRow& r, int ranks, bool agrees) {
+  fmt::print("{:<6} {:<10} {:<7} {:<12} {:>8.3f} {:>13.2f} {:>12} {:>12.2f} {:>11.0f} {:>11.0f} {:>10}{}\n", r.application, r.graph, r.layout,
              r.routing, r.seconds, static_cast<double>(r.messages) / r.seconds / ranks / 1e6, r.total.messages_remote,
              static_cast<double>(r.total.bytes_remote) / 1e6, r.total.average_remote_batch_bytes(), r.model,
-             r.total.peak_buffered_bytes);
+             r.total.peak_buffered_bytes, agrees ? "" : "   RESULTS DIFFER FROM NOROUTE'S");
   std::fflush(stdout);
 }
 
 nlohmann::json to_json(const RoutingRow& r, int ranks, std::size_t capacity) {
-  return {{"part", "routing"}, {"graph", r.graph}, {"layout", r.layout}, {"routing", r.routing}, {"ranks", ranks},
+  return {{"part", "routing"}, {"application", r.application}, {"graph", r.graph}, {"layout", r.layout}, {"routing", r.routing}, {"ranks", ranks},
           {"capacity", capacity}, {"seconds", r.seconds}, {"messages", r.messages},
           {"msgs_per_s_per_rank", static_cast<double>(r.messages) / r.seconds / ranks},
           {"remote_messages", r.total.messages_remote}, {"remote_bytes", r.total.bytes_remote},
@@ -266,74 +278,96 @@ void routing_part(const Options& o, int rank, int ranks, nlohmann::json& rows) {
   if (layouts.empty()) layouts = under_mpi ? std::vector<std::string>{P == 4 ? "2x2" : fmt::format("{}x1", P)}
                                            : std::vector<std::string>{"4x2", "2x4"};
   if (rank == 0) {
-    fmt::print("\nrouting: degree counting, {} ranks ({}), capacity {} B; model = section III-E with V = capacity\n", P,
+    fmt::print("\nrouting: degree counting and connected components (delegates, setup included), {} ranks ({}), "
+               "capacity {} B; model = section III-E with V = capacity\n", P,
                under_mpi ? "mpi" : "local transport", o.capacity);
     print_routing_header();
   }
   const std::vector<mb::Routing> schemes = {mb::Routing::no_route, mb::Routing::node_local, mb::Routing::node_remote, mb::Routing::nlnr};
-  for (const char* kind : {"kron", "urand"}) {
-    courier::graph::GeneratorOptions g;
-    g.kind = std::string(kind) == "kron" ? courier::graph::Generator::kronecker : courier::graph::Generator::uniform;
-    g.scale = o.scale;
-    g.threads = 1;
-    const std::string graph_name = fmt::format("{}:{}", kind, o.scale);
-    // Each rank's slice, generated once (ranks as threads: all slices live in this process).
-    std::vector<courier::graph::EdgeList> slices;
-    if (under_mpi) {
-      slices.push_back(my_slice(g, rank, ranks));
-    } else {
-      for (int r = 0; r < P; ++r) slices.push_back(my_slice(g, r, P));
-    }
-    const auto n = courier::graph::vertex_t{1} << o.scale;
-    for (const std::string& layout_text : layouts) {
-      const mb::Layout layout = mb::parse_layout(layout_text);
-      // Schemes interleaved per repeat (A B C D A B C D ...), medians reported.
-      std::vector<std::vector<double>> times(schemes.size());
-      std::vector<mb::Stats> totals(schemes.size());
-      for (int rep = 0; rep < o.repeats; ++rep) {
-        for (std::size_t s = 0; s < schemes.size(); ++s) {
-          mb::Config config;
-          config.capacity_bytes = o.capacity;
-          config.routing = schemes[s];
-          config.layout = layout;
-          std::vector<mb::Stats> stats(static_cast<std::size_t>(P));
-          std::vector<double> seconds(static_cast<std::size_t>(P));
-          auto body = [&](courier::comm::Runtime& rt) {
-            const auto& edges = slices[under_mpi ? 0 : static_cast<std::size_t>(rt.rank())].edges;
-            const auto d = courier::algo::mailbox_degrees(rt, edges, n, config);
-            stats[static_cast<std::size_t>(under_mpi ? 0 : rt.rank())] = d.stats;
-            if (std::getenv("MAILBOX_BENCH_STATS")) std::fprintf(stderr, "rank %d %s:\n%s", rt.rank(), mb::to_string(config.routing).c_str(), mb::format(d.stats).c_str());
-            seconds[static_cast<std::size_t>(under_mpi ? 0 : rt.rank())] = d.seconds;
-          };
-          mb::Stats total;
-          double time = 0;
-          if (under_mpi) {
-            courier::comm::Runtime rt(courier::net::make_mpi_device(), runtime_options(o));
-            MPI_Barrier(MPI_COMM_WORLD);
-            body(rt);
-            rt.shutdown();
-            time = max_over_ranks(seconds[0]);
-            std::vector<mb::Stats> all(static_cast<std::size_t>(ranks));
-            MPI_Gather(&stats[0], sizeof(mb::Stats), MPI_BYTE, all.data(), sizeof(mb::Stats), MPI_BYTE, 0, MPI_COMM_WORLD);
-            for (const auto& st : all) total += st;
-          } else {
-            courier::comm::run_local(P, body, runtime_options(o));
-            for (std::size_t r = 0; r < stats.size(); ++r) {
-              total += stats[r];
-              time = std::max(time, seconds[r]);
-            }
-          }
-          times[s].push_back(time);
-          totals[s] = total;
-        }
+  for (const char* application : {"degree", "cc"}) {
+    for (const char* kind : {"kron", "urand"}) {
+      const bool cc = std::string(application) == "cc";
+      courier::graph::GeneratorOptions g;
+      g.kind = std::string(kind) == "kron" ? courier::graph::Generator::kronecker : courier::graph::Generator::uniform;
+      g.scale = o.scale;
+      g.threads = 1;
+      const std::string graph_name = fmt::format("{}:{}", kind, o.scale);
+      // Each rank's slice, generated once (ranks as threads: all slices live in this process).
+      std::vector<courier::graph::EdgeList> slices;
+      if (under_mpi) {
+        slices.push_back(my_slice(g, rank, ranks));
+      } else {
+        for (int r = 0; r < P; ++r) slices.push_back(my_slice(g, r, P));
       }
-      for (std::size_t s = 0; s < schemes.size(); ++s) {
-        RoutingRow row{graph_name, layout_text, mb::to_string(schemes[s]), median(times[s]),
-                       2 * courier::graph::generated_edge_count(g), totals[s],
-                       model_bytes(schemes[s], static_cast<double>(o.capacity), layout.nodes, layout.cores_per_node)};
-        if (rank == 0) {
-          print_routing_row(row, P);
-          rows.push_back(to_json(row, P, o.capacity));
+      const auto n = courier::graph::vertex_t{1} << o.scale;
+      for (const std::string& layout_text : layouts) {
+        const mb::Layout layout = mb::parse_layout(layout_text);
+        // Schemes interleaved per repeat (A B C D A B C D ...), medians reported.
+        std::vector<std::vector<double>> times(schemes.size());
+        std::vector<mb::Stats> totals(schemes.size());
+        std::uint64_t expected = 0;  // every scheme and repeat must compute the same results
+        std::vector<bool> agree(schemes.size(), true);
+        for (int rep = 0; rep < o.repeats; ++rep) {
+          for (std::size_t s = 0; s < schemes.size(); ++s) {
+            mb::Config config;
+            config.capacity_bytes = o.capacity;
+            config.routing = schemes[s];
+            config.layout = layout;
+            std::vector<mb::Stats> stats(static_cast<std::size_t>(P));
+            std::vector<double> seconds(static_cast<std::size_t>(P));
+            std::vector<std::uint64_t> digests(static_cast<std::size_t>(P));
+            auto body = [&](courier::comm::Runtime& rt) {
+              const auto& edges = slices[under_mpi ? 0 : static_cast<std::size_t>(rt.rank())].edges;
+              const auto me = static_cast<std::size_t>(under_mpi ? 0 : rt.rank());
+              if (cc) {
+                const auto c = courier::algo::mailbox_cc(rt, edges, n, {.mailbox = config, .delegates = {}});
+                stats[me] = c.stats;
+                stats[me] += c.setup_stats;
+                seconds[me] = c.setup_seconds + c.seconds;
+                digests[me] = digest(c.labels, rt.rank());
+              } else {
+                const auto d = courier::algo::mailbox_degrees(rt, edges, n, config);
+                stats[me] = d.stats;
+                seconds[me] = d.seconds;
+                digests[me] = digest(d.counts, rt.rank());
+              }
+              if (std::getenv("MAILBOX_BENCH_STATS")) std::fprintf(stderr, "rank %d %s %s:\n%s", rt.rank(), application, mb::to_string(config.routing).c_str(), mb::format(stats[me]).c_str());
+            };
+            mb::Stats total;
+            double time = 0;
+            std::uint64_t results = 0;  // the digest of every rank's results
+            if (under_mpi) {
+              courier::comm::Runtime rt(courier::net::make_mpi_device(), runtime_options(o));
+              MPI_Barrier(MPI_COMM_WORLD);
+              body(rt);
+              rt.shutdown();
+              time = max_over_ranks(seconds[0]);
+              std::vector<mb::Stats> all(static_cast<std::size_t>(ranks));
+              MPI_Gather(&stats[0], sizeof(mb::Stats), MPI_BYTE, all.data(), sizeof(mb::Stats), MPI_BYTE, 0, MPI_COMM_WORLD);
+              for (const auto& st : all) total += st;
+              MPI_Allreduce(&digests[0], &results, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+            } else {
+              courier::comm::run_local(P, body, runtime_options(o));
+              for (std::size_t r = 0; r < stats.size(); ++r) {
+                total += stats[r];
+                time = std::max(time, seconds[r]);
+                results += digests[r];
+              }
+            }
+            times[s].push_back(time);
+            totals[s] = total;
+            if (rep == 0 && s == 0) expected = results;
+            agree[s] = agree[s] && results == expected;
+          }
+        }
+        for (std::size_t s = 0; s < schemes.size(); ++s) {
+          RoutingRow row{application, graph_name, layout_text, mb::to_string(schemes[s]), median(times[s]),
+                         cc ? totals[s].messages_delivered : 2 * courier::graph::generated_edge_count(g), totals[s],
+                         model_bytes(schemes[s], static_cast<double>(o.capacity), layout.nodes, layout.cores_per_node)};
+          if (rank == 0) {
+            print_routing_row(row, P, agree[s]);
+            rows.push_back(to_json(row, P, o.capacity));
+          }
         }
       }
     }
@@ -344,7 +378,7 @@ void routing_part(const Options& o, int rank, int ranks, nlohmann::json& rows) {
 
 int main(int argc, char** argv) {
   courier::net::MpiEnvironment mpi(&argc, &argv);
-  CLI::App app{"The mailbox's message rate against MPI_Alltoallv, and its routing schemes on degree counting"};
+  CLI::App app{"The mailbox's message rate against MPI_Alltoallv, and its routing schemes on degree counting and cc"};
   Options o;
   app.add_option("--part", o.part, "rate, routing, degree or all")->check(CLI::IsMember({"rate", "routing", "degree", "all"}));
   app.add_option("--messages", o.messages, "Messages per rank in the rate part");
