@@ -44,6 +44,7 @@ class BusyScope {
 constexpr comm::tag_t routed_tag = 1;  // the termination's control messages use 2 to 4
 constexpr comm::tag_t direct_tag = 5;
 constexpr std::size_t drain_batch = 64;  // completions handled before batches are flushed again
+constexpr std::size_t relief_slice_bytes = 256;  // a received run is delivered in slices this big (a block)
 constexpr std::size_t max_spares = 8;
 
 }  // namespace
@@ -62,6 +63,7 @@ Core::Core(comm::Runtime& runtime, const Config& config, std::size_t fixed_paylo
   if (config.capacity_bytes == 0) {
     throw InputError("mailbox: capacity 0 bytes; give at least 1 (messages are sent once this many bytes are buffered)");
   }
+  relieve_at_ = config.capacity_bytes;
   const auto ranks = static_cast<std::size_t>(size());
   next_hop_.resize(ranks);
   hop_remote_.resize(ranks);
@@ -202,6 +204,7 @@ void Core::exchange() {
 
 bool Core::flush() {
   if (buffered_ > counters_.peak_buffered_bytes) counters_.peak_buffered_bytes = buffered_;
+  relieve_at_ = config_.capacity_bytes;
   // The lists swap places and keep their storage: no allocation per exchange.
   flushing_.swap(pending_);
   bool sent_all = true;
@@ -267,7 +270,7 @@ void Core::handle_own(rank_t hop) {
     counters_.messages_local += records_in(*batch, batch == direct.get());
     counters_.bytes_local += batch->size();
   }
-  if (!direct->empty()) counters_.messages_delivered += deliver_run_(owner_, direct->data(), direct->size());
+  if (!direct->empty()) counters_.messages_delivered += deliver_run(direct->data(), direct->size());
   if (!routed->empty()) handle_batch(routed->data(), routed->size());
   keep_spare(std::move(direct));
   keep_spare(std::move(routed));
@@ -370,7 +373,7 @@ void Core::handle_data(const comm::Completion& c) {
     ~Release() { endpoint.release(completion); }
   } release{endpoint_, c};
   if (c.tag == direct_tag) {
-    counters_.messages_delivered += deliver_run_(owner_, c.data, c.size);
+    counters_.messages_delivered += deliver_run(c.data, c.size);
   } else {
     handle_batch(c.data, c.size);
   }
@@ -413,7 +416,41 @@ void Core::handle_records(const std::byte* data, std::size_t bytes) {
       std::memcpy(append(next_hop_[header], header, payload), at, payload);
     }
     at += payload;
+    relieve_if_full();
   }
+}
+
+std::size_t Core::deliver_run(const std::byte* data, std::size_t bytes) {
+  // Slices of whole records: between them, what the callbacks sent may go out (relieve).
+  // Sized records cannot be cut without decoding them: their runs go whole.
+  if (fixed_payload_ == 0) {
+    const std::size_t delivered = deliver_run_(owner_, data, bytes);
+    relieve_if_full();
+    return delivered;
+  }
+  const std::size_t slice = std::max<std::size_t>(relief_slice_bytes / fixed_payload_, 1) * fixed_payload_;
+  std::size_t delivered = 0;
+  for (std::size_t offset = 0; offset < bytes; offset += slice) {
+    delivered += deliver_run_(owner_, data + offset, std::min(slice, bytes - offset));
+    relieve_if_full();
+  }
+  return delivered;
+}
+
+// Callbacks and forwarding only append while a batch is handled, and a batch whose messages fan
+// out (a label that reaches every neighbour, a broadcast) could pile up many capacities. So once
+// the buffers are full, the remote batches go to the transport before handling goes on: sends
+// and progress only, nothing handled and no callback run in here, so nothing recurses. This
+// rank's own batches wait for the next flush. A batch the transport refuses stays, and the next
+// try waits for another capacity's worth of sends.
+void Core::relieve() {
+  if (buffered_ > counters_.peak_buffered_bytes) counters_.peak_buffered_bytes = buffered_;
+  for (rank_t hop : pending_) {
+    if (hop != rank()) send_hop(hop);  // a hop sent empty stays listed: the next flush skips it
+  }
+  progress_if_needed();
+  const std::size_t capacity = config_.capacity_bytes;
+  relieve_at_ = buffered_ < capacity ? capacity : buffered_ + capacity;
 }
 
 void Core::handle_bcast(rank_t origin, const std::byte* payload, std::size_t bytes) {

@@ -229,3 +229,53 @@ TEST(MailboxDelivery, RendezvousBatchesInFlightStayBounded) {
   EXPECT_LE(stats[0].peak_in_flight_bytes, mb::max_in_flight_capacities * capacity);
   EXPECT_GT(stats[0].send_retries, 0u);  // and it did wait
 }
+
+TEST(MailboxDelivery, CallbacksThatFanOutStayNearTheCapacity) {
+  // Each seed's callback sends `fan` messages on. Handling one full batch of seeds appends `fan`
+  // times its bytes; the mailbox sends what its buffers hold as they fill during handling, so a
+  // rank holds about a capacity plus a few callbacks' sends, not `fan` capacities (40 KB before).
+  struct Fan {
+    std::uint32_t origin;
+    std::uint32_t seed;  // UINT32_MAX: a leaf, counted where it lands
+  };
+  constexpr std::size_t capacity = 4096, fan = 16;
+  constexpr int seeds_per_rank = 600;
+  for (const auto& [routing, layout] : {std::pair{mb::Routing::no_route, mb::Layout{1, 4}},
+                                        std::pair{mb::Routing::nlnr, mb::Layout{2, 2}}}) {
+    const int P = 4;
+    std::vector<std::uint64_t> leaves(P, 0);
+    std::vector<mb::Stats> stats(P);
+    comm::run_local(P, [&](comm::Runtime& rt) {
+      const auto me = static_cast<std::size_t>(rt.rank());
+      mb::Config config;
+      config.capacity_bytes = capacity;
+      config.routing = routing;
+      config.layout = layout;
+      mb::Mailbox<Fan> box(
+          rt,
+          [&](mb::Mailbox<Fan>& self, const Fan& f) {
+            if (f.seed == UINT32_MAX) {
+              ++leaves[me];
+              return;
+            }
+            for (std::size_t i = 0; i < fan; ++i) {
+              self.async_send(static_cast<int>((me + 1 + i % (P - 1)) % P), Fan{f.origin, UINT32_MAX});
+            }
+          },
+          config);
+      for (int s = 0; s < seeds_per_rank; ++s) {
+        box.async_send(static_cast<int>((me + 1 + static_cast<std::size_t>(s) % (P - 1)) % P),
+                       Fan{static_cast<std::uint32_t>(me), static_cast<std::uint32_t>(s)});
+      }
+      box.wait_empty();
+      stats[me] = box.local_stats();
+    });
+    std::uint64_t total_leaves = 0;
+    for (auto l : leaves) total_leaves += l;
+    EXPECT_EQ(total_leaves, static_cast<std::uint64_t>(P) * seeds_per_rank * fan) << mb::to_string(routing);
+    for (int r = 0; r < P; ++r) {
+      EXPECT_LE(stats[static_cast<std::size_t>(r)].peak_buffered_bytes, 3 * capacity)
+          << mb::to_string(routing) << ", rank " << r;
+    }
+  }
+}

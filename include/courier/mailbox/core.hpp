@@ -168,6 +168,11 @@ class Core {
   template <bool Sized>
   void handle_records(const std::byte* data, std::size_t bytes);
   void handle_bcast(rank_t origin, const std::byte* payload, std::size_t bytes);
+  std::size_t deliver_run(const std::byte* data, std::size_t bytes);  // in slices, relieving between
+  void relieve_if_full() {
+    if (buffered_ >= relieve_at_) [[unlikely]] relieve();
+  }
+  void relieve();  // while handling: remote batches to the transport, nothing handled
   void progress_if_needed();
   std::unique_ptr<BatchBuffer> take_spare();  // an empty batch, with the allocation of an earlier one if any
   void keep_spare(std::unique_ptr<BatchBuffer> batch);
@@ -200,6 +205,7 @@ class Core {
   std::deque<comm::Completion> deferred_;  // batches that arrived while the buffers were full
   std::size_t buffered_ = 0;      // see Window
   std::size_t window_bytes_ = 0;  // bytes in open windows, not yet in buffered_ (see settle)
+  std::size_t relieve_at_ = SIZE_MAX;  // buffered bytes at which handling stops to send (relieve)
   bool busy_ = false;  // inside an exchange or test_empty: sends only append
 
   Stats counters_;  // peak_buffered_bytes is updated before every flush: buffered_ only grows between
