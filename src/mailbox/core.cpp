@@ -207,9 +207,13 @@ bool Core::flush() {
   relieve_at_ = config_.capacity_bytes;
   // The lists swap places and keep their storage: no allocation per exchange.
   flushing_.swap(pending_);
-  bool sent_all = true;
+  bool sent_all = true, own = false;
   for (rank_t hop : flushing_) {
     listed_[static_cast<std::size_t>(hop)] = 0;  // appending from here on lists the hop again
+    if (hop == rank()) {
+      own = true;
+      continue;
+    }
     if (!send_hop(hop)) {
       sent_all = false;
       refused_.push_back(hop);
@@ -220,6 +224,9 @@ bool Core::flush() {
     if (!listed_[static_cast<std::size_t>(hop)]) list(hop);
   }
   refused_.clear();
+  // This rank's own batches last: what their callbacks send is listed afresh, where relieve
+  // finds it, instead of piling up on hops this loop had yet to reach.
+  if (own) handle_own(rank());
   return sent_all;
 }
 
@@ -335,35 +342,39 @@ std::size_t Core::drain(std::size_t limit) {
   comm::Completion c;
   while (handled < limit && endpoint_.poll(c)) {
     ++handled;
-    if (c.op == comm::Op::send) {
-      finish_send(static_cast<BatchBuffer*>(c.context));
-      continue;
-    }
-    if (c.op != comm::Op::recv) continue;
-    if (c.tag == direct_tag || c.tag == routed_tag) {
-      // While the buffers are full, arriving batches wait (in the memory they arrived in) instead
-      // of filling them further through forwarding and callbacks: buffered bytes stay within the
-      // capacity plus one batch. Refused sends need only progress, never handling, to clear.
-      if (buffered_ >= config_.capacity_bytes || !deferred_.empty()) {
-        deferred_.push_back(c);
-      } else {
-        handle_data(c);
-      }
-      continue;
-    }
-    struct Release {
-      comm::Endpoint& endpoint;
-      const comm::Completion& completion;
-      ~Release() { endpoint.release(completion); }
-    } release{endpoint_, c};
-    if (!Termination::is_control(c.tag)) {
-      throw Error("mailbox: a message with unknown tag " + std::to_string(c.tag) + " arrived from rank " +
-                  std::to_string(c.rank) + " on the mailbox's endpoint; build mailboxes (and other endpoints) "
-                  "in the same order on every rank");
-    }
-    termination_->on_message(c);
+    take(c, true);
   }
   return handled;
+}
+
+void Core::take(const comm::Completion& c, bool may_handle) {
+  if (c.op == comm::Op::send) {
+    finish_send(static_cast<BatchBuffer*>(c.context));
+    return;
+  }
+  if (c.op != comm::Op::recv) return;
+  if (c.tag == direct_tag || c.tag == routed_tag) {
+    // While the buffers are full, arriving batches wait (in the memory they arrived in) instead
+    // of filling them further through forwarding and callbacks: buffered bytes stay within the
+    // capacity plus one batch. Refused sends need only progress, never handling, to clear.
+    if (!may_handle || buffered_ >= config_.capacity_bytes || !deferred_.empty()) {
+      deferred_.push_back(c);
+    } else {
+      handle_data(c);
+    }
+    return;
+  }
+  struct Release {
+    comm::Endpoint& endpoint;
+    const comm::Completion& completion;
+    ~Release() { endpoint.release(completion); }
+  } release{endpoint_, c};
+  if (!Termination::is_control(c.tag)) {
+    throw Error("mailbox: a message with unknown tag " + std::to_string(c.tag) + " arrived from rank " +
+                std::to_string(c.rank) + " on the mailbox's endpoint; build mailboxes (and other endpoints) "
+                "in the same order on every rank");
+  }
+  termination_->on_message(c);
 }
 
 void Core::handle_data(const comm::Completion& c) {
@@ -441,10 +452,14 @@ std::size_t Core::deliver_run(const std::byte* data, std::size_t bytes) {
 // out (a label that reaches every neighbour, a broadcast) could pile up many capacities. So once
 // the buffers are full, the remote batches go to the transport before handling goes on: sends
 // and progress only, nothing handled and no callback run in here, so nothing recurses. This
-// rank's own batches wait for the next flush. A batch the transport refuses stays, and the next
-// try waits for another capacity's worth of sends.
+// rank's own batches wait for the next flush. Finished rendezvous sends are collected first, so
+// the bound on batches in flight leaves room; arrivals are set aside. A batch the transport
+// refuses stays, and the next try waits for another capacity's worth of sends.
 void Core::relieve() {
   if (buffered_ > counters_.peak_buffered_bytes) counters_.peak_buffered_bytes = buffered_;
+  progress_if_needed();
+  comm::Completion c;
+  while (endpoint_.poll(c)) take(c, false);
   for (rank_t hop : pending_) {
     if (hop != rank()) send_hop(hop);  // a hop sent empty stays listed: the next flush skips it
   }

@@ -163,6 +163,7 @@ class Core {
   bool send_batch(rank_t hop, BatchBuffer& batch, comm::tag_t tag);
   void handle_own(rank_t hop);         // this rank's own batches, handled in place
   std::size_t drain(std::size_t limit);
+  void take(const comm::Completion& c, bool may_handle);  // one completion; data set aside unless may_handle
   void handle_data(const comm::Completion& batch);  // a received batch, then released
   void handle_batch(const std::byte* data, std::size_t bytes);
   template <bool Sized>
