@@ -99,8 +99,10 @@ class LabelPropagation {
                                  : slots_->round_robin().local(offer.target);
     lower(slot, offer.label, false);  // a delegate's broadcast already reached every rank
     // The cascade runs here, not later: wait_empty counts a rank with queued slots but nothing
-    // buffered as idle. Inside a callback the mailbox only appends, so the cascade's sends are
-    // buffered in full -- memory grows with this rank's share of the edges, not with the capacity.
+    // buffered as idle. Inside a callback the mailbox hands full buffers to the transport without
+    // handling anything (relief); but a batch to a peer deep in its own cascade is pulled late,
+    // and until then the sends to that peer stay buffered -- memory can still grow with this
+    // rank's share of the edges, not with the capacity.
     drain();
   }
 

@@ -279,3 +279,38 @@ TEST(MailboxDelivery, CallbacksThatFanOutStayNearTheCapacity) {
     }
   }
 }
+
+TEST(MailboxDelivery, OneCallbackThatSendsManyStaysNearTheCapacity) {
+  // A hub's label reaching all its neighbours: a single callback sends `many` messages. What it
+  // has sent goes to the transport as the buffers fill, not only once the callback returns.
+  constexpr std::size_t capacity = 1024;
+  constexpr std::uint64_t many = 5000;
+  for (const auto& [routing, layout] : {std::pair{mb::Routing::no_route, mb::Layout{1, 3}},
+                                        std::pair{mb::Routing::nlnr, mb::Layout{3, 1}}}) {
+    const int P = 3;
+    std::vector<std::uint64_t> got(P, 0);
+    std::vector<mb::Stats> stats(P);
+    comm::run_local(P, [&](comm::Runtime& rt) {
+      const auto me = static_cast<std::size_t>(rt.rank());
+      mb::Config config;
+      config.capacity_bytes = capacity;
+      config.routing = routing;
+      config.layout = layout;
+      mb::Mailbox<std::uint64_t> box(
+          rt,
+          [&](mb::Mailbox<std::uint64_t>& self, std::uint64_t v) {
+            if (v != UINT64_MAX) {
+              ++got[me];
+              return;
+            }
+            for (std::uint64_t i = 0; i < many; ++i) self.async_send(static_cast<int>((me + 1 + i % 2) % P), i);
+          },
+          config);
+      if (me == 0) box.async_send(1, UINT64_MAX);
+      box.wait_empty();
+      stats[me] = box.local_stats();
+    });
+    EXPECT_EQ(got[0] + got[2], many) << mb::to_string(routing);
+    EXPECT_LE(stats[1].peak_buffered_bytes, 3 * capacity) << mb::to_string(routing);
+  }
+}

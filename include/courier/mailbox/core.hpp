@@ -119,7 +119,11 @@ class Core {
     if constexpr (N > 0) {
       if (hop == dest) {
         std::memcpy(append_direct_counted(hop), payload, N);
-        if (buffered_ >= config_.capacity_bytes && !busy_) exchange();
+        if (busy_) {
+          relieve_if_full();
+        } else if (buffered_ >= config_.capacity_bytes) {
+          exchange();
+        }
         return;
       }
     }
@@ -144,9 +148,14 @@ class Core {
   void settle(rank_t hop);
   // Closes every window: buffered_ is exact afterwards (exchanges and test_empty start here).
   void close_windows();
-  // After a counted append: an exchange once the buffered bytes reach the capacity.
+  // After a counted append: an exchange once the buffered bytes reach the capacity; inside one (a
+  // callback sending), relief instead, so that one callback's many sends cannot pile up either.
   void exchange_if_full() {
-    if (busy_ || buffered_ + window_bytes_ < config_.capacity_bytes) return;
+    if (busy_) {
+      relieve_if_full();
+      return;
+    }
+    if (buffered_ + window_bytes_ < config_.capacity_bytes) return;
     close_windows();
     if (buffered_ >= config_.capacity_bytes) exchange();
   }
