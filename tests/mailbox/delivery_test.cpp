@@ -247,10 +247,7 @@ TEST(MailboxDelivery, CallbacksThatFanOutStayNearTheCapacity) {
     std::vector<mb::Stats> stats(P);
     comm::run_local(P, [&](comm::Runtime& rt) {
       const auto me = static_cast<std::size_t>(rt.rank());
-      mb::Config config;
-      config.capacity_bytes = capacity;
-      config.routing = routing;
-      config.layout = layout;
+      const mb::Config config{.capacity_bytes = capacity, .routing = routing, .layout = layout};
       mb::Mailbox<Fan> box(
           rt,
           [&](mb::Mailbox<Fan>& self, const Fan& f) {
@@ -292,10 +289,7 @@ TEST(MailboxDelivery, OneCallbackThatSendsManyStaysNearTheCapacity) {
     std::vector<mb::Stats> stats(P);
     comm::run_local(P, [&](comm::Runtime& rt) {
       const auto me = static_cast<std::size_t>(rt.rank());
-      mb::Config config;
-      config.capacity_bytes = capacity;
-      config.routing = routing;
-      config.layout = layout;
+      const mb::Config config{.capacity_bytes = capacity, .routing = routing, .layout = layout};
       mb::Mailbox<std::uint64_t> box(
           rt,
           [&](mb::Mailbox<std::uint64_t>& self, std::uint64_t v) {
