@@ -2,6 +2,8 @@
 
 #include "courier/algo/mailbox_round_robin.hpp"
 #include "courier/algo/mailbox_shuffle.hpp"
+#include "courier/core/backoff.hpp"
+#include "courier/core/error.hpp"
 #include "courier/core/timer.hpp"
 #include "courier/mailbox/mailbox.hpp"
 #include "mailbox_slots.hpp"
@@ -71,12 +73,26 @@ class LabelPropagation {
     queued_.assign(slots.count(), 0);
   }
 
+  // The rank's own loop: offers what is queued, then lets the mailbox deliver and detect the end.
+  // Callbacks only lower labels and queue slots, so every send comes from this loop, outside the
+  // mailbox's handling, where a full buffer starts an ordinary exchange: memory stays bounded by
+  // the capacity. (A cascade run inside the callback sent this rank's whole share of the edges
+  // while a slow peer held back its batches.)
   void run() {
     // Every slot with edges offers its own id once; popped smallest slot first.
     for (std::size_t s = slots_->count(); s-- > 0;)
       if (offsets_[s + 1] > offsets_[s]) enqueue(s);
-    drain();
-    box_.wait_empty();
+    Backoff backoff;
+    for (;;) {
+      drain();
+      if (box_.test_empty()) break;
+      if (work_.empty()) {
+        backoff.pause();
+      } else {
+        backoff.reset();
+      }
+    }
+    if (!work_.empty()) throw Error("mailbox cc: the mailbox reported empty while labels were still queued; this is a bug");
   }
 
   const std::vector<vertex_t>& labels() const { return labels_; }
@@ -98,12 +114,6 @@ class LabelPropagation {
                                  ? slots_->of_delegate(static_cast<std::uint32_t>(offer.target & ~delegate_bit))
                                  : slots_->round_robin().local(offer.target);
     lower(slot, offer.label, false);  // a delegate's broadcast already reached every rank
-    // The cascade runs here, not later: wait_empty counts a rank with queued slots but nothing
-    // buffered as idle. Inside a callback the mailbox hands full buffers to the transport without
-    // handling anything (relief); but a batch to a peer deep in its own cascade is pulled late,
-    // and until then the sends to that peer stay buffered -- memory can still grow with this
-    // rank's share of the edges, not with the capacity.
-    drain();
   }
 
   void lower(std::size_t slot, vertex_t label, bool announce) {
@@ -121,11 +131,8 @@ class LabelPropagation {
   }
 
   // Offers the labels of queued slots to their neighbours. A send may run callbacks (when the
-  // mailbox exchanges), which lower more labels and queue their slots: the loop that is already
-  // draining takes them, so drain never nests.
+  // mailbox exchanges), which lower more labels and queue their slots: this loop takes them too.
   void drain() {
-    if (draining_) return;
-    draining_ = true;
     while (!work_.empty()) {
       const std::size_t s = work_.back();
       work_.pop_back();
@@ -141,7 +148,6 @@ class LabelPropagation {
         }
       }
     }
-    draining_ = false;
   }
 
   const detail::Slots* slots_ = nullptr;
@@ -150,7 +156,6 @@ class LabelPropagation {
   std::vector<vertex_t> labels_;
   std::vector<std::uint8_t> queued_;
   std::vector<std::size_t> work_;
-  bool draining_ = false;
   std::uint64_t changes_ = 0;
   mailbox::Mailbox<Offer, OnOffer> box_;  // last: its callback uses the members above
 };

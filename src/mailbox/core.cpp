@@ -493,10 +493,15 @@ bool Core::step(bool& progressed) {
   close_windows();
   BusyScope busy(busy_);
   const bool had_batches = buffered_ > 0;
+  const std::uint64_t delivered = counters_.messages_delivered;
   progressed = drain(drain_batch) > 0;
   if (flush() && had_batches) progressed = true;
   termination_->flush_outbox();
-  if (buffered_ == 0 && deferred_.empty() && termination_->on_idle()) progressed = true;
+  // A step that ran callbacks is not idle: they may have given the program work of its own
+  // (test_empty's callers keep work queues), which it does before it calls again.
+  const bool ran_callbacks = counters_.messages_delivered != delivered;
+  if (buffered_ == 0 && deferred_.empty() && !ran_callbacks && termination_->on_idle()) progressed = true;
+  if (ran_callbacks) progressed = true;
   progress_if_needed();
   return termination_->finished();
 }

@@ -25,6 +25,7 @@ struct MailboxSetup {
   std::optional<mailbox::Layout> layout;
   std::size_t capacity = 4096;
   net::LocalOptions local;
+  comm::RuntimeOptions runtime;
 
   mailbox::Config config() const {
     mailbox::Config c;
@@ -69,7 +70,7 @@ std::vector<T> run_round_robin(const graph::EdgeList& edges, const MailboxSetup&
         if (mine.size() != own.owned()) throw std::runtime_error("a rank returned the wrong number of values");
         for (std::size_t i = 0; i < mine.size(); ++i) all[own.global(i)] = mine[i];  // disjoint per rank
       },
-      {}, setup.local);
+      setup.runtime, setup.local);
   return all;
 }
 

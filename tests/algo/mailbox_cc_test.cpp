@@ -1,9 +1,12 @@
 // Connected components through the mailbox, with delegates, against graph::reference on 1, 2, 3,
 // 4 and 8 ranks of the local transport: every routing scheme, simulated layouts, delegate
-// thresholds from none to every vertex, a 1-byte capacity and a transport that delays frames.
+// thresholds from none to every vertex, a 1-byte capacity, a transport that delays frames, and
+// the buffers' bound while peers are slow.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
+#include <mutex>
 
 #include "algo_graphs.hpp"
 #include "courier/algo/mailbox_cc.hpp"
@@ -101,4 +104,37 @@ TEST(MailboxCc, SurvivesATransportThatDelaysAndRefusesFrames) {
   setup.local.faults.enabled = true;
   setup.local.faults.seed = 11;
   expect_reference(kron, setup, algo::DelegatePolicy::above(16), "kron:8 with faults");
+}
+
+TEST(MailboxCc, BuffersStayNearTheCapacityWhilePeersAreSlow) {
+  // Label cascades send a rank's whole share of the edges; with peers slow to take batches (no
+  // progress threads: a rank pulls a batch in flight only when its own thread progresses, and a
+  // transport that holds frames back) the buffers must still stay within a few capacities.
+  // (When callbacks ran the cascades, 7 of 8 runs of this test broke the bound, at up to 8.7x.)
+  const graph::EdgeList kron = courier::test_support::generated(graph::Generator::kronecker, 14, false);
+  const std::vector<graph::vertex_t> expected = graph::reference::connected_components(graph::build_csr(kron));
+  constexpr std::size_t capacity = 32 * 1024;  // above the eager limit: batches in flight are bounded
+  for (mb::Routing routing : {mb::Routing::no_route, mb::Routing::nlnr}) {
+    for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+      MailboxSetup setup = on(4, routing, mb::Layout{2, 2}, capacity);
+      setup.local.faults.enabled = true;
+      setup.local.faults.seed = seed;
+      setup.local.faults.hold_probability = 0.95;
+      setup.local.faults.max_held = 64;
+      setup.runtime.progress_thread = false;
+      algo::MailboxCcOptions options;
+      options.mailbox = setup.config();
+      std::mutex mutex;
+      std::uint64_t peak = 0;
+      const std::vector<graph::vertex_t> labels = courier::test_support::run_round_robin<graph::vertex_t>(
+          kron, setup, graph::kNoVertex, [&](courier::comm::Runtime& rt, std::span<const graph::Edge> mine) {
+            algo::MailboxComponents cc = algo::mailbox_cc(rt, mine, kron.num_vertices, options);
+            const std::lock_guard lock(mutex);
+            peak = std::max(peak, cc.stats.peak_buffered_bytes);
+            return cc.labels;
+          });
+      EXPECT_EQ(labels, expected) << setup.describe() << ", seed " << seed;
+      EXPECT_LE(peak, 4 * capacity) << setup.describe() << ", seed " << seed;
+    }
+  }
 }

@@ -2,8 +2,9 @@
 // Connected components through the mailbox (paper 001, section V-B): asynchronous min-label
 // propagation with delegates. Every vertex starts with its own id as label; when a vertex's label
 // drops, it offers the new label to its neighbours -- in place when the neighbour lives on this
-// rank, by async_send to the owner otherwise -- and everything runs from the receive callbacks
-// until wait_empty. Delegates (high-degree vertices, replicated on every rank) take labels from
+// rank, by async_send to the owner otherwise. Callbacks only lower labels and queue their
+// vertices; the rank's own loop offers what is queued and calls test_empty when nothing is left
+// (a work queue of its own, as YGM's applications keep). Delegates (high-degree vertices, replicated on every rank) take labels from
 // their local edges and, when a rank lowers one, it tells every rank with one async_bcast.
 // The result equals graph::reference::connected_components: edge directions are ignored and
 // every vertex ends with the smallest vertex id of its component.
@@ -32,7 +33,7 @@ struct MailboxComponents {
   mailbox::Stats stats;                 // this rank's propagation mailbox
   mailbox::Stats setup_stats;           // this rank's degree count, announcements and edge moves
   double setup_seconds = 0;             // delegates found and edges moved to where they live
-  double seconds = 0;                   // propagation: first offer to the end of wait_empty
+  double seconds = 0;                   // propagation: first offer to the end of test_empty
 };
 
 // Collective: every rank passes its own share of the edges (any split). Builds four mailboxes
