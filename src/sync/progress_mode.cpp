@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "courier/core/error.hpp"
+#include "courier/core/placement.hpp"
 
 namespace courier::sync {
 
@@ -29,13 +30,17 @@ std::string_view to_string(ProgressMode mode) {
 
 namespace {
 
-// Compute threads on the node and its hardware threads.
+// The compute threads that share this rank's hardware threads, and how many those are.
 std::pair<unsigned long long, unsigned long long> demand_and_supply(const ProgressBudget& budget) {
-  const unsigned hardware = budget.hardware_threads != 0 ? budget.hardware_threads
-                                                         : std::max(1u, std::thread::hardware_concurrency());
-  const unsigned long long busy = static_cast<unsigned long long>(std::max(budget.ranks_on_node, 1)) *
-                                  std::max(budget.threads_per_rank, 1u);
-  return {busy, hardware};
+  unsigned hardware = budget.hardware_threads, allowed = budget.allowed_threads;
+  if (hardware == 0) {
+    hardware = std::max(1u, std::thread::hardware_concurrency());
+    allowed = static_cast<unsigned>(allowed_pus().size());  // 0 when hwloc cannot tell
+  }
+  const bool bound = allowed != 0 && allowed < hardware;
+  const int ranks = bound ? budget.ranks_in_process : budget.ranks_on_node;
+  const auto threads = static_cast<unsigned long long>(std::max(budget.threads_per_rank, 1u));
+  return {static_cast<unsigned long long>(std::max(ranks, 1)) * threads, bound ? allowed : hardware};
 }
 
 }  // namespace

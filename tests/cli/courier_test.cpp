@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -201,9 +202,18 @@ TEST(Cli, TheLciLayerRunsInEveryProgressModeAndRejectsOthersClearly) {
     const Outcome run = courier(std::string("run cc --graph kron:10 --ranks 3 --threads 2 --verify --progress ") + mode +
                                 " --json " + (dir / "r.json").string());
     ASSERT_EQ(run.status, 0) << run.output;
-    EXPECT_NE(run.output.find(std::string("comm lci (progress ") + mode + ")"), std::string::npos) << run.output;
     const auto json = nlohmann::json::parse(read_text(dir / "r.json"));
     EXPECT_EQ(json["options"]["progress"], mode);
+    // auto names what it chose: 3 ranks x 2 threads leave no hardware thread spare on a machine
+    // with fewer than 7.
+    const bool thread = json["engine_stats"]["progress_thread"].get<bool>();
+    const std::string line = std::string(mode) == "auto" ? std::string("auto: ") + (thread ? "thread" : "explicit") : mode;
+    EXPECT_NE(run.output.find("comm lci (progress " + line + ")"), std::string::npos) << run.output;
+    if (std::string(mode) != "auto") {
+      EXPECT_EQ(thread, std::string(mode) == "thread");
+    } else if (std::thread::hardware_concurrency() < 7) {
+      EXPECT_FALSE(thread);
+    }
     EXPECT_EQ(json["verification"], "PASS");
   }
   const Outcome bad = courier("run cc --graph kron:4 --progress sometimes");

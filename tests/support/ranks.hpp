@@ -27,7 +27,8 @@ inline void on_every_rank(const std::vector<dist::LocalGraph>& parts, unsigned t
                                     : layer == Layer::lci_explicit ? sync::ProgressMode::explicit_calls
                                                                    : sync::ProgressMode::automatic;
     const sync::ProgressBudget budget{.ranks_on_node = static_cast<int>(parts.size()),
-                                      .threads_per_rank = threads_per_rank};
+                                      .threads_per_rank = threads_per_rank,
+                                      .ranks_in_process = static_cast<int>(parts.size())};
     comm::run_local(static_cast<comm::rank_t>(parts.size()), [&](comm::Runtime& runtime) {
       sync::LciChannel channel(runtime, sync::LciChannel::options_for(budget));
       ThreadTeam team(threads_per_rank);

@@ -50,6 +50,27 @@ TEST(ProgressMode, AutomaticWantsAThreadOnlyWhenAHardwareThreadIsSpare) {
   EXPECT_FALSE(wants(1000000, 1, 0));
 }
 
+TEST(ProgressMode, ABoundProcessCountsOnlyItsBinding) {
+  // mpirun --bind-to core: two ranks of an 8-thread node, each bound to one core. Unbound, the
+  // node would have 6 hardware threads spare; bound, a server would only take the rank's core.
+  const ProgressBudget bound{.ranks_on_node = 2, .threads_per_rank = 1, .hardware_threads = 8, .allowed_threads = 1};
+  EXPECT_FALSE(wants_progress_thread(ProgressMode::automatic, bound));
+  EXPECT_TRUE(wants_progress_thread(ProgressMode::automatic, {.ranks_on_node = 2, .threads_per_rank = 1, .hardware_threads = 8}));
+  // Bound to 4 of 8 with 2 compute threads: one is spare, whatever the node's other ranks do.
+  EXPECT_TRUE(wants_progress_thread(ProgressMode::automatic,
+                                    {.ranks_on_node = 6, .threads_per_rank = 2, .hardware_threads = 8, .allowed_threads = 4}));
+  EXPECT_TRUE(oversubscribed({.ranks_on_node = 1, .threads_per_rank = 3, .hardware_threads = 8, .allowed_threads = 2}));
+  // Ranks as threads of one bound process share its binding.
+  EXPECT_TRUE(oversubscribed(
+      {.ranks_on_node = 4, .threads_per_rank = 1, .hardware_threads = 8, .allowed_threads = 2, .ranks_in_process = 4}));
+  EXPECT_FALSE(wants_progress_thread(
+      ProgressMode::automatic,
+      {.ranks_on_node = 2, .threads_per_rank = 1, .hardware_threads = 8, .allowed_threads = 2, .ranks_in_process = 2}));
+  // A binding to the whole node is no binding.
+  EXPECT_FALSE(wants_progress_thread(ProgressMode::automatic,
+                                     {.ranks_on_node = 8, .threads_per_rank = 1, .hardware_threads = 8, .allowed_threads = 8}));
+}
+
 TEST(ProgressMode, AnExplicitChoiceOverridesTheBudget) {
   const ProgressBudget full{.ranks_on_node = 4, .threads_per_rank = 1, .hardware_threads = 2};
   const ProgressBudget spare{.ranks_on_node = 1, .threads_per_rank = 1, .hardware_threads = 8};

@@ -18,6 +18,12 @@ namespace courier::cli {
 
 namespace {
 
+// "lci (progress auto: explicit)": the mode asked for and, for auto, what it chose on this node.
+std::string lci_line(const std::string& progress, bool progress_thread) {
+  if (progress != "auto") return "lci (progress " + progress + ")";
+  return std::string("lci (progress auto: ") + (progress_thread ? "thread" : "explicit") + ")";
+}
+
 struct Options {
   std::string algorithm;
   std::string graph;
@@ -141,6 +147,7 @@ int run_on(const Options& o, const MpiSession* mpi) {
     engine_stats = std::move(run.stats);
     engine_stats["load_seconds"] = run.load_seconds;
     engine_stats["partition_seconds"] = run.partition_seconds;
+    if (vertex.comm == "lci") engine_stats["progress_thread"] = run.progress_thread;
     times["load"] = run.load_seconds;
     times["partition"] = run.partition_seconds;
     times["run"] = run.run_seconds;
@@ -149,7 +156,7 @@ int run_on(const Options& o, const MpiSession* mpi) {
     timer.lap();
     engine_line = fmt::format("vertex engine, {} ranks{} x {} threads, policy {}, comm {}", vertex.ranks,
                               mpi ? " (MPI)" : "", vertex.threads, o.policy,
-                              vertex.comm == "lci" ? vertex.comm + " (progress " + vertex.progress + ")" : vertex.comm);
+                              vertex.comm == "lci" ? lci_line(vertex.progress, run.progress_thread) : vertex.comm);
   }
   if (!speaker) return 0;  // rank 0 has the result and speaks for the run
 

@@ -195,7 +195,9 @@ VertexRun run_vertex(const std::string& algorithm, const std::string& graph, con
   check_layer(algorithm, engine_options, false);
   VertexRun run;
   // A rank's failure that the others cannot agree on ends the process (local_ranks.hpp).
-  const sync::ProgressBudget budget{.ranks_on_node = engine_options.ranks, .threads_per_rank = engine_options.threads};
+  const sync::ProgressBudget budget{.ranks_on_node = engine_options.ranks,
+                                    .threads_per_rank = engine_options.threads,
+                                    .ranks_in_process = engine_options.ranks};
   run_local_ranks(engine_options.ranks, [&](comm::Runtime& runtime) {
     sync::LciChannel channel(runtime, sync::LciChannel::options_for(budget));
     const Loaded loaded = load_rank(algorithm, graph, load, options, engine_options, channel);
@@ -208,6 +210,7 @@ VertexRun run_vertex(const std::string& algorithm, const std::string& graph, con
     if (runtime.rank() == 0) {
       run = finish(algorithm, std::move(mine), loaded.graph, options);
       run.run_seconds = run_seconds;
+      run.progress_thread = runtime.options().progress_thread;
     }
   }, sync::LciChannel::runtime_options(sync::parse_progress_mode(engine_options.progress), budget));
   return run;
@@ -255,9 +258,11 @@ VertexRun run_vertex_mpi(const std::string& algorithm, const std::string& graph,
                        {.pin = engine_options.pin});
     run_seconds = channel->max_all(timer.lap());
   });
+  const bool progress_thread = runtime && runtime->options().progress_thread;
   close();
   VertexRun run = finish(algorithm, std::move(outcome), loaded->graph, options);
   run.run_seconds = run_seconds;
+  run.progress_thread = progress_thread;
   return run;
 }
 #endif

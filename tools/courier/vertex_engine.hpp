@@ -31,6 +31,7 @@ struct VertexRun {
   double load_seconds = 0;       // reading the parts (max over ranks)
   double partition_seconds = 0;  // transforms, degrees, plan, shuffle, local graphs (max over ranks)
   double run_seconds = 0;
+  bool progress_thread = false;  // --comm lci: each rank's runtime has its progress server
 };
 
 // Every rank reads its own part of GRAPH (a file or generator spec) and the edges go to their
