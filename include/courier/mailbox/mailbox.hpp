@@ -19,6 +19,13 @@
 // returns to the caller without waiting for other ranks. Receive callbacks run on the thread that
 // uses the mailbox, inside async_send (during an exchange), test_empty or wait_empty; they may call
 // async_send and async_bcast, which then only buffer. One thread uses a mailbox at a time.
+//
+// Memory: buffered bytes stay near the capacity (peaks of about twice it), also while callbacks
+// send, because full buffers go to the transport between records (callbacks never nest). A
+// batch in flight to a peer is only taken when that peer makes progress, so one callback that
+// sends many capacities' worth (a cascade) can still pile up behind a slow peer: such programs
+// queue the work in the callback and do it from their own loop, polling test_empty (as
+// algo/mailbox_cc does).
 #include <cstdint>
 #include <cstring>
 #include <functional>
