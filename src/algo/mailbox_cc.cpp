@@ -92,7 +92,8 @@ class LabelPropagation {
         backoff.reset();
       }
     }
-    if (!work_.empty()) throw Error("mailbox cc: the mailbox reported empty while labels were still queued; this is a bug");
+    if (!work_.empty())
+      throw Error("mailbox cc: the mailbox reported empty while labels were still queued; this is a bug");
   }
 
   const std::vector<vertex_t>& labels() const { return labels_; }

@@ -4,8 +4,9 @@
 // drops, it offers the new label to its neighbours -- in place when the neighbour lives on this
 // rank, by async_send to the owner otherwise. Callbacks only lower labels and queue their
 // vertices; the rank's own loop offers what is queued and calls test_empty when nothing is left
-// (a work queue of its own, as YGM's applications keep). Delegates (high-degree vertices, replicated on every rank) take labels from
-// their local edges and, when a rank lowers one, it tells every rank with one async_bcast.
+// (a work queue of its own, as YGM's applications keep). Delegates (high-degree vertices,
+// replicated on every rank) take labels from their local edges and, when a rank lowers one, it
+// tells every rank with one async_bcast.
 // The result equals graph::reference::connected_components: edge directions are ignored and
 // every vertex ends with the smallest vertex id of its component.
 #include <cstdint>
