@@ -9,9 +9,10 @@
 // that polls test_empty work of its own, through a message to its own rank that no counter
 // sees). When two consecutive waves see the same sums and sent == received, no batch was in
 // flight or being handled between them (the four-counter argument: the received sum of the first
-// wave equals the sent sum of the second), and rank 0 tells every rank that the epoch is over. Counters only grow, so a mailbox can be emptied any number of times (epochs);
-// control messages carry their epoch, so a probe of the next epoch that overtakes the "done" of
-// this one waits for it.
+// wave equals the sent sum of the second), and rank 0 tells every rank that the epoch is over.
+// Counters only grow, so a mailbox can be emptied any number of times (epochs); control messages
+// carry their epoch, so a probe of the next epoch that overtakes the "done" of this one waits
+// for it.
 #include <cstdint>
 #include <deque>
 #include <optional>
