@@ -72,6 +72,8 @@ class Mailbox {
   void wait_empty() { core_.wait_empty(); }
   // The non-blocking form of wait_empty, for programs with their own work queues: call it when
   // this rank has no work of its own; true once wait_empty would return (then, on every rank).
+  // A call that ran callbacks does not count this rank as idle, so work they queued (also through
+  // messages to this rank) is done before the ranks agree on the end.
   bool test_empty() { return core_.test_empty(); }
 
   rank_t rank() const { return core_.rank(); }
