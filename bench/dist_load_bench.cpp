@@ -97,7 +97,7 @@ int main(int argc, char** argv) {
   Measure m;
   {
     std::unique_ptr<net::Device> device = net::make_mpi_device();
-    const sync::ProgressBudget budget{.ranks_on_node = sync::ranks_on_node(device->rank_nodes(), device->rank())};
+    const sync::ProgressBudget budget = sync::process_budget(*device, 1);
     comm::Runtime runtime(std::move(device), sync::LciChannel::runtime_options(sync::ProgressMode::automatic, budget));
     {
       sync::LciChannel channel(runtime);

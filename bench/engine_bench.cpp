@@ -319,7 +319,7 @@ int main(int argc, char** argv) {
   Options o;
   app.add_option("--graphs", o.graphs, "Generator specs or files (symmetrized, with uint32 weights)")->delimiter(',');
   app.add_option("--algorithms", o.kernels, "Any of bfs, cc, sssp, pagerank")->delimiter(',');
-  app.add_option("--layers", o.layers, "Any of lci, mpi-probe, mpi-rma (variants: lci-thread, lci-explicit, lci-eager, lci-whole, lci-eager-server, lci-4k, lci-unbounded, lci-wN (window N), lci-mN (N KiB messages), lci-yN (N yields), lci-nap, lci-lazy-sends, lci-64k)")->delimiter(',');
+  app.add_option("--layers", o.layers, "Any of lci, mpi-probe, mpi-rma (variants: lci-thread, lci-explicit, lci-eager, lci-whole, lci-eager-server, lci-4k, lci-unbounded, lci-wN (window N), lci-mN (N KiB messages), lci-yN (N yields), lci-nap, lci-64k)")->delimiter(',');
   app.add_option("--ranks", o.ranks, "Rank counts, each run on the first ranks of the job")->delimiter(',');
   app.add_option("--threads", o.threads, "Threads per rank (default 1; 2 with --single)");
   app.add_option("--repeats", o.repeats, "Median of this many runs per layer")->check(CLI::Range(1, 99));

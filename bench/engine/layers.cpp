@@ -23,17 +23,15 @@ Layer::Layer(const std::string& name, MPI_Comm comm, unsigned threads_per_rank) 
                              name.find_first_not_of("0123456789", 5) == std::string::npos;
   if (name == "lci" || name == "lci-thread" || name == "lci-explicit" || name == "lci-whole" ||
       name == "lci-eager-server" || name == "lci-4k" || name == "lci-unbounded" || name == "lci-64k" ||
-      name == "lci-nap" || name == "lci-lazy-sends" || name == "lci-eager" || window_variant || yield_variant || message_variant) {
+      name == "lci-nap" || name == "lci-eager" || window_variant || yield_variant || message_variant) {
     net::MpiDeviceOptions device_options{.comm = comm};
     if (name == "lci-4k") device_options.max_frame_bytes = 4096;  // within Open MPI vader's eager limit
-    if (name == "lci-lazy-sends") device_options.send_test_interval = 8;  // fewer MPI_Test (each may yield)
     std::unique_ptr<net::Device> device = net::make_mpi_device(device_options);
     // The progress mode: chosen for this node (auto), unless the variant names one.
     sync::ProgressMode mode = sync::ProgressMode::automatic;
     if (name == "lci-thread" || name == "lci-eager-server") mode = sync::ProgressMode::thread;
     if (name == "lci-explicit") mode = sync::ProgressMode::explicit_calls;
-    const sync::ProgressBudget budget{.ranks_on_node = sync::ranks_on_node(device->rank_nodes(), device->rank()),
-                                      .threads_per_rank = threads_per_rank};
+    const sync::ProgressBudget budget = sync::process_budget(*device, threads_per_rank);
     comm::RuntimeOptions options = sync::LciChannel::runtime_options(mode, budget);
     if (name == "lci-eager-server") options.server_backoff = sync::kPhaseWait;
     runtime_ = std::make_unique<comm::Runtime>(std::move(device), options);
@@ -61,7 +59,7 @@ Layer::Layer(const std::string& name, MPI_Comm comm, unsigned threads_per_rank) 
     channel_ = sync::make_mpi_channel(name, comm);
     return;
   }
-  throw InputError("engine_bench: no layer '" + name + "' (choose from lci, lci-thread, lci-explicit, lci-eager, lci-whole, lci-eager-server, lci-4k, lci-unbounded, lci-wN, lci-mN, lci-yN, lci-nap, lci-lazy-sends, lci-64k, mpi-probe, mpi-rma)");
+  throw InputError("engine_bench: no layer '" + name + "' (choose from lci, lci-thread, lci-explicit, lci-eager, lci-whole, lci-eager-server, lci-4k, lci-unbounded, lci-wN, lci-mN, lci-yN, lci-nap, lci-64k, mpi-probe, mpi-rma)");
 }
 
 Layer::~Layer() {

@@ -150,7 +150,7 @@ PagerankResult pagerank(Engine& engine, const PagerankOptions& options) {
     return result;
   }
   return pagerank_float_shares(options) ? pull_pagerank<float>(engine, options)
-                                               : pull_pagerank<double>(engine, options);
+                                        : pull_pagerank<double>(engine, options);
 }
 
 }  // namespace courier::algo

@@ -41,6 +41,21 @@ class BusyScope {
   bool& flag_;
 };
 
+// Gives a received message's buffer back to its endpoint when the scope ends, also when a callback
+// throws.
+class ReleaseOnExit {
+ public:
+  ReleaseOnExit(comm::Endpoint& endpoint, const comm::Completion& completion)
+      : endpoint_(endpoint), completion_(completion) {}
+  ~ReleaseOnExit() { endpoint_.release(completion_); }
+  ReleaseOnExit(const ReleaseOnExit&) = delete;
+  ReleaseOnExit& operator=(const ReleaseOnExit&) = delete;
+
+ private:
+  comm::Endpoint& endpoint_;
+  const comm::Completion& completion_;
+};
+
 constexpr comm::tag_t routed_tag = 1;  // the termination's control messages use 2 to 4
 constexpr comm::tag_t direct_tag = 5;
 constexpr std::size_t drain_batch = 64;  // completions handled before batches are flushed again
@@ -364,11 +379,7 @@ void Core::take(const comm::Completion& c, bool may_handle) {
     }
     return;
   }
-  struct Release {
-    comm::Endpoint& endpoint;
-    const comm::Completion& completion;
-    ~Release() { endpoint.release(completion); }
-  } release{endpoint_, c};
+  const ReleaseOnExit release(endpoint_, c);
   if (!Termination::is_control(c.tag)) {
     throw Error("mailbox: a message with unknown tag " + std::to_string(c.tag) + " arrived from rank " +
                 std::to_string(c.rank) + " on the mailbox's endpoint; build mailboxes (and other endpoints) "
@@ -378,11 +389,7 @@ void Core::take(const comm::Completion& c, bool may_handle) {
 }
 
 void Core::handle_data(const comm::Completion& c) {
-  struct Release {
-    comm::Endpoint& endpoint;
-    const comm::Completion& completion;
-    ~Release() { endpoint.release(completion); }
-  } release{endpoint_, c};
+  const ReleaseOnExit release(endpoint_, c);
   if (c.tag == direct_tag) {
     counters_.messages_delivered += deliver_run(c.data, c.size);
   } else {
@@ -499,9 +506,11 @@ bool Core::step(bool& progressed) {
   termination_->flush_outbox();
   // A step that ran callbacks is not idle: they may have given the program work of its own
   // (test_empty's callers keep work queues), which it does before it calls again.
-  const bool ran_callbacks = counters_.messages_delivered != delivered;
-  if (buffered_ == 0 && deferred_.empty() && !ran_callbacks && termination_->on_idle()) progressed = true;
-  if (ran_callbacks) progressed = true;
+  if (counters_.messages_delivered != delivered) {
+    progressed = true;
+  } else if (buffered_ == 0 && deferred_.empty() && termination_->on_idle()) {
+    progressed = true;
+  }
   progress_if_needed();
   return termination_->finished();
 }

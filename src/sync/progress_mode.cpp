@@ -63,4 +63,8 @@ int ranks_on_node(const std::vector<int>& rank_nodes, int rank) {
   return static_cast<int>(std::count(rank_nodes.begin(), rank_nodes.end(), node));
 }
 
+ProgressBudget process_budget(const net::Device& device, unsigned threads_per_rank) {
+  return {.ranks_on_node = ranks_on_node(device.rank_nodes(), device.rank()), .threads_per_rank = threads_per_rank};
+}
+
 }  // namespace courier::sync

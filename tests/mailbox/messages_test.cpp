@@ -44,6 +44,23 @@ struct Record {
   }
 };
 
+// A rank's own loop (HavoqGT-style): does the work its callbacks queued, one item at a time, and
+// polls test_empty whenever the queue is empty, until the mailbox is empty on every rank.
+template <class Box, class Handle>
+void work_until_empty(Box& box, std::deque<std::uint32_t>& work, Handle&& handle) {
+  courier::Backoff backoff;
+  for (;;) {
+    if (!work.empty()) backoff.reset();
+    while (!work.empty()) {
+      const std::uint32_t item = work.front();
+      work.pop_front();
+      handle(item);
+    }
+    if (box.test_empty()) break;
+    backoff.pause();
+  }
+}
+
 }  // namespace
 
 TEST(MailboxMessages, VariableLengthVectorsThroughEveryScheme) {
@@ -135,21 +152,13 @@ TEST(MailboxMessages, OwnWorkQueuePollingTestEmpty) {
     mb::Mailbox<std::uint32_t> box(rt, [&](auto&, std::uint32_t left) { work.push_back(left); },
                                    config(128, mb::Routing::node_remote, mb::Layout{3, 2}));
     for (int t = 0; t < tokens; ++t) box.async_send((me + 1) % ranks, hops);
-    courier::Backoff backoff;
-    for (;;) {
-      if (!work.empty()) backoff.reset();
-      while (!work.empty()) {
-        const std::uint32_t left = work.front();
-        work.pop_front();
-        if (left == 1) {
-          ++finished[static_cast<std::size_t>(me)];
-        } else {
-          box.async_send((me + 1) % ranks, left - 1);
-        }
+    work_until_empty(box, work, [&](std::uint32_t left) {
+      if (left == 1) {
+        ++finished[static_cast<std::size_t>(me)];
+      } else {
+        box.async_send((me + 1) % ranks, left - 1);
       }
-      if (box.test_empty()) break;
-      backoff.pause();
-    }
+    });
     EXPECT_TRUE(work.empty()) << "rank " << me;
   });
   EXPECT_EQ(std::accumulate(finished.begin(), finished.end(), std::uint64_t{0}), std::uint64_t{ranks} * tokens);
@@ -168,19 +177,11 @@ TEST(MailboxMessages, OwnWorkQueueFedByMessagesToItself) {
     mb::Mailbox<std::uint32_t> box(rt, [&](auto&, std::uint32_t left) { work.push_back(left); },
                                    config(64, mb::Routing::no_route));
     if (me == 1) box.async_send(me, hops);
-    courier::Backoff backoff;
-    for (;;) {
-      if (!work.empty()) backoff.reset();
-      while (!work.empty()) {
-        const std::uint32_t left = work.front();
-        work.pop_front();
-        ++passes[static_cast<std::size_t>(me)];
-        std::this_thread::sleep_for(std::chrono::microseconds(50));
-        if (left > 1) box.async_send(me, left - 1);
-      }
-      if (box.test_empty()) break;
-      backoff.pause();
-    }
+    work_until_empty(box, work, [&](std::uint32_t left) {
+      ++passes[static_cast<std::size_t>(me)];
+      std::this_thread::sleep_for(std::chrono::microseconds(50));
+      if (left > 1) box.async_send(me, left - 1);
+    });
     EXPECT_TRUE(work.empty()) << "rank " << me;
   });
   EXPECT_EQ(passes[1], hops);

@@ -225,8 +225,7 @@ VertexRun run_vertex_mpi(const std::string& algorithm, const std::string& graph,
   std::unique_ptr<sync::Channel> channel;
   if (engine_options.comm == "lci") {
     std::unique_ptr<net::Device> device = net::make_mpi_device();
-    const sync::ProgressBudget budget{.ranks_on_node = sync::ranks_on_node(device->rank_nodes(), device->rank()),
-                                      .threads_per_rank = engine_options.threads};
+    const sync::ProgressBudget budget = sync::process_budget(*device, engine_options.threads);
     runtime = std::make_unique<comm::Runtime>(
         std::move(device), sync::LciChannel::runtime_options(sync::parse_progress_mode(engine_options.progress), budget));
     channel = std::make_unique<sync::LciChannel>(*runtime, sync::LciChannel::options_for(budget));

@@ -26,12 +26,6 @@ struct MpiDeviceOptions {
   std::size_t send_buffers = 64;       // frames in flight before try_send answers retry
   std::size_t max_puts = 64;           // puts in flight before try_put answers retry
   std::size_t max_exposed = 1024;      // regions exposed and not yet filled before try_expose retries
-  // A round in which no frame arrived tests the frames it sent only every this many rounds (or
-  // when half the send buffers are busy). Under Open MPI on an oversubscribed node each test that
-  // finds nothing yields the core, and a finished send reports nothing anyone waits for, so a
-  // larger interval saves yields; whether that pays is not measured yet (engine_bench
-  // lci-lazy-sends). 1: every round.
-  std::size_t send_test_interval = 1;
 };
 
 std::unique_ptr<Device> make_mpi_device(const MpiDeviceOptions& options = {});

@@ -12,6 +12,8 @@
 #include <string_view>
 #include <vector>
 
+#include "courier/net/device.hpp"
+
 namespace courier::sync {
 
 enum class ProgressMode { automatic, thread, explicit_calls };
@@ -43,5 +45,9 @@ bool oversubscribed(const ProgressBudget& budget);
 // How many ranks share `rank`'s node, from a transport's rank -> node table
 // (net::Device::rank_nodes); 1 when the table does not name the rank.
 int ranks_on_node(const std::vector<int>& rank_nodes, int rank);
+
+// The budget of a rank that is one process of a launcher (mpi, ofi): the node's ranks as the
+// device places them, `threads_per_rank` compute threads each, the hardware read from the system.
+ProgressBudget process_budget(const net::Device& device, unsigned threads_per_rank);
 
 }  // namespace courier::sync

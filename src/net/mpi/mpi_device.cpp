@@ -150,10 +150,6 @@ class MpiDevice final : public Device {
     // are found done without running MPI's progress a second time. The latency path has one
     // send in flight and nothing else: one MPI_Test.
     const std::size_t end = busy_end();
-    if (options_.send_test_interval > 1 && end <= put_begin_ && events == 0 &&
-        free_sends_.busy_count() < options_.send_buffers / 2 &&
-        ++quiet_rounds_ % options_.send_test_interval != 0)
-      return 0;  // only sends are busy, nothing arrived: see MpiDeviceOptions::send_test_interval
     if (end <= put_begin_ && free_sends_.busy_count() == 1) {  // that one send, nothing else
       int sent = 0;
       mpi_check(MPI_Test(&requests_[end - 1], &sent, MPI_STATUS_IGNORE), "MPI_Test");
@@ -173,7 +169,6 @@ class MpiDevice final : public Device {
   void barrier() override { mpi_check(MPI_Barrier(comm_), "MPI_Barrier"); }
 
  private:
-  // A node is named by the lowest rank of its shared-memory group (MPI_COMM_TYPE_SHARED).
   static int query_tag_ub() {
     int* value = nullptr;
     int found = 0;
@@ -280,7 +275,6 @@ class MpiDevice final : public Device {
 
   std::size_t receive_begin_, send_begin_, put_begin_, expose_begin_, request_count_;
   std::size_t next_receive_ = 0;  // the receive MPI fills next
-  std::size_t quiet_rounds_ = 0;  // rounds in which nothing arrived and only sends were busy
   std::vector<MPI_Request> requests_;
   std::vector<int> completed_;
   std::vector<MPI_Status> statuses_;
