@@ -95,7 +95,16 @@ class LoopbackChannel final : public Channel {
     if (message_limit_ != 0 && message.size() > message_limit_)
       throw Error("loopback: a message of " + std::to_string(message.size()) + " bytes over the limit of " +
                   std::to_string(message_limit_));
+    {
+      std::lock_guard lock(sent_mutex_);
+      sent_to_.push_back(peer);
+    }
     hub_.post(peer, rank_, phase_, std::move(message));
+  }
+  // The peers of every message sent, in the order sent.
+  std::vector<rank_t> sent_to() const {
+    std::lock_guard lock(sent_mutex_);
+    return sent_to_;
   }
   std::optional<Received> try_receive() override { return hub_.take(rank_, phase_); }
   void release(Bytes) override {}
@@ -115,6 +124,8 @@ class LoopbackChannel final : public Channel {
   std::size_t message_limit_;
   std::uint64_t phase_ = 0;
   ChannelStats stats_;
+  mutable std::mutex sent_mutex_;
+  std::vector<rank_t> sent_to_;
 };
 
 }  // namespace courier::sync::test_support

@@ -164,6 +164,42 @@ TEST(Substrate, AStreamingLayerCutsEveryListIntoMessagesWithinItsLimitByWhatIsSe
   }
 }
 
+TEST(Substrate, AStreamingLayerDealsMessagesToItsPeersInTurn) {
+  // 4 ranks, each list cut into several messages. A rank sends its peers one message each in
+  // turn, so a layer that gives each peer room for only a few messages (lci where ranks share
+  // cores) never holds back the others while it waits for one: the k-th message to a peer goes
+  // out only after every peer with more than k - 1 messages has had its (k - 1)-th.
+  const EdgeList g = random_graph(800, 30000, 5);
+  const auto parts = dist::partition_in_memory(g, Policy::cvc, 4, false);
+  std::vector<std::vector<rank_t>> sent(4);
+  sync::test_support::LoopbackHub hub(4);
+  courier::test_support::on_rank_threads(4, [&](int r) {
+    sync::test_support::LoopbackChannel channel(hub, r, 200);  // 44 labels a message
+    ThreadTeam team(1);  // one gatherer: the order sent is the order planned
+    Substrate substrate(parts[r], channel, team);
+    std::vector<std::uint32_t> value(parts[r].proxies(), 1);
+    Bitset updated(parts[r].proxies());
+    for (dist::local_t l = 0; l < parts[r].proxies(); ++l) updated.set(l);
+    substrate.reduce<Max>(value, updated);
+    sent[r] = channel.sent_to();
+  });
+  for (int r = 0; r < 4; ++r) {
+    std::vector<std::size_t> total(4, 0), so_far(4, 0);
+    for (rank_t peer : sent[r]) ++total[peer];
+    EXPECT_GE(*std::max_element(total.begin(), total.end()), 3u) << "rank " << r << ": lists not cut";
+    for (std::size_t i = 0; i < sent[r].size(); ++i) {
+      const rank_t peer = sent[r][i];
+      for (rank_t other = 0; other < 4; ++other) {
+        if (so_far[other] < total[other]) {
+          ASSERT_GE(so_far[other], so_far[peer]) << "rank " << r << ": message " << i << " to rank " << peer
+                                                 << " went before rank " << other << "'s turn";
+        }
+      }
+      ++so_far[peer];
+    }
+  }
+}
+
 TEST(LoopbackChannel, CollectivesAgreeOnEveryRank) {
   sync::test_support::LoopbackHub hub(3);
   std::vector<std::thread> ranks;

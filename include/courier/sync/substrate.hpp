@@ -187,25 +187,35 @@ Substrate::Plan Substrate::cut(const Pattern& pattern, std::size_t value_bytes, 
     const std::size_t metadata = k == 0 || k == n ? 0 : std::min((n + 63) / 64 * 8, k * sizeof(std::uint32_t));
     return sizeof(StreamHeader) + sizeof(MessageHeader) + metadata + k * value_bytes;
   };
+  // Each peer's pieces, dealt out a piece per peer in turn. A layer may give a peer room for only
+  // a few messages (lci where ranks share cores: 2); in peer order a sender would then wait on
+  // one peer's room for almost every message while its other peers got nothing.
+  std::vector<std::vector<Piece>> by_peer;
+  by_peer.reserve(pattern.to.size());
   for (rank_t peer : pattern.to) {
+    std::vector<Piece>& pieces = by_peer.emplace_back();
     const auto list = send_list(peer);
     std::size_t first = 0, k = 0;
     for (std::size_t i = 0; i < list.size(); ++i) {
       const std::size_t bit = updated.test(list[i]) ? 1 : 0;
       if (i > first && bytes_of(i + 1 - first, k + bit) > limit) {
-        plan.sends.push_back({peer, first, i - first, bytes_of(i - first, k)});
-        plan.to.push_back(peer);
+        pieces.push_back({peer, first, i - first, bytes_of(i - first, k)});
         first = i;
         k = 0;
       }
       k += bit;
     }
-    plan.sends.push_back({peer, first, list.size() - first, bytes_of(list.size() - first, k)});
-    plan.to.push_back(peer);
-    std::size_t mine = plan.sends.size();
-    while (mine > 0 && plan.sends[mine - 1].peer == peer) --mine;
-    for (std::size_t j = mine; j < plan.sends.size(); ++j)
-      plan.sends[j].messages = static_cast<std::uint32_t>(plan.sends.size() - mine);
+    pieces.push_back({peer, first, list.size() - first, bytes_of(list.size() - first, k)});
+    for (Piece& piece : pieces) piece.messages = static_cast<std::uint32_t>(pieces.size());
+  }
+  std::size_t turns = 0;
+  for (const std::vector<Piece>& pieces : by_peer) turns = std::max(turns, pieces.size());
+  for (std::size_t turn = 0; turn < turns; ++turn) {
+    for (const std::vector<Piece>& pieces : by_peer) {
+      if (turn >= pieces.size()) continue;
+      plan.sends.push_back(pieces[turn]);
+      plan.to.push_back(pieces[turn].peer);
+    }
   }
   return plan;
 }
