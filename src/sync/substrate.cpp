@@ -4,9 +4,21 @@
 
 namespace courier::sync {
 
+namespace {
+
+bool is_range(std::span<const local_t> list) {
+  for (std::size_t i = 0; i < list.size(); ++i)
+    if (list[i] != list.front() + i) return false;
+  return true;
+}
+
+}  // namespace
+
 Substrate::Substrate(const dist::LocalGraph& graph, Channel& channel, ThreadTeam& team)
     : graph_(graph), channel_(channel), team_(team) {
   for (rank_t peer = 0; peer < graph.ranks(); ++peer) {
+    reduce_.send_is_range.push_back(is_range(reduce_send_list(peer)));
+    broadcast_.send_is_range.push_back(is_range(graph.masters_mirrored_on(peer)));
     if (!graph.mirrors_owned_by(peer).empty()) {
       reduce_.to.push_back(peer);
       broadcast_.from.push_back(peer);

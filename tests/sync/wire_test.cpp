@@ -2,6 +2,8 @@
 #include "courier/sync/wire.hpp"
 
 #include <map>
+#include <random>
+#include <utility>
 
 #include <gtest/gtest.h>
 
@@ -68,4 +70,39 @@ TEST(Wire, RejectsMessagesThatDoNotFitTheList) {
   EXPECT_THROW(decode<double>(std::span<const std::byte>(message).first(message.size() - 1), 3, ignore), Error);
   EXPECT_THROW(decode<double>(message, 1, ignore), Error);  // offset 1 beyond a list of 1
   EXPECT_THROW(decode<double>(std::span<const std::byte>(message).first(3), 3, ignore), Error);
+}
+
+TEST(Wire, ARangeEncodesTheSameBytesAsItsList) {
+  // The word-at-a-time path for consecutive proxies must write exactly what the per-entry path
+  // writes, at every density (each metadata kind) and for ranges that start and end mid-word.
+  std::mt19937_64 random(7);
+  const std::size_t proxies = 1000;
+  std::vector<double> value(proxies);
+  for (std::size_t i = 0; i < proxies; ++i) value[i] = 0.25 + static_cast<double>(i);
+  for (const double density : {0.0, 0.002, 0.05, 0.6, 1.0}) {
+    Bitset updated(proxies);
+    std::bernoulli_distribution pick(density);
+    for (std::size_t p = 0; p < proxies; ++p)
+      if (pick(random)) updated.set(p);
+    for (const auto& [first, n] : {std::pair<std::size_t, std::size_t>{0, 1000}, {3, 61}, {64, 64}, {70, 700}, {999, 1}, {5, 0}}) {
+      std::vector<std::uint32_t> list(n);
+      for (std::size_t i = 0; i < n; ++i) list[i] = static_cast<std::uint32_t>(first + i);
+      Bytes by_list, by_range;
+      encode<double, std::uint32_t>(list, updated, value, by_list);
+      encode_range<double>(first, n, updated, value, by_range);
+      EXPECT_EQ(by_range, by_list) << "density " << density << ", range " << first << " + " << n;
+    }
+  }
+}
+
+TEST(Bitset, CountsTheMembersOfARange) {
+  Bitset set(200);
+  for (std::size_t i : {0u, 1u, 63u, 64u, 65u, 127u, 128u, 199u}) set.set(i);
+  EXPECT_EQ(set.count(0, 200), 8u);
+  EXPECT_EQ(set.count(1, 64), 2u);     // 1 and 63, within the first word
+  EXPECT_EQ(set.count(63, 65), 2u);    // across a word boundary
+  EXPECT_EQ(set.count(64, 128), 3u);   // exactly one word
+  EXPECT_EQ(set.count(128, 199), 1u);  // end before the last member
+  EXPECT_EQ(set.count(120, 120), 0u);  // empty
+  EXPECT_EQ(set.count(199, 200), 1u);
 }

@@ -54,6 +54,17 @@ class Bitset {
     for (std::size_t w = 0; w < word_count(); ++w) total += std::popcount(words_[w].load(std::memory_order_relaxed));
     return total;
   }
+  // Members in [begin, end), a word at a time.
+  std::size_t count(std::size_t begin, std::size_t end) const {
+    std::size_t total = 0;
+    for (std::size_t w = begin / 64; begin < end && w <= (end - 1) / 64; ++w) {
+      std::uint64_t word = words_[w].load(std::memory_order_relaxed);
+      if (w == begin / 64) word &= ~std::uint64_t{0} << (begin % 64);
+      if (w == (end - 1) / 64 && end % 64 != 0) word &= (std::uint64_t{1} << (end % 64)) - 1;
+      total += static_cast<std::size_t>(std::popcount(word));
+    }
+    return total;
+  }
   bool any() const {
     for (std::size_t w = 0; w < word_count(); ++w)
       if (words_[w].load(std::memory_order_relaxed) != 0) return true;

@@ -73,6 +73,7 @@ class Substrate {
   };
   struct Pattern {
     std::vector<rank_t> to, from;
+    std::vector<bool> send_is_range;       // by peer: its send list is consecutive proxies
     std::size_t reserved_value_bytes = 0;  // the value size the channel was sized for
   };
   // Reduce: send my mirrors to their owners, receive for my masters. Broadcast: the reverse.
@@ -152,7 +153,10 @@ void Substrate::exchange(Pattern& pattern, bool reducing, std::vector<T>& value,
         message.resize(sizeof range);
         std::memcpy(message.data(), &range, sizeof range);
       }
-      encode<T, local_t>(list, updated, std::span<const T>(value), message);
+      if (pattern.send_is_range[piece.peer] && !list.empty())
+        encode_range<T>(list.front(), list.size(), updated, std::span<const T>(value), message);
+      else
+        encode<T, local_t>(list, updated, std::span<const T>(value), message);
       channel_.send(piece.peer, std::move(message));
       if (streamed) take_one();
     }
@@ -195,6 +199,15 @@ Substrate::Plan Substrate::cut(const Pattern& pattern, std::size_t value_bytes, 
   for (rank_t peer : pattern.to) {
     std::vector<Piece>& pieces = by_peer.emplace_back();
     const auto list = send_list(peer);
+    // A range's updates are counted a word at a time: a phase that fits one message (most rounds
+    // of bfs and sssp) skips the walk below, which tests every entry.
+    if (pattern.send_is_range[peer] && !list.empty()) {
+      const std::size_t k = updated.count(list.front(), list.front() + list.size());
+      if (bytes_of(list.size(), k) <= limit) {
+        pieces.push_back({peer, 0, list.size(), bytes_of(list.size(), k)});
+        continue;
+      }
+    }
     std::size_t first = 0, k = 0;
     for (std::size_t i = 0; i < list.size(); ++i) {
       const std::size_t bit = updated.test(list[i]) ? 1 : 0;
@@ -239,11 +252,10 @@ void Substrate::reduce(std::vector<T>& value, Bitset& updated) {
         }
       });
   // Mirrors have spoken; they start the next round unmarked (and empty, for sums).
-  for (local_t m = graph_.masters(); m < graph_.proxies(); ++m) {
-    if (!updated.test(m)) continue;
+  updated.for_each(graph_.masters(), graph_.proxies(), [&](std::size_t m) {
     updated.reset(m);
     if constexpr (Op::reset_mirrors) value[m] = Op::template identity<T>();
-  }
+  });
   ++stats_.reduces;
   stats_.seconds += timer.elapsed();
 }

@@ -30,14 +30,13 @@ inline std::size_t max_message_bytes(std::size_t entries, std::size_t value_byte
   return sizeof(MessageHeader) + (entries + 63) / 64 * 8 + entries * value_bytes;
 }
 
-// Appends to `out` the entries i of `list` whose proxy list[i] is set in `updated`, with
-// values value[list[i]].
-template <class T, class Local>
-void encode(std::span<const Local> list, const Bitset& updated, std::span<const T> value, Bytes& out) {
+namespace detail {
+
+// Appends the message for a list of n entries, k of them updated; each_updated(fn) calls
+// fn(list index, value) for the updated entries in list order.
+template <class T, class EachUpdated>
+void write_message(std::size_t n, std::size_t k, EachUpdated each_updated, Bytes& out) {
   static_assert(std::is_trivially_copyable_v<T>);
-  const std::size_t n = list.size();
-  std::size_t k = 0;
-  for (Local l : list) k += updated.test(l);
   MessageHeader header{Metadata::empty, static_cast<std::uint32_t>(k)};
   const std::size_t bitset_bytes = (n + 63) / 64 * 8, offset_bytes = k * sizeof(std::uint32_t);
   if (k == 0)
@@ -57,17 +56,40 @@ void encode(std::span<const Local> list, const Bitset& updated, std::span<const 
   std::byte* values = meta + metadata_bytes;
   if (header.metadata == Metadata::bitset) std::memset(meta, 0, bitset_bytes);
   std::size_t j = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    if (!updated.test(list[i])) continue;
+  each_updated([&](std::size_t i, const T& v) {
     if (header.metadata == Metadata::bitset) {
       meta[i / 8] |= std::byte{static_cast<unsigned char>(1u << (i % 8))};
     } else if (header.metadata == Metadata::offsets) {
       const auto offset = static_cast<std::uint32_t>(i);
       std::memcpy(meta + j * sizeof offset, &offset, sizeof offset);
     }
-    std::memcpy(values + j * sizeof(T), &value[list[i]], sizeof(T));
+    std::memcpy(values + j * sizeof(T), &v, sizeof(T));
     ++j;
-  }
+  });
+}
+
+}  // namespace detail
+
+// Appends to `out` the entries i of `list` whose proxy list[i] is set in `updated`, with
+// values value[list[i]].
+template <class T, class Local>
+void encode(std::span<const Local> list, const Bitset& updated, std::span<const T> value, Bytes& out) {
+  std::size_t k = 0;
+  for (Local l : list) k += updated.test(l);
+  detail::write_message<T>(list.size(), k, [&](auto&& put) {
+    for (std::size_t i = 0; i < list.size(); ++i)
+      if (updated.test(list[i])) put(i, value[list[i]]);
+  }, out);
+}
+
+// The same message for the list of the n consecutive proxies from `first` (a rank's mirrors of
+// one owner): its updated entries are counted and found a bitset word at a time, so a phase that
+// updated few of them costs the words, not a test per entry.
+template <class T>
+void encode_range(std::size_t first, std::size_t n, const Bitset& updated, std::span<const T> value, Bytes& out) {
+  detail::write_message<T>(n, updated.count(first, first + n), [&](auto&& put) {
+    updated.for_each(first, first + n, [&](std::size_t proxy) { put(proxy - first, value[proxy]); });
+  }, out);
 }
 
 // Calls apply(list index, value) for every entry of a message made by encode for a list of
