@@ -199,17 +199,21 @@ Substrate::Plan Substrate::cut(const Pattern& pattern, std::size_t value_bytes, 
   for (rank_t peer : pattern.to) {
     std::vector<Piece>& pieces = by_peer.emplace_back();
     const auto list = send_list(peer);
-    // A range's updates are counted a word at a time: a phase that fits one message (most rounds
-    // of bfs and sssp) skips the walk below, which tests every entry.
-    if (pattern.send_is_range[peer] && !list.empty()) {
-      const std::size_t k = updated.count(list.front(), list.front() + list.size());
-      if (bytes_of(list.size(), k) <= limit) {
-        pieces.push_back({peer, 0, list.size(), bytes_of(list.size(), k)});
-        continue;
-      }
-    }
+    // A range's updates are counted a word at a time: while the next 64 entries fit, they are
+    // taken at once (a message's size only grows with its entries and updates, so no entry
+    // among them would have ended it). A sparse phase then costs words, not a test per entry.
+    const bool range = pattern.send_is_range[peer];
     std::size_t first = 0, k = 0;
-    for (std::size_t i = 0; i < list.size(); ++i) {
+    for (std::size_t i = 0; i < list.size();) {
+      if (range) {
+        const std::size_t step = std::min<std::size_t>(64, list.size() - i);
+        const std::size_t set = updated.count(list[i], list[i] + step);
+        if (bytes_of(i + step - first, k + set) <= limit) {
+          i += step;
+          k += set;
+          continue;
+        }
+      }
       const std::size_t bit = updated.test(list[i]) ? 1 : 0;
       if (i > first && bytes_of(i + 1 - first, k + bit) > limit) {
         pieces.push_back({peer, first, i - first, bytes_of(i - first, k)});
@@ -217,6 +221,7 @@ Substrate::Plan Substrate::cut(const Pattern& pattern, std::size_t value_bytes, 
         k = 0;
       }
       k += bit;
+      ++i;
     }
     pieces.push_back({peer, first, list.size() - first, bytes_of(list.size() - first, k)});
     for (Piece& piece : pieces) piece.messages = static_cast<std::uint32_t>(pieces.size());

@@ -7,6 +7,7 @@
 //   offsets  a 32-bit index per updated entry, then the values.
 // Global ids are never needed: both sides hold the list in the same order (LocalGraph's mirror
 // lists), and an offset is never longer than a global id.
+#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <span>
@@ -121,9 +122,15 @@ std::size_t decode(std::span<const std::byte> message, std::size_t entries, Appl
   if (header.metadata == Metadata::all) {
     for (std::size_t i = 0; i < k; ++i) apply(i, value_at(i));
   } else if (header.metadata == Metadata::bitset) {
+    // A word at a time: entry i is bit i % 8 of byte i / 8, so bit i % 64 of little-endian word i / 64.
+    static_assert(std::endian::native == std::endian::little);
     std::size_t j = 0;
-    for (std::size_t i = 0; i < entries && j < k; ++i)
-      if ((std::to_integer<unsigned>(meta[i / 8]) >> (i % 8)) & 1u) apply(i, value_at(j++));
+    for (std::size_t w = 0; w * 64 < entries && j < k; ++w) {
+      std::uint64_t word;
+      std::memcpy(&word, meta + w * sizeof word, sizeof word);
+      if (entries - w * 64 < 64) word &= (std::uint64_t{1} << (entries - w * 64)) - 1;
+      for (; word != 0 && j < k; word &= word - 1) apply(w * 64 + static_cast<std::size_t>(std::countr_zero(word)), value_at(j++));
+    }
   } else if (header.metadata == Metadata::offsets) {
     for (std::size_t j = 0; j < k; ++j) {
       std::uint32_t offset;
