@@ -94,15 +94,3 @@ TEST(Wire, ARangeEncodesTheSameBytesAsItsList) {
     }
   }
 }
-
-TEST(Bitset, CountsTheMembersOfARange) {
-  Bitset set(200);
-  for (std::size_t i : {0u, 1u, 63u, 64u, 65u, 127u, 128u, 199u}) set.set(i);
-  EXPECT_EQ(set.count(0, 200), 8u);
-  EXPECT_EQ(set.count(1, 64), 2u);     // 1 and 63, within the first word
-  EXPECT_EQ(set.count(63, 65), 2u);    // across a word boundary
-  EXPECT_EQ(set.count(64, 128), 3u);   // exactly one word
-  EXPECT_EQ(set.count(128, 199), 1u);  // end before the last member
-  EXPECT_EQ(set.count(120, 120), 0u);  // empty
-  EXPECT_EQ(set.count(199, 200), 1u);
-}
