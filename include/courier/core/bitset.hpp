@@ -49,11 +49,7 @@ class Bitset {
   void clear() {
     for (std::size_t w = 0; w < word_count(); ++w) words_[w].store(0, std::memory_order_relaxed);
   }
-  std::size_t count() const {
-    std::size_t total = 0;
-    for (std::size_t w = 0; w < word_count(); ++w) total += std::popcount(words_[w].load(std::memory_order_relaxed));
-    return total;
-  }
+  std::size_t count() const { return count(0, size_); }
   // Members in [begin, end), a word at a time.
   std::size_t count(std::size_t begin, std::size_t end) const {
     std::size_t total = 0;
