@@ -25,7 +25,7 @@
 #include "courier/net/mpi_device.hpp"
 #include "courier/net/mpi_environment.hpp"
 #include "courier/sync/exchange.hpp"
-#include "courier/sync/lci_channel.hpp"
+#include "courier/sync/stack.hpp"
 
 #ifndef COURIER_COMMIT
 #define COURIER_COMMIT "unknown"
@@ -61,7 +61,7 @@ Measure whole(const std::string& graph, dist::Policy policy, sync::Channel& chan
   for (const graph::Edge& e : all.edges)
     if (plan.edge_owner(e.src, e.dst) == channel.rank()) mine.edges.push_back(e);
   dist::LocalGraph local(plan, channel.rank(), std::move(mine), true);
-  sync::connect_mirrors(local, channel);
+  dist::connect_mirrors(local, sync::collective(channel));
   m.partition = channel.max_all(timer.lap());
   m.edges = local.edges();
   m.proxies = local.proxies();
@@ -73,10 +73,7 @@ Measure parts(const std::string& graph, dist::Policy policy, graph::edge_t chunk
   options.shuffle_chunk = chunk;
   options.policy = policy;
   options.with_in_edges = true;
-  const dist::Collective collective{channel.rank(), channel.ranks(), [&channel](std::vector<dist::Bytes> out) {
-                                      return sync::exchange_all(channel, std::move(out));
-                                    }};
-  const dist::DistributedGraph loaded = dist::load_distributed(graph, options, collective);
+  const dist::DistributedGraph loaded = dist::load_distributed(graph, options, sync::collective(channel));
   return {loaded.load_seconds, loaded.partition_seconds, loaded.graph.edges(), loaded.graph.proxies(), 0};
 }
 
@@ -96,15 +93,12 @@ int main(int argc, char** argv) {
   net::MpiEnvironment mpi(&argc, &argv);
   Measure m;
   {
-    std::unique_ptr<net::Device> device = net::make_mpi_device();
-    const sync::ProgressBudget budget = sync::process_budget(*device, 1);
-    comm::Runtime runtime(std::move(device), sync::LciChannel::runtime_options(sync::ProgressMode::automatic, budget));
-    {
-      sync::LciChannel channel(runtime);
-      m = mode == "parts" ? parts(graph, dist::parse_policy(policy), chunk, channel)
-                          : whole(graph, dist::parse_policy(policy), channel);
-    }
-    runtime.shutdown();
+    // The lci channel with eager-sized messages whatever the node.
+    const std::unique_ptr<sync::Stack> stack =
+        sync::Stack::open({.tune = [](comm::RuntimeOptions&, sync::LciOptions& lci) { lci = {}; }}, MPI_COMM_WORLD);
+    m = mode == "parts" ? parts(graph, dist::parse_policy(policy), chunk, stack->channel())
+                        : whole(graph, dist::parse_policy(policy), stack->channel());
+    stack->close();
   }
   m.peak_rss_mib = peak_rss_mib();
 

@@ -106,8 +106,8 @@ struct Sample {
   Fingerprint print;
 };
 
-Sample run_once(const dist::LocalGraph& share, const std::string& layer_name, const std::string& kernel,
-                const KernelOptions& kernel_options, unsigned threads, bool pin, MPI_Comm comm) {
+Sample run_once(const dist::LocalGraph& share, const std::string& layer_name, const Kernel& kernel, unsigned threads,
+                bool pin, MPI_Comm comm) {
   Sample sample;
   // The ranks outside this run sleep, so this run's ranks split the PUs between them.
   const PlacementOptions placement{pin, share.rank(), share.ranks()};
@@ -115,9 +115,9 @@ Sample run_once(const dist::LocalGraph& share, const std::string& layer_name, co
   MPI_Barrier(comm);
   Timer timer;
   {
-    Layer layer(layer_name, comm, threads);
-    sample.stats = engine::run(share, layer.channel(), threads, [&](engine::Engine& e) {
-      mine = run_kernel(kernel, e, kernel_options);
+    const std::unique_ptr<sync::Stack> stack = sync::Stack::open(layer_spec(layer_name, threads), comm);
+    sample.stats = engine::run(share, stack->channel(), threads, [&](engine::Engine& e) {
+      mine = run_kernel(kernel, e);
       sample.seconds = timer.elapsed();
     }, placement);
   }
@@ -193,7 +193,7 @@ int run_distributed(const Options& o, int world_rank, int world_size) {
     if (o.verify && world_rank == 0) {
       const graph::Csr csr = graph::build_csr(g.edges);
       for (const std::string& kernel : o.kernels)
-        reference[kernel] = run_reference(kernel, csr, {.source = g.source, .delta = o.delta});
+        reference[kernel] = run_reference(find_kernel(kernel, {.source = g.source, .delta = o.delta}), csr);
     }
     const KernelOptions kernel_options{.source = g.source, .delta = o.delta};
     for (int ranks : o.ranks) {
@@ -206,10 +206,11 @@ int run_distributed(const Options& o, int world_rank, int world_size) {
       if (comm != MPI_COMM_NULL) {
         const auto share = partition_share(g, comm);
         for (const std::string& kernel : o.kernels) {
+          const Kernel found = find_kernel(kernel, kernel_options);
           std::map<std::string, std::vector<Sample>> samples;
           for (int repeat = 0; repeat < o.repeats; ++repeat)
             for (const std::string& layer : o.layers)
-              samples[layer].push_back(run_once(*share, layer, kernel, kernel_options, threads, o.pin, comm));
+              samples[layer].push_back(run_once(*share, layer, found, threads, o.pin, comm));
           std::vector<Row> block;
           for (const std::string& layer : o.layers) {
             const auto& s = samples[layer];
@@ -279,16 +280,17 @@ int run_single(const Options& o) {
     const double edges = static_cast<double>(csr.num_edges());
     sync::SoloChannel channel;
     for (const std::string& kernel : o.kernels) {
+      const Kernel found = find_kernel(kernel, kernel_options);
       std::vector<double> reference_s, engine_s;
       Fingerprint reference, engine_print;
       for (int repeat = 0; repeat < o.repeats; ++repeat) {
         Timer timer;
-        reference = run_reference(kernel, csr, kernel_options);
+        reference = run_reference(found, csr);
         reference_s.push_back(timer.lap());
         engine::run(
             parts[0], channel, threads,
             [&](engine::Engine& e) {
-              engine_print = run_kernel(kernel, e, kernel_options);
+              engine_print = run_kernel(found, e);
               engine_s.push_back(timer.lap());
             },
             {.pin = o.pin});

@@ -2,7 +2,7 @@
 
 #include "courier/graph/load.hpp"
 #include "courier/sync/exchange.hpp"
-#include "courier/sync/mpi_channel.hpp"
+#include "courier/sync/stack.hpp"
 
 namespace courier::bench {
 
@@ -38,8 +38,8 @@ std::unique_ptr<dist::LocalGraph> partition_share(const BenchGraph& g, MPI_Comm 
   }
   mine.weights = std::move(my_weights);
   auto local = std::make_unique<dist::LocalGraph>(plan, rank, mine, true);
-  auto channel = sync::make_mpi_channel("mpi-probe", comm);  // any layer agrees the mirror lists
-  sync::connect_mirrors(*local, *channel);
+  const auto stack = sync::Stack::open({.channel = "mpi-probe"}, comm);  // any channel agrees the mirror lists
+  dist::connect_mirrors(*local, stack->collective());
   return local;
 }
 

@@ -2,12 +2,10 @@
 
 #include <cmath>
 
-#include "courier/algo/bfs.hpp"
-#include "courier/algo/cc.hpp"
-#include "courier/algo/pagerank.hpp"
-#include "courier/algo/sssp.hpp"
+#include "courier/algo/builtin.hpp"
 #include "courier/core/error.hpp"
-#include "courier/graph/reference.hpp"
+#include "courier/engines/vertex.hpp"
+#include "courier/harness/run.hpp"
 
 namespace courier::bench {
 
@@ -21,31 +19,39 @@ std::uint64_t mix(std::uint64_t x) {  // splitmix64's finaliser: spreads every i
   return x ^ (x >> 31);
 }
 
-template <class T>
-Fingerprint masters_print(engine::Engine& engine, const std::vector<T>& values) {
-  Fingerprint local;
-  for (dist::local_t v = 0; v < engine.graph().masters(); ++v) {
-    if constexpr (std::is_floating_point_v<T>)
-      add_real(local, engine.graph().global_id(v), values[v]);
-    else
-      add_integer(local, engine.graph().global_id(v), static_cast<std::uint64_t>(values[v]));
-  }
-  return local;
-}
-
-template <class T>
-Fingerprint whole_print(const std::vector<T>& values) {
+// values[i] belongs to vertex global(i).
+template <class Global>
+Fingerprint print_of(const harness::Values& values, std::size_t count, Global&& global) {
   Fingerprint print;
-  for (graph::vertex_t v = 0; v < values.size(); ++v) {
-    if constexpr (std::is_floating_point_v<T>)
-      add_real(print, v, values[v]);
-    else
-      add_integer(print, v, static_cast<std::uint64_t>(values[v]));
-  }
+  std::visit(
+      [&](const auto& all) {
+        for (std::size_t i = 0; i < count; ++i) {
+          if constexpr (std::is_floating_point_v<typename std::decay_t<decltype(all)>::value_type>)
+            add_real(print, global(i), all[i]);
+          else
+            add_integer(print, global(i), static_cast<std::uint64_t>(all[i]));
+        }
+      },
+      values);
   return print;
 }
 
 }  // namespace
+
+Kernel find_kernel(const std::string& name, const KernelOptions& options) {
+  const harness::Registry& registry = courier::builtin_registry();
+  harness::RunSpec spec{.algorithm = name};
+  const harness::Algorithm& algorithm = registry.algorithm(name);
+  for (const harness::OptionSpec& option : algorithm.options) {
+    if (option.name == "delta") spec.options.set("delta", std::to_string(options.delta));
+    if (option.name == "iterations") {
+      spec.options.set("tolerance", "0");
+      spec.options.set("iterations", std::to_string(options.pagerank_iterations));
+    }
+  }
+  spec = harness::resolve(registry, spec);  // the other options' defaults; InputError if vertex does not run it
+  return {&algorithm, {spec.options, algorithm.needs.source ? options.source : graph::kNoVertex}};
+}
 
 bool Fingerprint::matches(const Fingerprint& other) const {
   return exact == other.exact &&
@@ -65,25 +71,16 @@ void add_real(Fingerprint& print, graph::vertex_t global, double value) {
   print.approximate += value * static_cast<double>(global % 7 + 1);
 }
 
-Fingerprint run_kernel(const std::string& kernel, engine::Engine& engine, const KernelOptions& options) {
-  if (kernel == "bfs") return masters_print(engine, algo::bfs(engine, {.source = options.source}));
-  if (kernel == "cc") return masters_print(engine, algo::cc_union_find(engine));
-  if (kernel == "sssp") return masters_print(engine, algo::sssp(engine, {.source = options.source, .delta = options.delta}));
-  if (kernel == "pagerank") {
-    const algo::PagerankResult result =
-        algo::pagerank(engine, {.tolerance = 0, .max_iterations = options.pagerank_iterations});
-    return masters_print(engine, result.rank);
-  }
-  throw InputError("engine_bench: no kernel '" + kernel + "' (choose from bfs, cc, sssp, pagerank)");
+Fingerprint run_kernel(const Kernel& kernel, engine::Engine& engine) {
+  const harness::Output output = kernel.algorithm->kernel<engines::VertexKernel>("vertex")->run(engine, kernel.request);
+  return print_of(output.values, engine.graph().masters(), [&](std::size_t v) {
+    return engine.graph().global_id(static_cast<dist::local_t>(v));
+  });
 }
 
-Fingerprint run_reference(const std::string& kernel, const graph::Csr& csr, const KernelOptions& options) {
-  namespace ref = graph::reference;
-  if (kernel == "bfs") return whole_print(ref::bfs(csr, options.source).level);
-  if (kernel == "cc") return whole_print(ref::connected_components(csr));
-  if (kernel == "sssp") return whole_print(ref::sssp(csr, options.source).dist_int);
-  if (kernel == "pagerank") return whole_print(ref::pagerank(csr, {0.85, 0, options.pagerank_iterations}).rank);
-  throw InputError("engine_bench: no kernel '" + kernel + "' (choose from bfs, cc, sssp, pagerank)");
+Fingerprint run_reference(const Kernel& kernel, const graph::Csr& csr) {
+  const harness::Output output = kernel.algorithm->reference(csr, kernel.request);
+  return print_of(output.values, csr.num_vertices(), [](std::size_t v) { return static_cast<graph::vertex_t>(v); });
 }
 
 }  // namespace courier::bench

@@ -1,14 +1,14 @@
 #pragma once
-// The four kernels of Table II (paper 000) as the engine benchmark runs them, each reduced to a
-// fingerprint of its result so that layers, rank counts and the sequential reference can be
-// compared without gathering whole results.
+// The four kernels of Table II (paper 000) as the engine benchmark runs them, through their
+// descriptors (algo/algorithms.hpp), each reduced to a fingerprint of its result so that layers,
+// rank counts and the sequential reference can be compared without gathering whole results.
 #include <cstdint>
-#include <span>
 #include <string>
 #include <vector>
 
 #include "courier/engine/engine.hpp"
 #include "courier/graph/csr.hpp"
+#include "courier/harness/algorithm.hpp"
 
 namespace courier::bench {
 
@@ -19,6 +19,14 @@ struct KernelOptions {
   std::uint64_t delta = 32;          // sssp: delta-stepping bucket width (0: Bellman-Ford)
   unsigned pagerank_iterations = 20;  // a fixed count, as Table II compares like with like
 };
+
+// A kernel as the benchmark runs it: its descriptor and the request its kernels get.
+struct Kernel {
+  const harness::Algorithm* algorithm = nullptr;
+  harness::Request request;
+};
+// InputError for a name the registry does not know or the vertex engine does not run.
+Kernel find_kernel(const std::string& name, const KernelOptions& options);
 
 // Integer results must match exactly; pagerank's within a relative 1e-9 (sums arrive in any order).
 struct Fingerprint {
@@ -31,13 +39,13 @@ struct Fingerprint {
 void add_integer(Fingerprint& print, graph::vertex_t global, std::uint64_t value);
 void add_real(Fingerprint& print, graph::vertex_t global, double value);
 
-// Runs `kernel` on every rank's engine (collective) and returns the fingerprint of this rank's
-// masters; the ranks' fingerprints add up to the whole result's (the caller sums them, outside
-// the timed part).
-Fingerprint run_kernel(const std::string& kernel, engine::Engine& engine, const KernelOptions& options);
+// Runs the kernel's vertex-engine kernel on every rank's engine (collective) and returns the
+// fingerprint of this rank's masters; the ranks' fingerprints add up to the whole result's (the
+// caller sums them, outside the timed part).
+Fingerprint run_kernel(const Kernel& kernel, engine::Engine& engine);
 // Adds `other` in (the fingerprint of a union of disjoint vertex sets).
 void combine(Fingerprint& into, const Fingerprint& other);
-// The sequential reference of `kernel` on the whole graph and its fingerprint.
-Fingerprint run_reference(const std::string& kernel, const graph::Csr& csr, const KernelOptions& options);
+// The kernel's sequential reference on the whole graph and its fingerprint.
+Fingerprint run_reference(const Kernel& kernel, const graph::Csr& csr);
 
 }  // namespace courier::bench

@@ -1,6 +1,6 @@
 #include "courier/algo/mailbox_cc.hpp"
 
-#include "courier/algo/mailbox_round_robin.hpp"
+#include "courier/mailbox/round_robin.hpp"
 #include "courier/algo/mailbox_shuffle.hpp"
 #include "courier/core/backoff.hpp"
 #include "courier/core/error.hpp"
@@ -25,7 +25,7 @@ struct Arc {
 // edges go to the owner of the other end (colocated, paper 001 V-B), and an edge between two
 // delegates to a rank chosen by its ends, since every rank has both labels.
 template <class Send>
-void place_edge(const graph::Edge& e, const Delegates& delegates, const RoundRobin& own, int ranks, Send&& send) {
+void place_edge(const graph::Edge& e, const Delegates& delegates, const mailbox::RoundRobin& own, int ranks, Send&& send) {
   if (e.src == e.dst) return;  // a self loop joins nothing
   const bool src_delegate = delegates.contains(e.src), dst_delegate = delegates.contains(e.dst);
   if (!src_delegate && !dst_delegate) {
@@ -174,7 +174,7 @@ MailboxComponents mailbox_cc(comm::Runtime& runtime, std::span<const graph::Edge
   LabelPropagation propagation(runtime, options.mailbox);
   const Delegates delegates =
       find_delegates(runtime, my_edges, num_vertices, options.delegates, setup, &out.setup_stats);
-  const RoundRobin own(runtime.size(), runtime.rank(), num_vertices);
+  const mailbox::RoundRobin own(runtime.size(), runtime.rank(), num_vertices);
   std::vector<Arc> arcs = shuffle.run(
       [&](auto&& send) {
         for (const graph::Edge& e : my_edges) place_edge(e, delegates, own, runtime.size(), send);

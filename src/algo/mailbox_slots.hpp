@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "courier/algo/mailbox_delegates.hpp"
-#include "courier/algo/mailbox_round_robin.hpp"
+#include "courier/mailbox/round_robin.hpp"
 
 namespace courier::algo::detail {
 
@@ -17,7 +17,7 @@ class Slots {
  public:
   static constexpr std::size_t npos = SIZE_MAX;
 
-  Slots(const RoundRobin& own, const Delegates& delegates) : own_(own), delegates_(&delegates), owned_(own.owned()) {}
+  Slots(const mailbox::RoundRobin& own, const Delegates& delegates) : own_(own), delegates_(&delegates), owned_(own.owned()) {}
 
   std::size_t count() const { return owned_ + delegates_->size(); }
   std::size_t owned() const { return owned_; }
@@ -42,10 +42,10 @@ class Slots {
     return out;
   }
 
-  const RoundRobin& round_robin() const { return own_; }
+  const mailbox::RoundRobin& round_robin() const { return own_; }
 
  private:
-  RoundRobin own_;
+  mailbox::RoundRobin own_;
   const Delegates* delegates_;
   std::size_t owned_;
 };

@@ -3,7 +3,7 @@
 #include <optional>
 #include <string>
 
-#include "courier/algo/mailbox_round_robin.hpp"
+#include "courier/mailbox/round_robin.hpp"
 #include "courier/algo/mailbox_shuffle.hpp"
 #include "courier/core/error.hpp"
 #include "courier/core/timer.hpp"
@@ -25,7 +25,7 @@ struct Nonzero {
 
 // Who keeps a_uv (paper 001 V-C): the column's owner, unless the column is a delegate (then the
 // row's owner, which has a copy of x) or both are (then any rank: every rank has both copies).
-int keeper(const Nonzero& a, const Delegates& delegates, const RoundRobin& own, int ranks) {
+int keeper(const Nonzero& a, const Delegates& delegates, const mailbox::RoundRobin& own, int ranks) {
   const bool row_delegate = delegates.contains(a.row), col_delegate = delegates.contains(a.col);
   if (!col_delegate) return own.owner(a.col);
   if (!row_delegate) return own.owner(a.row);
@@ -118,7 +118,7 @@ MailboxMatrix::MailboxMatrix(comm::Runtime& runtime, std::span<const graph::Edge
   s.num_vertices = num_vertices;
   s.delegates = find_delegates(runtime, my_edges, num_vertices, options.delegates, setup, &s.setup_stats);
   const Delegates& delegates = s.delegates;
-  const RoundRobin own(runtime.size(), runtime.rank(), num_vertices);
+  const mailbox::RoundRobin own(runtime.size(), runtime.rank(), num_vertices);
   std::vector<Nonzero> mine = shuffle.run(
       [&](auto&& send) {
         for (std::size_t i = 0; i < my_edges.size(); ++i) {
@@ -147,7 +147,7 @@ MailboxMatrix::~MailboxMatrix() = default;
 std::vector<double> MailboxMatrix::multiply(std::span<const double> my_x) {
   State& s = *state_;
   const detail::Slots& slots = *s.slots;
-  const RoundRobin& own = slots.round_robin();
+  const mailbox::RoundRobin& own = slots.round_robin();
   if (my_x.size() != slots.owned())
     throw Error("MailboxMatrix::multiply: this rank owns " + std::to_string(slots.owned()) + " entries of x, given " +
                 std::to_string(my_x.size()));

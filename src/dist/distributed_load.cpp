@@ -79,20 +79,6 @@ std::vector<edge_t> degrees(const graph::EdgeList& edges, bool by_target, const 
   return global_counts(std::move(count), collective);
 }
 
-// Tells every owner which of its masters this rank mirrors (what sync::connect_mirrors does, here
-// over the injected exchange).
-void connect_mirrors(LocalGraph& graph, const Collective& collective) {
-  const auto requests = graph.mirror_requests();
-  std::vector<Bytes> outgoing(requests.size());
-  for (std::size_t r = 0; r < requests.size(); ++r) outgoing[r] = array_bytes(requests[r].data(), requests[r].size());
-  const std::vector<Bytes> asked = collective.exchange(std::move(outgoing));
-  for (std::size_t peer = 0; peer < asked.size(); ++peer) {
-    std::vector<vertex_t> globals(asked[peer].size() / sizeof(vertex_t));
-    if (!globals.empty()) std::memcpy(globals.data(), asked[peer].data(), globals.size() * sizeof(vertex_t));
-    graph.set_mirrors_requested_by(static_cast<rank_t>(peer), globals);
-  }
-}
-
 graph::WeightType agreed_weight_type(graph::EdgeList& mine, const Collective& collective) {
   const auto type = static_cast<graph::WeightType>(collective.max(static_cast<std::uint64_t>(mine.weight_type())));
   if (type == mine.weight_type()) return type;

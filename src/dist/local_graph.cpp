@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstring>
 #include <limits>
 #include <numeric>
 
@@ -212,6 +213,22 @@ PartitionQuality quality(std::span<const LocalGraph> parts) {
   const double mean = static_cast<double>(edges) / static_cast<double>(parts.size());
   q.edge_imbalance = mean == 0 ? 1.0 : static_cast<double>(largest) / mean;
   return q;
+}
+
+void connect_mirrors(LocalGraph& graph, const Collective& collective) {
+  const auto requests = graph.mirror_requests();
+  std::vector<Bytes> outgoing(requests.size());
+  for (std::size_t r = 0; r < requests.size(); ++r) {
+    outgoing[r].resize(requests[r].size() * sizeof(vertex_t));
+    if (!requests[r].empty()) std::memcpy(outgoing[r].data(), requests[r].data(), outgoing[r].size());
+  }
+  const std::vector<Bytes> asked = collective.exchange(std::move(outgoing));
+  for (std::size_t peer = 0; peer < asked.size(); ++peer) {
+    if (asked[peer].size() % sizeof(vertex_t) != 0) throw Error("dist: a malformed mirror request");
+    std::vector<vertex_t> globals(asked[peer].size() / sizeof(vertex_t));
+    if (!globals.empty()) std::memcpy(globals.data(), asked[peer].data(), asked[peer].size());
+    graph.set_mirrors_requested_by(static_cast<rank_t>(peer), globals);
+  }
 }
 
 }  // namespace courier::dist

@@ -84,21 +84,9 @@ std::vector<Bytes> exchange_all(Channel& channel, std::vector<Bytes> outgoing) {
   return received;
 }
 
-void connect_mirrors(dist::LocalGraph& graph, Channel& channel) {
-  const auto requests = graph.mirror_requests();
-  std::vector<Bytes> outgoing(requests.size());
-  for (std::size_t r = 0; r < requests.size(); ++r) {
-    outgoing[r].resize(requests[r].size() * sizeof(graph::vertex_t));
-    if (!requests[r].empty()) std::memcpy(outgoing[r].data(), requests[r].data(), outgoing[r].size());
-  }
-  const auto incoming = exchange_all(channel, std::move(outgoing));
-  for (rank_t peer = 0; peer < static_cast<rank_t>(incoming.size()); ++peer) {
-    const Bytes& bytes = incoming[peer];
-    if (bytes.size() % sizeof(graph::vertex_t) != 0) throw Error("sync: a malformed mirror request");
-    std::vector<graph::vertex_t> globals(bytes.size() / sizeof(graph::vertex_t));
-    if (!globals.empty()) std::memcpy(globals.data(), bytes.data(), bytes.size());
-    graph.set_mirrors_requested_by(peer, globals);
-  }
+dist::Collective collective(Channel& channel) {
+  return {channel.rank(), channel.ranks(),
+          [&channel](std::vector<Bytes> outgoing) { return exchange_all(channel, std::move(outgoing)); }};
 }
 
 }  // namespace courier::sync

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "courier/algo/mailbox_round_robin.hpp"
+#include "courier/mailbox/round_robin.hpp"
 #include "courier/comm/local_world.hpp"
 #include "courier/graph/edge_list.hpp"
 #include "courier/mailbox/config.hpp"
@@ -66,7 +66,7 @@ std::vector<T> run_round_robin(const graph::EdgeList& edges, const MailboxSetup&
       setup.ranks,
       [&](comm::Runtime& runtime) {
         const std::vector<T> mine = body(runtime, slice_of(edges, runtime.rank(), runtime.size()));
-        const algo::RoundRobin own(runtime.size(), runtime.rank(), edges.num_vertices);
+        const mailbox::RoundRobin own(runtime.size(), runtime.rank(), edges.num_vertices);
         if (mine.size() != own.owned()) throw std::runtime_error("a rank returned the wrong number of values");
         for (std::size_t i = 0; i < mine.size(); ++i) all[own.global(i)] = mine[i];  // disjoint per rank
       },

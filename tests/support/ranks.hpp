@@ -9,7 +9,7 @@
 #include "courier/comm/local_world.hpp"
 #include "courier/dist/local_graph.hpp"
 #include "courier/engine/engine.hpp"
-#include "courier/sync/lci_channel.hpp"
+#include "courier/sync/stack.hpp"
 #include "support/loopback_channel.hpp"
 #include "support/rank_threads.hpp"
 
@@ -26,15 +26,14 @@ inline void on_every_rank(const std::vector<dist::LocalGraph>& parts, unsigned t
     const sync::ProgressMode mode = layer == Layer::lci_thread     ? sync::ProgressMode::thread
                                     : layer == Layer::lci_explicit ? sync::ProgressMode::explicit_calls
                                                                    : sync::ProgressMode::automatic;
-    const sync::ProgressBudget budget{.ranks_on_node = static_cast<int>(parts.size()),
-                                      .threads_per_rank = threads_per_rank,
-                                      .ranks_in_process = static_cast<int>(parts.size())};
+    const sync::StackSpec spec{.progress = mode, .threads_per_rank = threads_per_rank};
+    const sync::ProgressBudget budget = sync::Stack::local_budget(static_cast<int>(parts.size()), threads_per_rank);
     comm::run_local(static_cast<comm::rank_t>(parts.size()), [&](comm::Runtime& runtime) {
-      sync::LciChannel channel(runtime, sync::LciChannel::options_for(budget));
+      const std::unique_ptr<sync::Stack> stack = sync::Stack::open(spec, runtime, budget);
       ThreadTeam team(threads_per_rank);
-      engine::Engine engine(parts[runtime.rank()], channel, team);
+      engine::Engine engine(parts[runtime.rank()], stack->channel(), team);
       body(engine);
-    }, sync::LciChannel::runtime_options(mode, budget));
+    }, sync::Stack::runtime_options(spec, budget));
     return;
   }
   sync::test_support::LoopbackHub hub(static_cast<int>(parts.size()));

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "courier/comm/local_world.hpp"
+#include "courier/dist/local_graph.hpp"
 #include "courier/sync/lci_channel.hpp"
 #include "support/loopback_channel.hpp"
 
@@ -33,7 +34,7 @@ TEST(Exchange, ConnectMirrorsMatchesTheInMemoryPartition) {
           if (expected[r].plan().edge_owner(e.src, e.dst) == r) mine.edges.push_back(e);
         dist::LocalGraph graph(expected[r].plan(), r, mine, false);
         test_support::LoopbackChannel channel(hub, r);
-        connect_mirrors(graph, channel);
+        dist::connect_mirrors(graph, sync::collective(channel));
         for (int peer = 0; peer < ranks; ++peer) {
           const auto got = graph.masters_mirrored_on(peer);
           const auto want = expected[r].masters_mirrored_on(peer);

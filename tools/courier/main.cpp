@@ -1,31 +1,5 @@
-// courier: the command line of Courier. Errors are printed as "courier: error: ..." and exit 1.
-#include <cstdio>
-#include <exception>
-
-#include <CLI/CLI.hpp>
-#include <fmt/format.h>
-
+// courier: the command line of Courier, over its built-in engines and algorithms.
 #include "commands.hpp"
+#include "courier/algo/builtin.hpp"
 
-int main(int argc, char** argv) {
-  CLI::App app{"Courier: distributed graph analytics.\n\n"
-               "Example:\n  courier generate kron --scale 16 -o kron16.csr\n"
-               "  courier run bfs --graph kron16.csr --verify\n",
-               "courier"};
-  app.require_subcommand(1);
-  app.set_version_flag("--version", "courier 0.1.0");
-  courier::cli::add_generate_command(app);
-  courier::cli::add_convert_command(app);
-  courier::cli::add_info_command(app);
-  courier::cli::add_run_command(app);
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::Error& e) {  // bad options, and run's verification exit status
-    return app.exit(e);
-  } catch (const std::exception& e) {
-    std::fflush(stdout);
-    fmt::print(stderr, "courier: error: {}\n", e.what());
-    return 1;
-  }
-  return 0;
-}
+int main(int argc, char** argv) { return courier::cli::main(argc, argv, courier::builtin_registry()); }

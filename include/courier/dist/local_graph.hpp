@@ -84,6 +84,10 @@ class LocalGraph {
   LocalCsr in_;
 };
 
+// Tells every owner which of its masters this rank mirrors, so both sides agree on the order of
+// their mirror lists (mirror_requests, then set_mirrors_requested_by for every peer). Collective.
+void connect_mirrors(LocalGraph& graph, const Collective& collective);
+
 // Every rank's partition, built in one process from the whole edge list: for tests, and for the
 // local transport where ranks share an address space.
 std::vector<LocalGraph> partition_in_memory(const graph::EdgeList& edges, Policy policy, rank_t ranks,

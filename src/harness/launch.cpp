@@ -1,12 +1,12 @@
-#include "launcher.hpp"
+#include "courier/harness/launch.hpp"
 
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
-#include <new>
 
 #include <fmt/format.h>
 
+#include "courier/comm/local_world.hpp"
 #include "courier/core/error.hpp"
 #include "courier/dist/distributed_load.hpp"
 
@@ -16,7 +16,7 @@
 #include "courier/net/mpi_environment.hpp"
 #endif
 
-namespace courier::cli {
+namespace courier::harness {
 
 bool launched_by_mpi() {
   for (const char* variable : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "SLURM_PROCID"})
@@ -25,17 +25,15 @@ bool launched_by_mpi() {
 }
 
 #ifdef COURIER_HAVE_MPI
-struct MpiSession::State {
+struct Launch::Mpi {
   net::MpiEnvironment environment;
 };
-MpiSession::MpiSession() : state_(std::make_unique<State>()) {}
-MpiSession::~MpiSession() = default;
-int MpiSession::rank() const { return state_->environment.world_rank(); }
-int MpiSession::ranks() const { return state_->environment.world_size(); }
-bool MpiSession::all(bool ok) const {
-  int mine = ok ? 1 : 0, everyone = 0;
-  MPI_Allreduce(&mine, &everyone, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-  return everyone == 1;
+int Launch::rank() const { return mpi_ ? mpi_->environment.world_rank() : 0; }
+int Launch::ranks() const { return mpi_ ? mpi_->environment.world_size() : 1; }
+Launch Launch::mpi() {
+  Launch launch;
+  launch.mpi_ = std::make_unique<Mpi>();
+  return launch;
 }
 void abort_run_if_distributed() {
   int initialized = 0, finalized = 0;
@@ -44,16 +42,21 @@ void abort_run_if_distributed() {
   if (initialized && !finalized) MPI_Abort(MPI_COMM_WORLD, 1);
 }
 #else
-struct MpiSession::State {};
-MpiSession::MpiSession() {
+struct Launch::Mpi {};
+int Launch::rank() const { return 0; }
+int Launch::ranks() const { return 1; }
+Launch Launch::mpi() {
   throw InputError("courier was built without MPI (COURIER_WITH_MPI=OFF): run it without a launcher, with --ranks");
 }
-MpiSession::~MpiSession() = default;
-int MpiSession::rank() const { return 0; }
-int MpiSession::ranks() const { return 1; }
-bool MpiSession::all(bool ok) const { return ok; }
 void abort_run_if_distributed() {}
 #endif
+
+Launch::Launch() = default;
+Launch::Launch(Launch&&) noexcept = default;
+Launch& Launch::operator=(Launch&&) noexcept = default;
+Launch::~Launch() = default;
+
+Launch Launch::detect(bool distributed) { return distributed && launched_by_mpi() ? mpi() : Launch(); }
 
 namespace {
 
@@ -77,4 +80,13 @@ void ending_the_run_on_failure(int rank, int ranks, const std::function<void()>&
   }
 }
 
-}  // namespace courier::cli
+void run_local_ranks(int ranks, const std::function<void(comm::Runtime&)>& body, comm::RuntimeOptions options) {
+  comm::run_local(
+      ranks,
+      [&](comm::Runtime& runtime) {
+        ending_the_run_on_failure(runtime.rank(), runtime.size(), [&] { body(runtime); });
+      },
+      options);
+}
+
+}  // namespace courier::harness

@@ -6,7 +6,7 @@
 
 #include "courier/graph/types.hpp"
 
-namespace courier::algo {
+namespace courier::mailbox {
 
 class RoundRobin {
  public:
@@ -27,4 +27,4 @@ class RoundRobin {
   graph::vertex_t ranks_, rank_, vertices_;
 };
 
-}  // namespace courier::algo
+}  // namespace courier::mailbox

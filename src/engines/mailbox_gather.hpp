@@ -11,10 +11,10 @@
 #include <type_traits>
 #include <vector>
 
-#include "courier/algo/mailbox_round_robin.hpp"
+#include "courier/mailbox/round_robin.hpp"
 #include "courier/mailbox/mailbox.hpp"
 
-namespace courier::cli {
+namespace courier::engines {
 
 // Values kept round robin (value i of rank r is vertex i * P + r) into one array on rank 0.
 template <class T>
@@ -50,7 +50,7 @@ class RoundRobinGather {
 
  private:
   void place(const Block& b) {
-    const algo::RoundRobin from(box_.size(), static_cast<int>(b.from), vertices_);
+    const mailbox::RoundRobin from(box_.size(), static_cast<int>(b.from), vertices_);
     for (std::uint32_t j = 0; j < b.count; ++j) all_[from.global(b.first + j)] = b.values[j];
   }
 
@@ -84,4 +84,4 @@ class ReportGather {
   mailbox::Mailbox<Tagged> box_;
 };
 
-}  // namespace courier::cli
+}  // namespace courier::engines

@@ -1,13 +1,13 @@
-#include "run_result.hpp"
+#include "courier/harness/values.hpp"
 
 #include <fmt/format.h>
 
 #include "courier/core/atomic_file.hpp"
 #include "courier/graph/reference.hpp"
 
-namespace courier::cli {
+namespace courier::harness {
 
-void write_vertex_values(const std::string& path, const VertexValues& values) {
+void write_values(const std::string& path, const Values& values) {
   AtomicFile file(path);
   fmt::memory_buffer text;
   auto flush_when_large = [&] {
@@ -34,4 +34,4 @@ void write_vertex_values(const std::string& path, const VertexValues& values) {
   file.commit();
 }
 
-}  // namespace courier::cli
+}  // namespace courier::harness

@@ -7,7 +7,7 @@
 #include <functional>
 #include <string_view>
 
-namespace courier::cli {
+namespace courier::harness {
 
 // Throws if COURIER_FAIL_ON_RANK names this rank and step.
 void maybe_fail(int rank, std::string_view step);
@@ -15,4 +15,4 @@ void maybe_fail(int rank, std::string_view step);
 // maybe_fail for `rank`, as a before_step hook; empty when COURIER_FAIL_ON_RANK is unset.
 std::function<void(std::string_view)> failure_hook(int rank);
 
-}  // namespace courier::cli
+}  // namespace courier::harness

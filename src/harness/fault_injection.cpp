@@ -1,4 +1,4 @@
-#include "fault_injection.hpp"
+#include "courier/harness/fault_injection.hpp"
 
 #include <charconv>
 #include <cstdlib>
@@ -9,7 +9,7 @@
 
 #include "courier/core/error.hpp"
 
-namespace courier::cli {
+namespace courier::harness {
 
 namespace {
 
@@ -55,4 +55,4 @@ std::function<void(std::string_view)> failure_hook(int rank) {
   return [rank](std::string_view step) { maybe_fail(rank, step); };
 }
 
-}  // namespace courier::cli
+}  // namespace courier::harness

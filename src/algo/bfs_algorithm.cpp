@@ -1,0 +1,33 @@
+// bfs: levels from a source. Vertex engine: direction-optimizing (bfs.cpp); checked by an
+// independent checker in the manner of Graph500.
+#include "courier/algo/algorithms.hpp"
+#include "courier/algo/bfs.hpp"
+#include "courier/engines/vertex.hpp"
+#include "courier/graph/reference/bfs.hpp"
+#include "courier/graph/verify.hpp"
+#include "describe.hpp"
+
+namespace courier::algo {
+
+harness::Algorithm bfs_algorithm() {
+  harness::Algorithm a;
+  a.name = "bfs";
+  a.about = "breadth-first search: each vertex's level from a source";
+  a.needs = {.source = true, .in_edges = true};  // the pull half of direction optimization
+  a.options = {describe::source_option()};
+  a.reference = [](const graph::Csr& g, const harness::Request& r) {
+    return harness::Output{graph::reference::bfs(g, r.source).level, {}};
+  };
+  a.verify = [](const graph::Csr& g, const harness::Request& r, const harness::Output& out, bool) {
+    return harness::Verdict{"independent BFS checker", graph::verify::bfs_levels(g, r.source, describe::integers(out))};
+  };
+  a.summarise = [](const harness::Output& out, const harness::Request& r, std::uint64_t) {
+    return describe::distances(out.values, r.source, true);
+  };
+  a.kernels["vertex"] = std::make_shared<engines::VertexKernel>([](engine::Engine& e, const harness::Request& r) {
+    return harness::Output{bfs(e, {.source = r.source}), {}};
+  });
+  return a;
+}
+
+}  // namespace courier::algo

@@ -1,0 +1,65 @@
+// cc: weakly connected components, each vertex labelled with its component's smallest id.
+// Vertex engine: union-find inside ranks, then label rounds between them (cc_union_find.cpp);
+// mailbox engine: asynchronous label propagation with delegates (mailbox_cc.cpp). Checked by an
+// independent checker.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "courier/algo/algorithms.hpp"
+#include "courier/algo/cc.hpp"
+#include "courier/algo/mailbox_cc.hpp"
+#include "courier/engines/mailbox.hpp"
+#include "courier/engines/vertex.hpp"
+#include "courier/graph/reference/connected_components.hpp"
+#include "courier/graph/verify.hpp"
+#include "describe.hpp"
+
+namespace courier::algo {
+
+namespace {
+
+harness::Summary components(const harness::Output& out) {
+  const auto& label = describe::integers(out);
+  std::vector<graph::vertex_t> size(label.size(), 0);
+  for (auto l : label) ++size[l];
+  const auto count = std::count_if(size.begin(), size.end(), [](graph::vertex_t s) { return s > 0; });
+  const graph::vertex_t largest = size.empty() ? 0 : *std::max_element(size.begin(), size.end());
+  return {{{"Components", fmt::format("{}", count)}, {"Largest", fmt::format("{} vertices", largest)}},
+          {{"components", count}, {"largest", largest}}};
+}
+
+engines::MailboxResult on_mailbox(const engines::MailboxShare& share) {
+  MailboxComponents cc = mailbox_cc(share.runtime, share.edges, share.vertices,
+                                    {share.config, DelegatePolicy{share.delegate_threshold}});
+  return {describe::widen(cc.labels),
+          {cc.stats, cc.setup_stats, cc.setup_seconds, cc.seconds, cc.delegates, cc.delegate_threshold,
+           cc.label_changes}};
+}
+
+}  // namespace
+
+harness::Algorithm cc_algorithm() {
+  harness::Algorithm a;
+  a.name = "cc";
+  a.about = "connected components: each vertex's component, named by its smallest vertex";
+  a.needs = {.in_edges = true};  // label rounds pull
+  a.reference = [](const graph::Csr& g, const harness::Request&) {
+    return harness::Output{describe::widen(graph::reference::connected_components(g)), {}};
+  };
+  a.verify = [](const graph::Csr& g, const harness::Request&, const harness::Output& out, bool) {
+    return harness::Verdict{"independent components checker", graph::verify::components(g, describe::integers(out))};
+  };
+  a.summarise = [](const harness::Output& out, const harness::Request&, std::uint64_t) { return components(out); };
+  a.kernels["vertex"] = std::make_shared<engines::VertexKernel>([](engine::Engine& e, const harness::Request&) {
+    return harness::Output{describe::widen(cc_union_find(e)), {}};
+  });
+  auto mailbox = std::make_shared<engines::MailboxKernel>();
+  mailbox->run = on_mailbox;
+  mailbox->delegates = true;
+  mailbox->count_name = "label_changes";
+  a.kernels["mailbox"] = std::move(mailbox);
+  return a;
+}
+
+}  // namespace courier::algo

@@ -1,0 +1,115 @@
+// pagerank: the stationary distribution of a random walk with restarts. Vertex engine: pull
+// (pagerank.cpp); checked as a fixed point to within what the stopping rule allows.
+#include <algorithm>
+#include <numeric>
+
+#include <fmt/format.h>
+
+#include "courier/algo/algorithms.hpp"
+#include "courier/algo/pagerank.hpp"
+#include "courier/core/error.hpp"
+#include "courier/engines/vertex.hpp"
+#include "courier/graph/reference/pagerank.hpp"
+#include "courier/graph/verify.hpp"
+#include "describe.hpp"
+
+namespace courier::algo {
+
+namespace {
+
+struct Iterations {
+  unsigned iterations = 0;
+  bool converged = false;
+  double last_change = 0;  // L1 over all vertices
+};
+
+PagerankOptions options_of(const harness::Request& r) {
+  return {r.options.real("damping"), r.options.real("tolerance"),
+          static_cast<unsigned>(r.options.count("iterations"))};
+}
+
+harness::Summary ranks(const harness::Output& out, const harness::Request& r) {
+  const auto& rank = describe::reals(out);
+  const auto& facts = std::any_cast<const Iterations&>(out.facts);
+  const PagerankOptions options = options_of(r);
+  std::vector<graph::vertex_t> order(rank.size());
+  std::iota(order.begin(), order.end(), graph::vertex_t{0});
+  const std::size_t shown = std::min<std::size_t>(10, order.size());
+  std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(shown), order.end(),
+                    [&](graph::vertex_t a, graph::vertex_t b) { return rank[a] > rank[b] || (rank[a] == rank[b] && a < b); });
+  harness::Summary summary;
+  summary.lines.emplace_back("Iterations",
+                             fmt::format("{} ({}: L1 change {:.3g}, tolerance {:.3g}, at most {})", facts.iterations,
+                                         facts.converged ? "converged" : "not converged", facts.last_change,
+                                         options.tolerance, options.max_iterations));
+  nlohmann::json top = nlohmann::json::array();
+  for (std::size_t i = 0; i < shown; ++i) {
+    summary.lines.emplace_back(fmt::format("Top {:2}", i + 1),
+                               fmt::format("vertex {} rank {:.6e}", order[i], rank[order[i]]));
+    top.push_back({{"vertex", order[i]}, {"rank", rank[order[i]]}});
+  }
+  summary.json = {{"iterations", facts.iterations},  {"converged", facts.converged},
+                  {"last_change", facts.last_change}, {"tolerance", options.tolerance},
+                  {"max_iterations", options.max_iterations}, {"top", top}};
+  return summary;
+}
+
+}  // namespace
+
+harness::Algorithm pagerank_algorithm() {
+  harness::Algorithm a;
+  a.name = "pagerank";
+  a.about = "PageRank: each vertex's rank, to a tolerance or for a number of iterations";
+  a.needs = {.in_edges = true};  // pull
+  a.options = {
+      {.name = "damping",
+       .help = "the damping factor, from 0 to 1",
+       .fallback = "0.85",
+       .check =
+           [](const std::string& value) {
+             harness::Options o;
+             o.set("damping", value);
+             const double d = o.real("damping");
+             if (!(d >= 0 && d <= 1)) throw InputError(fmt::format("--damping {}: write a number from 0 to 1", value));
+           }},
+      {.name = "tolerance",
+       .help = "stop below this L1 change",
+       .fallback = "1e-09",
+       .check =
+           [](const std::string& value) {
+             harness::Options o;
+             o.set("tolerance", value);
+             o.real("tolerance");
+           }},
+      {.name = "iterations",
+       .help = "at most this many iterations",
+       .fallback = "1000",
+       .check =
+           [](const std::string& value) {
+             harness::Options o;
+             o.set("iterations", value);
+             if (o.count("iterations") > UINT32_MAX)
+               throw InputError(fmt::format("--iterations {}: at most {}", value, UINT32_MAX));
+           }},
+  };
+  a.reference = [](const graph::Csr& g, const harness::Request& r) {
+    const PagerankOptions o = options_of(r);
+    graph::reference::PagerankResult pr = graph::reference::pagerank(g, {o.damping, o.tolerance, o.max_iterations});
+    return harness::Output{std::move(pr.rank), Iterations{pr.iterations, pr.converged, pr.last_change}};
+  };
+  a.verify = [](const graph::Csr& g, const harness::Request& r, const harness::Output& out, bool) {
+    // A converged result is a fixed point to within what the stopping rule allows.
+    const double last_change = std::any_cast<const Iterations&>(out.facts).last_change;
+    return harness::Verdict{"PageRank fixed-point check",
+                            graph::verify::pagerank(g, describe::reals(out), r.options.real("damping"),
+                                                    std::max(1e-6, 2 * last_change))};
+  };
+  a.summarise = [](const harness::Output& out, const harness::Request& r, std::uint64_t) { return ranks(out, r); };
+  a.kernels["vertex"] = std::make_shared<engines::VertexKernel>([](engine::Engine& e, const harness::Request& r) {
+    PagerankResult pr = pagerank(e, options_of(r));
+    return harness::Output{std::move(pr.rank), Iterations{pr.iterations, pr.converged, pr.last_change}};
+  });
+  return a;
+}
+
+}  // namespace courier::algo

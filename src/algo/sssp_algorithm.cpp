@@ -1,0 +1,45 @@
+// sssp: shortest-path distances from a source. Vertex engine: delta-stepping (sssp.cpp) on
+// uint32 weights; checked by an independent checker (every edge relaxed, every distance witnessed).
+#include "courier/algo/algorithms.hpp"
+#include "courier/algo/sssp.hpp"
+#include "courier/engines/vertex.hpp"
+#include "courier/graph/reference/sssp.hpp"
+#include "courier/graph/verify.hpp"
+#include "describe.hpp"
+
+namespace courier::algo {
+
+harness::Algorithm sssp_algorithm() {
+  harness::Algorithm a;
+  a.name = "sssp";
+  a.about = "single-source shortest paths: each vertex's distance from a source";
+  a.needs = {.source = true};
+  a.options = {describe::source_option(),
+               {.name = "delta",
+                .help = "vertex engine: the delta-stepping bucket width (0: Bellman-Ford)",
+                .fallback = "32",
+                .check = describe::count_check("delta")}};
+  a.reference = [](const graph::Csr& g, const harness::Request& r) {
+    graph::reference::SsspResult sssp = graph::reference::sssp(g, r.source);
+    if (sssp.weight_type == graph::WeightType::u32) return harness::Output{std::move(sssp.dist_int), {}};
+    return harness::Output{std::move(sssp.dist_real), {}};
+  };
+  a.verify = [](const graph::Csr& g, const harness::Request& r, const harness::Output& out, bool) {
+    graph::reference::SsspResult sssp;
+    sssp.weight_type = g.weight_type();
+    if (const auto* integers = std::get_if<std::vector<std::uint64_t>>(&out.values)) sssp.dist_int = *integers;
+    if (const auto* reals = std::get_if<std::vector<double>>(&out.values)) sssp.dist_real = *reals;
+    return harness::Verdict{"independent SSSP checker", graph::verify::sssp(g, r.source, sssp)};
+  };
+  a.summarise = [](const harness::Output& out, const harness::Request& r, std::uint64_t) {
+    return describe::distances(out.values, r.source, false);
+  };
+  a.kernels["vertex"] = std::make_shared<engines::VertexKernel>(
+      [](engine::Engine& e, const harness::Request& r) {
+        return harness::Output{sssp(e, {.source = r.source, .delta = r.options.count("delta")}), {}};
+      },
+      /*integer_weights=*/true);
+  return a;
+}
+
+}  // namespace courier::algo

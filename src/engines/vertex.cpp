@@ -1,0 +1,264 @@
+#include "courier/engines/vertex.hpp"
+
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "courier/core/error.hpp"
+#include "courier/core/timer.hpp"
+#include "courier/engine/gather.hpp"
+#include "courier/engine/run.hpp"
+#include "courier/harness/fault_injection.hpp"
+#include "courier/sync/stack.hpp"
+
+namespace courier::engines {
+
+namespace {
+
+using harness::Algorithm;
+using harness::Launch;
+using harness::RunSpec;
+
+// What a rank learned while loading: its partition, and the request its kernel will get.
+struct Loaded {
+  dist::DistributedGraph graph;
+  harness::Request request;
+};
+
+// This rank's partition, loaded in parts, and the source (computed collectively). Every error
+// here is the same on every rank (dist::LoadError).
+Loaded load_rank(const Algorithm& algorithm, const VertexKernel& kernel, const RunSpec& spec, sync::Stack& stack) {
+  dist::DistributedLoadOptions d;
+  d.policy = dist::parse_policy(spec.options.text("policy"));
+  d.load = spec.load;
+  d.simple_undirected = algorithm.needs.simple_undirected;
+  d.with_in_edges = algorithm.needs.in_edges;
+  d.before_step = harness::failure_hook(stack.channel().rank());
+  Loaded loaded{dist::load_distributed(spec.graph, d, stack.collective()), {spec.options, graph::kNoVertex}};
+  const graph::vertex_t n = loaded.graph.graph.global_vertices();
+  if (algorithm.needs.source) {
+    const graph::vertex_t asked = spec.options.vertex("source");
+    if (asked == graph::kNoVertex) {
+      loaded.request.source = loaded.graph.largest_out_degree;
+    } else if (asked >= n) {
+      throw dist::LoadError(fmt::format("--source {} is not a vertex: the graph has vertices 0..{}", asked,
+                                        n == 0 ? 0 : n - 1));
+    } else {
+      loaded.request.source = asked;
+    }
+  }
+  if (kernel.integer_weights && loaded.graph.weight_type != graph::WeightType::u32)
+    throw dist::LoadError(fmt::format("the vertex engine's {} needs uint32 edge weights (generate with --weights, or "
+                                      "use --engine seq)",
+                                      algorithm.name));
+  return loaded;
+}
+
+// Every rank: the kernel on this rank's engine; the values gathered to rank 0 (empty elsewhere).
+struct RankOutcome {
+  harness::Output output;
+  engine::RunStats stats;
+};
+
+RankOutcome run_rank(const VertexKernel& kernel, const Loaded& loaded, sync::Channel& channel, unsigned threads,
+                     const PlacementOptions& placement) {
+  RankOutcome outcome;
+  outcome.stats = engine::run(
+      loaded.graph.graph, channel, threads,
+      [&](engine::Engine& e) {
+        harness::maybe_fail(channel.rank(), "run");
+        outcome.output = kernel.run(e, loaded.request);
+        std::visit(
+            [&](auto& mine) {
+              using T = typename std::decay_t<decltype(mine)>::value_type;
+              mine = engine::gather_masters<T>(e, mine);
+            },
+            outcome.output.values);
+      },
+      placement);
+  return outcome;
+}
+
+// Rank 0's outcome and its partition's facts, as the run reports them.
+harness::EngineRun finish(RankOutcome root, const Loaded& loaded, const RunSpec& spec, double run_seconds,
+                          bool progress_thread, const std::string& ranks_text) {
+  harness::EngineRun run;
+  run.output = std::move(root.output);
+  run.request = loaded.request;
+  run.vertices = loaded.graph.graph.global_vertices();
+  run.edges = loaded.graph.loaded_edges;
+  run.run_seconds = run_seconds;
+  run.phases = {{"load", "load", loaded.graph.load_seconds}, {"partition", "partition", loaded.graph.partition_seconds}};
+  auto stats = std::make_shared<VertexStats>();
+  stats->run = std::move(root.stats);
+  stats->quality = loaded.graph.quality;
+  stats->load_seconds = loaded.graph.load_seconds;
+  stats->partition_seconds = loaded.graph.partition_seconds;
+  stats->comm = spec.options.text("comm");
+  stats->progress_thread = progress_thread;
+  const std::string& progress = spec.options.text("progress");
+  const std::string comm =
+      stats->comm != "lci"       ? stats->comm
+      : progress != "auto"       ? "lci (progress " + progress + ")"
+                                 : std::string("lci (progress auto: ") + (progress_thread ? "thread" : "explicit") + ")";
+  run.description = fmt::format("vertex engine, {} x {} threads, policy {}, comm {}", ranks_text, spec.threads,
+                                spec.options.text("policy"), comm);
+  run.stats = std::move(stats);
+  return run;
+}
+
+sync::StackSpec stack_spec(const RunSpec& spec) {
+  return {.channel = spec.options.text("comm"),
+          .progress = sync::parse_progress_mode(spec.options.text("progress")),
+          .threads_per_rank = spec.threads};
+}
+
+class VertexEngine final : public harness::Engine {
+ public:
+  std::string_view name() const override { return "vertex"; }
+  std::string_view about() const override {
+    return "the distributed vertex-program engine (Gluon): partitioned graph, master/mirror sync";
+  }
+  bool runs(const Algorithm& algorithm) const override { return algorithm.kernel<VertexKernel>(name()) != nullptr; }
+  bool distributed() const override { return true; }
+
+  std::vector<harness::OptionSpec> options() const override {
+    return {
+        {.name = "policy", .help = "partition policy (oec, iec, cvc, hash)", .fallback = "oec",
+         .choices = {"oec", "iec", "cvc", "hash"}},
+        {.name = "comm", .help = "communication layer (lci, mpi-probe, mpi-rma)", .fallback = "lci",
+         .choices = {"lci", "mpi-probe", "mpi-rma"}},
+        {.name = "progress",
+         .help = "--comm lci: who drives each rank's communication runtime: auto (a progress thread only when "
+                 "ranks on the node x --threads leave a hardware thread spare), thread (always a progress "
+                 "thread), explicit (the threads that wait for messages)",
+         .fallback = "auto",
+         .check = [](const std::string& value) { sync::parse_progress_mode(value); }},
+        {.name = "pin", .help = "do not pin each rank's threads to processing units", .fallback = "true",
+         .kind = harness::OptionSpec::Kind::flag_off},
+    };
+  }
+
+  void check(const Algorithm&, const RunSpec& spec, const Launch& launch) const override {
+    const std::string& comm = spec.options.text("comm");
+    if (!launch.under_mpi() && comm != "lci")
+      throw InputError(fmt::format("--comm {} needs MPI: run courier under mpirun (without a launcher, ranks are "
+                                   "threads of one process and talk through --comm lci)",
+                                   comm));
+    const std::string& progress = spec.options.text("progress");
+    if (progress != "auto" && comm != "lci")
+      throw InputError(
+          fmt::format("--progress {} is for --comm lci (the {} layer makes its own progress)", progress, comm));
+  }
+
+  harness::EngineRun run(const Algorithm& algorithm, const RunSpec& spec, const Launch& launch) const override {
+    const VertexKernel& kernel = *algorithm.kernel<VertexKernel>(name());
+    return launch.under_mpi() ? run_mpi(algorithm, kernel, spec, launch) : run_local(algorithm, kernel, spec);
+  }
+
+ private:
+  static harness::EngineRun run_local(const Algorithm& algorithm, const VertexKernel& kernel, const RunSpec& spec) {
+    harness::EngineRun run;
+    const sync::StackSpec stack_options = stack_spec(spec);
+    const sync::ProgressBudget budget = sync::Stack::local_budget(spec.ranks, spec.threads);
+    // A rank's failure that the others cannot agree on ends the process (launch.hpp).
+    harness::run_local_ranks(
+        spec.ranks,
+        [&](comm::Runtime& runtime) {
+          std::unique_ptr<sync::Stack> stack = sync::Stack::open(stack_options, runtime, budget);
+          const Loaded loaded = load_rank(algorithm, kernel, spec, *stack);
+          // Ranks are threads of this process: each takes its own slice of the PUs.
+          const PlacementOptions placement{spec.options.flag("pin"), runtime.rank(), runtime.size()};
+          Timer timer;
+          RankOutcome mine = run_rank(kernel, loaded, stack->channel(), spec.threads, placement);
+          const double run_seconds = stack->channel().max_all(timer.lap());
+          if (runtime.rank() == 0)
+            run = finish(std::move(mine), loaded, spec, run_seconds, stack->progress_thread(),
+                         fmt::format("{} ranks", spec.ranks));
+        },
+        sync::Stack::runtime_options(stack_options, budget));
+    return run;
+  }
+
+  static harness::EngineRun run_mpi([[maybe_unused]] const Algorithm& algorithm,
+                                    [[maybe_unused]] const VertexKernel& kernel, [[maybe_unused]] const RunSpec& spec,
+                                    [[maybe_unused]] const Launch& launch) {
+#ifdef COURIER_HAVE_MPI
+    std::unique_ptr<sync::Stack> stack = sync::Stack::open(stack_spec(spec), MPI_COMM_WORLD);
+    std::optional<Loaded> loaded;
+    // An agreed LoadError passes on (the stack closes on every rank as it unwinds); anything else
+    // on one rank ends the run at once.
+    harness::ending_the_run_on_failure(launch.rank(), launch.ranks(),
+                                       [&] { loaded.emplace(load_rank(algorithm, kernel, spec, *stack)); });
+    if (stack->channel().rank() != launch.rank() || stack->channel().ranks() != launch.ranks())
+      throw Error(fmt::format("the {} channel numbers ranks unlike MPI_COMM_WORLD", spec.options.text("comm")));
+    // The others wait for this rank in the channel's exchanges: a failure here ends the run at once.
+    RankOutcome outcome;
+    double run_seconds = 0;
+    harness::ending_the_run_on_failure(launch.rank(), launch.ranks(), [&] {
+      Timer timer;
+      outcome = run_rank(kernel, *loaded, stack->channel(), spec.threads, {.pin = spec.options.flag("pin")});
+      run_seconds = stack->channel().max_all(timer.lap());
+    });
+    const bool progress_thread = stack->progress_thread();
+    stack->close();
+    return finish(std::move(outcome), *loaded, spec, run_seconds, progress_thread,
+                  fmt::format("{} ranks (MPI)", launch.ranks()));
+#else
+    throw InputError("courier was built without MPI: run the vertex engine without a launcher, with --ranks");
+#endif
+  }
+};
+
+}  // namespace
+
+nlohmann::json VertexStats::to_json() const {
+  nlohmann::json per_round = nlohmann::json::array();
+  for (const engine::RoundStats& round : run.rounds)
+    per_round.push_back({{"active", round.active},
+                         {"compute_seconds", round.compute_seconds},
+                         {"sync_seconds", round.sync_seconds},
+                         {"messages", round.messages},
+                         {"bytes", round.bytes},
+                         {"buffer_bytes_peak", round.buffer_bytes_peak}});
+  nlohmann::json json = {{"rounds", run.rounds.size()},
+                         {"per_round", std::move(per_round)},
+                         {"compute_seconds", run.compute_seconds},
+                         {"sync_seconds", run.sync_seconds},
+                         {"total_seconds", run.total_seconds},
+                         {"messages", run.messages},
+                         {"bytes", run.bytes},
+                         {"reduces", run.reduces},
+                         {"broadcasts", run.broadcasts},
+                         {"buffer_bytes_peak", run.buffer_bytes_peak},
+                         {"setup_seconds", run.setup_seconds},
+                         {"replication", quality.replication},
+                         {"edge_imbalance", quality.edge_imbalance},
+                         {"load_seconds", load_seconds},
+                         {"partition_seconds", partition_seconds}};
+  if (comm == "lci") json["progress_thread"] = progress_thread;
+  return json;
+}
+
+std::string VertexStats::describe(bool verbose) const {
+  std::string text = fmt::format(
+      "Engine:     {} rounds, compute {:.6f} s, communication {:.6f} s, {} messages, {} bytes\n"
+      "Buffers:    peak {} bytes on the busiest rank, layer set-up {:.6f} s\n"
+      "Partition:  replication {:.3f} proxies per vertex, edge imbalance {:.3f}\n",
+      run.rounds.size(), run.compute_seconds, run.sync_seconds, run.messages, run.bytes, run.buffer_bytes_peak,
+      run.setup_seconds, quality.replication, quality.edge_imbalance);
+  if (!verbose) return text;
+  // Times and buffers the largest of any rank, messages and bytes of all.
+  text += fmt::format("Rounds:     {:>5} {:>12} {:>11} {:>11} {:>9} {:>12} {:>12}\n", "round", "active", "compute s",
+                      "comm s", "messages", "bytes", "buffer peak");
+  for (std::size_t i = 0; i < run.rounds.size(); ++i) {
+    const engine::RoundStats& r = run.rounds[i];
+    text += fmt::format("            {:>5} {:>12} {:>11.6f} {:>11.6f} {:>9} {:>12} {:>12}\n", i, r.active,
+                        r.compute_seconds, r.sync_seconds, r.messages, r.bytes, r.buffer_bytes_peak);
+  }
+  return text;
+}
+
+std::shared_ptr<const harness::Engine> vertex_engine() { return std::make_shared<VertexEngine>(); }
+
+}  // namespace courier::engines

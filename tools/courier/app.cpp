@@ -1,0 +1,35 @@
+// The command line over a registry. Errors are printed as "courier: error: ..." and exit 1.
+#include <cstdio>
+#include <exception>
+
+#include <fmt/format.h>
+
+#include "commands.hpp"
+
+namespace courier::cli {
+
+int main(int argc, const char* const* argv, const harness::Registry& registry) {
+  CLI::App app{"Courier: distributed graph analytics.\n\n"
+               "Example:\n  courier generate kron --scale 16 -o kron16.csr\n"
+               "  courier run bfs --graph kron16.csr --verify\n",
+               "courier"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "courier 0.1.0");
+  add_generate_command(app);
+  add_convert_command(app);
+  add_info_command(app);
+  add_run_command(app, registry);
+  add_list_command(app, registry);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::Error& e) {  // bad options, and run's verification exit status
+    return app.exit(e);
+  } catch (const std::exception& e) {
+    std::fflush(stdout);
+    fmt::print(stderr, "courier: error: {}\n", e.what());
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace courier::cli
