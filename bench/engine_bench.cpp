@@ -32,7 +32,7 @@
 
 #include "courier/core/error.hpp"
 #include "courier/core/timer.hpp"
-#include "courier/engine/run.hpp"
+#include "courier/vertex/run.hpp"
 #include "courier/graph/csr.hpp"
 #include "courier/net/mpi_environment.hpp"
 #include "courier/sync/solo_channel.hpp"
@@ -102,7 +102,7 @@ Fingerprint sum_over(MPI_Comm comm, const Fingerprint& mine) {
 // One timed run of a kernel on one layer.
 struct Sample {
   double seconds = 0;
-  engine::RunStats stats;
+  vertex::RunStats stats;
   Fingerprint print;
 };
 
@@ -116,7 +116,7 @@ Sample run_once(const dist::LocalGraph& share, const std::string& layer_name, co
   Timer timer;
   {
     const std::unique_ptr<sync::Stack> stack = sync::Stack::open(layer_spec(layer_name, threads), comm);
-    sample.stats = engine::run(share, stack->channel(), threads, [&](engine::Engine& e) {
+    sample.stats = vertex::run(share, stack->channel(), threads, [&](vertex::Engine& e) {
       mine = run_kernel(kernel, e);
       sample.seconds = timer.elapsed();
     }, placement);
@@ -287,9 +287,9 @@ int run_single(const Options& o) {
         Timer timer;
         reference = run_reference(found, csr);
         reference_s.push_back(timer.lap());
-        engine::run(
+        vertex::run(
             parts[0], channel, threads,
-            [&](engine::Engine& e) {
+            [&](vertex::Engine& e) {
               engine_print = run_kernel(found, e);
               engine_s.push_back(timer.lap());
             },

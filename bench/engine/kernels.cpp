@@ -71,7 +71,7 @@ void add_real(Fingerprint& print, graph::vertex_t global, double value) {
   print.approximate += value * static_cast<double>(global % 7 + 1);
 }
 
-Fingerprint run_kernel(const Kernel& kernel, engine::Engine& engine) {
+Fingerprint run_kernel(const Kernel& kernel, vertex::Engine& engine) {
   const harness::Output output = kernel.algorithm->kernel<engines::VertexKernel>("vertex")->run(engine, kernel.request);
   return print_of(output.values, engine.graph().masters(), [&](std::size_t v) {
     return engine.graph().global_id(static_cast<dist::local_t>(v));

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "courier/engine/engine.hpp"
+#include "courier/vertex/engine.hpp"
 #include "courier/graph/csr.hpp"
 #include "courier/harness/algorithm.hpp"
 
@@ -42,7 +42,7 @@ void add_real(Fingerprint& print, graph::vertex_t global, double value);
 // Runs the kernel's vertex-engine kernel on every rank's engine (collective) and returns the
 // fingerprint of this rank's masters; the ranks' fingerprints add up to the whole result's (the
 // caller sums them, outside the timed part).
-Fingerprint run_kernel(const Kernel& kernel, engine::Engine& engine);
+Fingerprint run_kernel(const Kernel& kernel, vertex::Engine& engine);
 // Adds `other` in (the fingerprint of a union of disjoint vertex sets).
 void combine(Fingerprint& into, const Fingerprint& other);
 // The kernel's sequential reference on the whole graph and its fingerprint.

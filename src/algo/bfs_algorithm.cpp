@@ -24,7 +24,7 @@ harness::Algorithm bfs_algorithm() {
   a.summarise = [](const harness::Output& out, const harness::Request& r, std::uint64_t) {
     return describe::distances(out.values, r.source, true);
   };
-  a.kernels["vertex"] = std::make_shared<engines::VertexKernel>([](engine::Engine& e, const harness::Request& r) {
+  a.kernels["vertex"] = std::make_shared<engines::VertexKernel>([](vertex::Engine& e, const harness::Request& r) {
     return harness::Output{bfs(e, {.source = r.source}), {}};
   });
   return a;

@@ -51,7 +51,7 @@ harness::Algorithm cc_algorithm() {
     return harness::Verdict{"independent components checker", graph::verify::components(g, describe::integers(out))};
   };
   a.summarise = [](const harness::Output& out, const harness::Request&, std::uint64_t) { return components(out); };
-  a.kernels["vertex"] = std::make_shared<engines::VertexKernel>([](engine::Engine& e, const harness::Request&) {
+  a.kernels["vertex"] = std::make_shared<engines::VertexKernel>([](vertex::Engine& e, const harness::Request&) {
     return harness::Output{describe::widen(cc_union_find(e)), {}};
   });
   auto mailbox = std::make_shared<engines::MailboxKernel>();

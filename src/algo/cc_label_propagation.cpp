@@ -8,7 +8,7 @@
 
 namespace courier::algo {
 
-using namespace courier::engine;
+using namespace courier::vertex;
 
 std::vector<vertex_t> cc_label_propagation(Engine& engine) {
   const dist::LocalGraph& g = engine.graph();

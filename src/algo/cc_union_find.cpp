@@ -13,7 +13,7 @@
 
 namespace courier::algo {
 
-using namespace courier::engine;
+using namespace courier::vertex;
 
 namespace {
 

@@ -5,7 +5,7 @@
 
 namespace courier::algo {
 
-using namespace courier::engine;
+using namespace courier::vertex;
 
 std::vector<std::uint64_t> out_degrees(Engine& engine) {
   const dist::LocalGraph& g = engine.graph();

@@ -47,7 +47,7 @@ harness::Algorithm degree_algorithm() {
                             {{"max_degree", largest}, {"mean_degree", mean}}};
   };
   a.kernels["vertex"] = std::make_shared<engines::VertexKernel>(
-      [](engine::Engine& e, const harness::Request&) { return harness::Output{out_degrees(e), {}}; });
+      [](vertex::Engine& e, const harness::Request&) { return harness::Output{out_degrees(e), {}}; });
   auto mailbox = std::make_shared<engines::MailboxKernel>();
   mailbox->run = on_mailbox;
   a.kernels["mailbox"] = std::move(mailbox);

@@ -9,7 +9,7 @@
 
 namespace courier::algo {
 
-using namespace courier::engine;
+using namespace courier::vertex;
 
 std::vector<std::uint32_t> kcore(Engine& engine) {
   const dist::LocalGraph& g = engine.graph();

@@ -34,7 +34,7 @@ harness::Algorithm kcore_algorithm() {
     return harness::Summary{{{"Largest core", fmt::format("{} ({} vertices)", degeneracy, in_max_core)}},
                             {{"degeneracy", degeneracy}, {"max_core_vertices", in_max_core}}};
   };
-  a.kernels["vertex"] = std::make_shared<engines::VertexKernel>([](engine::Engine& e, const harness::Request&) {
+  a.kernels["vertex"] = std::make_shared<engines::VertexKernel>([](vertex::Engine& e, const harness::Request&) {
     return harness::Output{describe::widen(kcore(e)), {}};
   });
   return a;

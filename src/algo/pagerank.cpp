@@ -17,7 +17,7 @@
 
 namespace courier::algo {
 
-using namespace courier::engine;
+using namespace courier::vertex;
 
 // Shares are the values read at random in the pull and broadcast to mirrors, so float shares
 // move half the bytes; sums, ranks and the change stay double. Rounding a share to float moves

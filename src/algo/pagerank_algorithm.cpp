@@ -105,7 +105,7 @@ harness::Algorithm pagerank_algorithm() {
                                                     std::max(1e-6, 2 * last_change))};
   };
   a.summarise = [](const harness::Output& out, const harness::Request& r, std::uint64_t) { return ranks(out, r); };
-  a.kernels["vertex"] = std::make_shared<engines::VertexKernel>([](engine::Engine& e, const harness::Request& r) {
+  a.kernels["vertex"] = std::make_shared<engines::VertexKernel>([](vertex::Engine& e, const harness::Request& r) {
     PagerankResult pr = pagerank(e, options_of(r));
     return harness::Output{std::move(pr.rank), Iterations{pr.iterations, pr.converged, pr.last_change}};
   });

@@ -16,7 +16,7 @@
 
 namespace courier::algo {
 
-using namespace courier::engine;
+using namespace courier::vertex;
 using graph::reference::kUnreached;
 
 namespace {

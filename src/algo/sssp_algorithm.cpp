@@ -35,7 +35,7 @@ harness::Algorithm sssp_algorithm() {
     return describe::distances(out.values, r.source, false);
   };
   a.kernels["vertex"] = std::make_shared<engines::VertexKernel>(
-      [](engine::Engine& e, const harness::Request& r) {
+      [](vertex::Engine& e, const harness::Request& r) {
         return harness::Output{sssp(e, {.source = r.source, .delta = r.options.count("delta")}), {}};
       },
       /*integer_weights=*/true);

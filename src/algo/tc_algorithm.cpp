@@ -38,7 +38,7 @@ harness::Algorithm tc_algorithm() {
     const std::uint64_t total = std::any_cast<const Total&>(out.facts).triangles;
     return harness::Summary{{{"Triangles", fmt::format("{}", total)}}, {{"triangles", total}}};
   };
-  a.kernels["vertex"] = std::make_shared<engines::VertexKernel>([](engine::Engine& e, const harness::Request&) {
+  a.kernels["vertex"] = std::make_shared<engines::VertexKernel>([](vertex::Engine& e, const harness::Request&) {
     TriangleResult tc = triangles(e);
     return harness::Output{std::move(tc.per_vertex), Total{tc.total}};
   });

@@ -4,12 +4,12 @@
 #include <algorithm>
 #include <atomic>
 
-#include "courier/engine/gather.hpp"
+#include "courier/vertex/gather.hpp"
 #include "courier/sync/reduction.hpp"
 
 namespace courier::algo {
 
-using namespace courier::engine;
+using namespace courier::vertex;
 
 namespace {
 

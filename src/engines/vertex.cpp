@@ -6,8 +6,8 @@
 
 #include "courier/core/error.hpp"
 #include "courier/core/timer.hpp"
-#include "courier/engine/gather.hpp"
-#include "courier/engine/run.hpp"
+#include "courier/vertex/gather.hpp"
+#include "courier/vertex/run.hpp"
 #include "courier/harness/fault_injection.hpp"
 #include "courier/sync/stack.hpp"
 
@@ -57,21 +57,21 @@ Loaded load_rank(const Algorithm& algorithm, const VertexKernel& kernel, const R
 // Every rank: the kernel on this rank's engine; the values gathered to rank 0 (empty elsewhere).
 struct RankOutcome {
   harness::Output output;
-  engine::RunStats stats;
+  vertex::RunStats stats;
 };
 
 RankOutcome run_rank(const VertexKernel& kernel, const Loaded& loaded, sync::Channel& channel, unsigned threads,
                      const PlacementOptions& placement) {
   RankOutcome outcome;
-  outcome.stats = engine::run(
+  outcome.stats = vertex::run(
       loaded.graph.graph, channel, threads,
-      [&](engine::Engine& e) {
+      [&](vertex::Engine& e) {
         harness::maybe_fail(channel.rank(), "run");
         outcome.output = kernel.run(e, loaded.request);
         std::visit(
             [&](auto& mine) {
               using T = typename std::decay_t<decltype(mine)>::value_type;
-              mine = engine::gather_masters<T>(e, mine);
+              mine = vertex::gather_masters<T>(e, mine);
             },
             outcome.output.values);
       },
@@ -214,7 +214,7 @@ class VertexEngine final : public harness::Engine {
 
 nlohmann::json VertexStats::to_json() const {
   nlohmann::json per_round = nlohmann::json::array();
-  for (const engine::RoundStats& round : run.rounds)
+  for (const vertex::RoundStats& round : run.rounds)
     per_round.push_back({{"active", round.active},
                          {"compute_seconds", round.compute_seconds},
                          {"sync_seconds", round.sync_seconds},
@@ -252,7 +252,7 @@ std::string VertexStats::describe(bool verbose) const {
   text += fmt::format("Rounds:     {:>5} {:>12} {:>11} {:>11} {:>9} {:>12} {:>12}\n", "round", "active", "compute s",
                       "comm s", "messages", "bytes", "buffer peak");
   for (std::size_t i = 0; i < run.rounds.size(); ++i) {
-    const engine::RoundStats& r = run.rounds[i];
+    const vertex::RoundStats& r = run.rounds[i];
     text += fmt::format("            {:>5} {:>12} {:>11.6f} {:>11.6f} {:>9} {:>12} {:>12}\n", i, r.active,
                         r.compute_seconds, r.sync_seconds, r.messages, r.bytes, r.buffer_bytes_peak);
   }

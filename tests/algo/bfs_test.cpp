@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "algo/algo_graphs.hpp"
-#include "courier/engine/gather.hpp"
+#include "courier/vertex/gather.hpp"
 #include "courier/graph/csr.hpp"
 #include "courier/graph/reference/bfs.hpp"
 #include "support/ranks.hpp"
@@ -21,9 +21,9 @@ void check_bfs(const graph::EdgeList& edges, graph::vertex_t source, bool direct
       SCOPED_TRACE(::testing::Message() << dist::to_string(policy) << " x " << ranks);
       const auto parts = dist::partition_in_memory(edges, policy, ranks, true);
       std::vector<std::uint64_t> level;
-      test_support::on_every_rank(parts, 2, [&](engine::Engine& engine) {
+      test_support::on_every_rank(parts, 2, [&](vertex::Engine& engine) {
         const auto mine = algo::bfs(engine, {.source = source, .direction_optimizing = direction_optimizing});
-        auto all = engine::gather_masters<std::uint64_t>(engine, mine);
+        auto all = vertex::gather_masters<std::uint64_t>(engine, mine);
         engine.finish();
         if (engine.rank() == 0) level = std::move(all);
       });
@@ -49,6 +49,6 @@ TEST(AlgoBfs, PushOnlyEqualsReference) {
 
 TEST(AlgoBfs, SourceOutOfRangeIsAnInputError) {
   const auto parts = dist::partition_in_memory(test_support::path(10), dist::Policy::oec, 1, true);
-  EXPECT_THROW(test_support::on_every_rank(parts, 1, [](engine::Engine& engine) { algo::bfs(engine, {.source = 10}); }),
+  EXPECT_THROW(test_support::on_every_rank(parts, 1, [](vertex::Engine& engine) { algo::bfs(engine, {.source = 10}); }),
                InputError);
 }

@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "algo/algo_graphs.hpp"
-#include "courier/engine/gather.hpp"
+#include "courier/vertex/gather.hpp"
 #include "courier/graph/csr.hpp"
 #include "courier/graph/reference/connected_components.hpp"
 #include "support/ranks.hpp"
@@ -14,7 +14,7 @@ using namespace courier;
 
 namespace {
 
-using Cc = std::vector<graph::vertex_t> (*)(engine::Engine&);
+using Cc = std::vector<graph::vertex_t> (*)(vertex::Engine&);
 
 void check_cc(const graph::EdgeList& edges, Cc cc) {
   const auto expected = graph::reference::connected_components(graph::build_csr(edges));
@@ -23,9 +23,9 @@ void check_cc(const graph::EdgeList& edges, Cc cc) {
       SCOPED_TRACE(::testing::Message() << dist::to_string(policy) << " x " << ranks);
       const auto parts = dist::partition_in_memory(edges, policy, ranks, true);
       std::vector<graph::vertex_t> label;
-      test_support::on_every_rank(parts, 2, [&](engine::Engine& engine) {
+      test_support::on_every_rank(parts, 2, [&](vertex::Engine& engine) {
         const auto mine = cc(engine);
-        auto all = engine::gather_masters<graph::vertex_t>(engine, mine);
+        auto all = vertex::gather_masters<graph::vertex_t>(engine, mine);
         if (engine.rank() == 0) label = std::move(all);
       });
       ASSERT_EQ(label, expected);
@@ -53,7 +53,7 @@ TEST(AlgoCc, UnionFindTakesOneRoundOnOneRankAndFewOnFour) {
   for (int ranks : {1, 4}) {
     const auto parts = dist::partition_in_memory(edges, dist::Policy::oec, ranks, false);
     std::size_t rounds = 0;
-    test_support::on_every_rank(parts, 2, [&](engine::Engine& engine) {
+    test_support::on_every_rank(parts, 2, [&](vertex::Engine& engine) {
       algo::cc_union_find(engine);
       const auto stats = engine.finish();
       if (engine.rank() == 0) rounds = stats.rounds.size();

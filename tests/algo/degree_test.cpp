@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "algo/algo_graphs.hpp"
-#include "courier/engine/gather.hpp"
+#include "courier/vertex/gather.hpp"
 #include "courier/graph/reference.hpp"
 #include "support/ranks.hpp"
 
@@ -16,8 +16,8 @@ TEST(AlgoDegree, EqualsReferenceOnEveryPolicyAndRankCount) {
       for (int ranks : {1, 2, 3, 4}) {
         SCOPED_TRACE(::testing::Message() << name << " " << dist::to_string(policy) << " x" << ranks);
         std::vector<std::uint64_t> got;
-        test_support::on_every_rank(dist::partition_in_memory(edges, policy, ranks, false), 2, [&](engine::Engine& e) {
-          auto all = engine::gather_masters<std::uint64_t>(e, algo::out_degrees(e));
+        test_support::on_every_rank(dist::partition_in_memory(edges, policy, ranks, false), 2, [&](vertex::Engine& e) {
+          auto all = vertex::gather_masters<std::uint64_t>(e, algo::out_degrees(e));
           if (e.rank() == 0) got = std::move(all);
         });
         EXPECT_EQ(got, expected);

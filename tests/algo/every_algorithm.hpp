@@ -9,7 +9,7 @@
 #include "courier/algo/pagerank.hpp"
 #include "courier/algo/sssp.hpp"
 #include "courier/algo/triangles.hpp"
-#include "courier/engine/gather.hpp"
+#include "courier/vertex/gather.hpp"
 #include "courier/graph/csr.hpp"
 #include "courier/graph/reference.hpp"
 #include "courier/graph/transform.hpp"
@@ -39,12 +39,12 @@ inline void expect_every_algorithm_equals_reference(dist::Policy policy, int ran
   std::vector<double> got_pr;
   on_every_rank(
       parts, threads,
-      [&](engine::Engine& e) {
-        auto b = engine::gather_masters<std::uint64_t>(e, algo::bfs(e, {.source = 1}));
-        auto s = engine::gather_masters<std::uint64_t>(e, algo::sssp(e, {.source = 1, .delta = 16}));
-        auto lp = engine::gather_masters<graph::vertex_t>(e, algo::cc_label_propagation(e));
-        auto uf = engine::gather_masters<graph::vertex_t>(e, algo::cc_union_find(e));
-        auto p = engine::gather_masters<double>(e, algo::pagerank(e).rank);
+      [&](vertex::Engine& e) {
+        auto b = vertex::gather_masters<std::uint64_t>(e, algo::bfs(e, {.source = 1}));
+        auto s = vertex::gather_masters<std::uint64_t>(e, algo::sssp(e, {.source = 1, .delta = 16}));
+        auto lp = vertex::gather_masters<graph::vertex_t>(e, algo::cc_label_propagation(e));
+        auto uf = vertex::gather_masters<graph::vertex_t>(e, algo::cc_union_find(e));
+        auto p = vertex::gather_masters<double>(e, algo::pagerank(e).rank);
         if (e.rank() == 0) {
           got_bfs = std::move(b), got_sssp = std::move(s), got_lp = std::move(lp), got_uf = std::move(uf);
           got_pr = std::move(p);
@@ -54,9 +54,9 @@ inline void expect_every_algorithm_equals_reference(dist::Policy policy, int ran
   std::vector<std::uint32_t> got_core;
   on_every_rank(
       undirected_parts, threads,
-      [&](engine::Engine& e) {
-        auto k = engine::gather_masters<std::uint32_t>(e, algo::kcore(e));
-        auto t = engine::gather_masters<std::uint64_t>(e, algo::triangles(e).per_vertex);
+      [&](vertex::Engine& e) {
+        auto k = vertex::gather_masters<std::uint32_t>(e, algo::kcore(e));
+        auto t = vertex::gather_masters<std::uint64_t>(e, algo::triangles(e).per_vertex);
         if (e.rank() == 0) got_core = std::move(k), got_tri = std::move(t);
       },
       layer);

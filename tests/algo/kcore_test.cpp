@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "algo/algo_graphs.hpp"
-#include "courier/engine/gather.hpp"
+#include "courier/vertex/gather.hpp"
 #include "courier/graph/csr.hpp"
 #include "courier/graph/reference/kcore.hpp"
 #include "courier/graph/transform.hpp"
@@ -23,9 +23,9 @@ TEST(AlgoKcore, EqualsReference) {
         SCOPED_TRACE(::testing::Message() << dist::to_string(policy) << " x " << ranks);
         const auto parts = dist::partition_in_memory(edges, policy, ranks, false);
         std::vector<std::uint32_t> core;
-        test_support::on_every_rank(parts, 2, [&](engine::Engine& engine) {
+        test_support::on_every_rank(parts, 2, [&](vertex::Engine& engine) {
           const auto mine = algo::kcore(engine);
-          auto all = engine::gather_masters<std::uint32_t>(engine, mine);
+          auto all = vertex::gather_masters<std::uint32_t>(engine, mine);
           if (engine.rank() == 0) core = std::move(all);
         });
         ASSERT_EQ(core, expected);

@@ -9,7 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "algo/algo_graphs.hpp"
-#include "courier/engine/gather.hpp"
+#include "courier/vertex/gather.hpp"
 #include "courier/graph/csr.hpp"
 #include "courier/graph/reference/pagerank.hpp"
 #include "support/ranks.hpp"
@@ -29,9 +29,9 @@ struct Gathered {
 Gathered run_pagerank(const graph::EdgeList& edges, dist::Policy policy, int ranks, const algo::PagerankOptions& options) {
   const auto parts = dist::partition_in_memory(edges, policy, ranks, true);
   Gathered result;
-  test_support::on_every_rank(parts, 2, [&](engine::Engine& engine) {
+  test_support::on_every_rank(parts, 2, [&](vertex::Engine& engine) {
     const auto mine = algo::pagerank(engine, options);
-    auto all = engine::gather_masters<double>(engine, mine.rank);
+    auto all = vertex::gather_masters<double>(engine, mine.rank);
     if (engine.rank() == 0) result = {std::move(all), mine.iterations, mine.last_change};
   });
   return result;

@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "algo/algo_graphs.hpp"
-#include "courier/engine/gather.hpp"
+#include "courier/vertex/gather.hpp"
 #include "courier/graph/csr.hpp"
 #include "courier/graph/reference/sssp.hpp"
 #include "support/ranks.hpp"
@@ -21,9 +21,9 @@ void check_sssp(const graph::EdgeList& edges, graph::vertex_t source, std::uint6
       SCOPED_TRACE(::testing::Message() << dist::to_string(policy) << " x " << ranks);
       const auto parts = dist::partition_in_memory(edges, policy, ranks, false);
       std::vector<std::uint64_t> distance;
-      test_support::on_every_rank(parts, 2, [&](engine::Engine& engine) {
+      test_support::on_every_rank(parts, 2, [&](vertex::Engine& engine) {
         const auto mine = algo::sssp(engine, {.source = source, .delta = delta});
-        auto all = engine::gather_masters<std::uint64_t>(engine, mine);
+        auto all = vertex::gather_masters<std::uint64_t>(engine, mine);
         if (engine.rank() == 0) distance = std::move(all);
       });
       ASSERT_EQ(distance, expected);
@@ -48,7 +48,7 @@ TEST(AlgoSssp, DeltaSteppingEqualsReference) {
 
 TEST(AlgoSssp, UnweightedGraphIsAnInputError) {
   const auto parts = dist::partition_in_memory(test_support::path(10), dist::Policy::oec, 1, false);
-  EXPECT_THROW(test_support::on_every_rank(parts, 1, [](engine::Engine& engine) { algo::sssp(engine); }), InputError);
+  EXPECT_THROW(test_support::on_every_rank(parts, 1, [](vertex::Engine& engine) { algo::sssp(engine); }), InputError);
 }
 
 // Distances past 32 bits: the run in 32-bit labels notices them, and the one in 64 bits that

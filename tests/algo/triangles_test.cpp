@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "algo/algo_graphs.hpp"
-#include "courier/engine/gather.hpp"
+#include "courier/vertex/gather.hpp"
 #include "courier/graph/csr.hpp"
 #include "courier/graph/reference/triangles.hpp"
 #include "courier/graph/transform.hpp"
@@ -28,9 +28,9 @@ TEST(AlgoTriangles, EqualsReference) {
         const auto parts = dist::partition_in_memory(edges, policy, ranks, false);
         std::vector<std::uint64_t> per_vertex;
         std::vector<std::uint64_t> totals(static_cast<std::size_t>(ranks));
-        test_support::on_every_rank(parts, 2, [&](engine::Engine& engine) {
+        test_support::on_every_rank(parts, 2, [&](vertex::Engine& engine) {
           const auto mine = algo::triangles(engine);
-          auto all = engine::gather_masters<std::uint64_t>(engine, mine.per_vertex);
+          auto all = vertex::gather_masters<std::uint64_t>(engine, mine.per_vertex);
           totals[engine.rank()] = mine.total;
           if (engine.rank() == 0) per_vertex = std::move(all);
         });

@@ -8,7 +8,7 @@
 
 #include "courier/comm/local_world.hpp"
 #include "courier/dist/local_graph.hpp"
-#include "courier/engine/engine.hpp"
+#include "courier/vertex/engine.hpp"
 #include "courier/sync/stack.hpp"
 #include "support/loopback_channel.hpp"
 #include "support/rank_threads.hpp"
@@ -21,7 +21,7 @@ namespace courier::test_support {
 enum class Layer { loopback, lci, lci_thread, lci_explicit };
 
 inline void on_every_rank(const std::vector<dist::LocalGraph>& parts, unsigned threads_per_rank,
-                          const std::function<void(engine::Engine&)>& body, Layer layer = Layer::loopback) {
+                          const std::function<void(vertex::Engine&)>& body, Layer layer = Layer::loopback) {
   if (layer != Layer::loopback) {
     const sync::ProgressMode mode = layer == Layer::lci_thread     ? sync::ProgressMode::thread
                                     : layer == Layer::lci_explicit ? sync::ProgressMode::explicit_calls
@@ -31,7 +31,7 @@ inline void on_every_rank(const std::vector<dist::LocalGraph>& parts, unsigned t
     comm::run_local(static_cast<comm::rank_t>(parts.size()), [&](comm::Runtime& runtime) {
       const std::unique_ptr<sync::Stack> stack = sync::Stack::open(spec, runtime, budget);
       ThreadTeam team(threads_per_rank);
-      engine::Engine engine(parts[runtime.rank()], stack->channel(), team);
+      vertex::Engine engine(parts[runtime.rank()], stack->channel(), team);
       body(engine);
     }, sync::Stack::runtime_options(spec, budget));
     return;
@@ -40,7 +40,7 @@ inline void on_every_rank(const std::vector<dist::LocalGraph>& parts, unsigned t
   on_rank_threads(static_cast<int>(parts.size()), [&](int r) {
     sync::test_support::LoopbackChannel channel(hub, r);
     ThreadTeam team(threads_per_rank);
-    engine::Engine engine(parts[r], channel, team);
+    vertex::Engine engine(parts[r], channel, team);
     body(engine);
   });
 }

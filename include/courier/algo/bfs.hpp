@@ -2,7 +2,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "courier/engine/engine.hpp"
+#include "courier/vertex/engine.hpp"
 
 namespace courier::algo {
 
@@ -20,6 +20,6 @@ struct BfsOptions {
 
 // Breadth-first levels following edge directions, the same as graph::reference::bfs: one entry
 // per master of this rank (local ids 0..masters-1), kUnreached where not reached. Collective.
-std::vector<std::uint64_t> bfs(engine::Engine& engine, const BfsOptions& options = {});
+std::vector<std::uint64_t> bfs(vertex::Engine& engine, const BfsOptions& options = {});
 
 }  // namespace courier::algo

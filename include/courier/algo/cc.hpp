@@ -1,7 +1,7 @@
 #pragma once
 #include <vector>
 
-#include "courier/engine/engine.hpp"
+#include "courier/vertex/engine.hpp"
 
 namespace courier::algo {
 
@@ -14,12 +14,12 @@ using graph::vertex_t;
 
 // Label propagation: active vertices push their label both ways along edges; rounds grow with
 // the diameter.
-std::vector<vertex_t> cc_label_propagation(engine::Engine& engine);
+std::vector<vertex_t> cc_label_propagation(vertex::Engine& engine);
 
 // Union-find inside each rank (lock-free linking and path compression, as Afforest links), then
 // rounds that only carry labels between proxies: a label crosses a whole local component in one
 // round, so rounds grow with how often a component crosses ranks, not with its diameter. On one
 // rank it finishes in one round.
-std::vector<vertex_t> cc_union_find(engine::Engine& engine);
+std::vector<vertex_t> cc_union_find(vertex::Engine& engine);
 
 }  // namespace courier::algo

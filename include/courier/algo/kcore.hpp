@@ -2,7 +2,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "courier/engine/engine.hpp"
+#include "courier/vertex/engine.hpp"
 
 namespace courier::algo {
 
@@ -11,6 +11,6 @@ namespace courier::algo {
 // each; when none is left at k, k moves to the smallest degree left. The graph must be the
 // undirected simple graph (partition graph::simple_undirected's edges). One entry per master.
 // Collective.
-std::vector<std::uint32_t> kcore(engine::Engine& engine);
+std::vector<std::uint32_t> kcore(vertex::Engine& engine);
 
 }  // namespace courier::algo

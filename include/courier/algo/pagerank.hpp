@@ -1,7 +1,7 @@
 #pragma once
 #include <vector>
 
-#include "courier/engine/engine.hpp"
+#include "courier/vertex/engine.hpp"
 
 namespace courier::algo {
 
@@ -21,7 +21,7 @@ struct PagerankResult {
 // PageRank by pull, with graph::reference::pagerank's definition: rank(u) / out_degree(u) along
 // each out-edge, the rank of vertices without out-edges spread evenly over all vertices, initial
 // rank 1/n. Needs the graph partitioned with in-edges. Collective.
-PagerankResult pagerank(engine::Engine& engine, const PagerankOptions& options = {});
+PagerankResult pagerank(vertex::Engine& engine, const PagerankOptions& options = {});
 
 // Whether pagerank keeps the shares it pulls as floats for these options (half the bytes read
 // and sent): when their rounding provably keeps the ranks within 5e-7 (L1) of doubles' and cannot

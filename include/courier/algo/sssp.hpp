@@ -2,7 +2,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "courier/engine/engine.hpp"
+#include "courier/vertex/engine.hpp"
 
 namespace courier::algo {
 
@@ -19,6 +19,6 @@ struct SsspOptions {
 // Shortest distances over uint32 edge weights, following edge directions, the same as
 // graph::reference::sssp's dist_int: one entry per master of this rank, kUnreached where not
 // reached. Throws InputError when the graph has no uint32 weights. Collective.
-std::vector<std::uint64_t> sssp(engine::Engine& engine, const SsspOptions& options = {});
+std::vector<std::uint64_t> sssp(vertex::Engine& engine, const SsspOptions& options = {});
 
 }  // namespace courier::algo

@@ -2,7 +2,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "courier/engine/engine.hpp"
+#include "courier/vertex/engine.hpp"
 
 namespace courier::algo {
 
@@ -21,6 +21,6 @@ struct TriangleResult {
 //   3. corner credits for a third vertex c that is no proxy here go to c's master: 16 bytes per
 //      distinct such c. Memory: each rank keeps the forward lists of all its proxies.
 // Collective.
-TriangleResult triangles(engine::Engine& engine);
+TriangleResult triangles(vertex::Engine& engine);
 
 }  // namespace courier::algo

@@ -1,6 +1,6 @@
 #pragma once
 // The `vertex` engine: the graph partitioned over ranks (every rank reads its own part, no rank
-// holds the whole graph) and the algorithm run as a distributed vertex program (engine/, sync/),
+// holds the whole graph) and the algorithm run as a distributed vertex program (vertex/, sync/),
 // its values gathered to rank 0. Ranks are threads of this process on the local transport, talking
 // through the lci channel, or the processes of an MPI launcher with --comm lci|mpi-probe|mpi-rma.
 // Options: policy, comm, progress, pin.
@@ -9,7 +9,7 @@
 #include <string>
 
 #include "courier/dist/distributed_load.hpp"
-#include "courier/engine/engine.hpp"
+#include "courier/vertex/engine.hpp"
 #include "courier/harness/engine.hpp"
 
 namespace courier::engines {
@@ -17,7 +17,7 @@ namespace courier::engines {
 // How the vertex engine runs one algorithm: on every rank, on that rank's engine; the values are
 // this rank's masters' (local ids 0..masters-1), which the engine gathers.
 struct VertexKernel : harness::Kernel {
-  using Run = std::function<harness::Output(engine::Engine&, const harness::Request&)>;
+  using Run = std::function<harness::Output(vertex::Engine&, const harness::Request&)>;
   explicit VertexKernel(Run run, bool integer_weights = false) : run(std::move(run)), integer_weights(integer_weights) {}
   Run run;
   bool integer_weights;  // needs uint32 edge weights
@@ -25,7 +25,7 @@ struct VertexKernel : harness::Kernel {
 
 // Typed statistics of a vertex-engine run (rank 0's view, combined over ranks).
 struct VertexStats : harness::EngineStats {
-  engine::RunStats run;
+  vertex::RunStats run;
   dist::PartitionQuality quality;
   double load_seconds = 0;
   double partition_seconds = 0;

@@ -6,7 +6,7 @@
 // shutdown). It also gives dist/ its collective (an all-to-all over the channel).
 //
 //   auto stack = sync::Stack::open({.channel = "mpi-rma", .threads_per_rank = 2}, MPI_COMM_WORLD);
-//   engine::run(graph, stack->channel(), 2, algorithm);
+//   vertex::run(graph, stack->channel(), 2, algorithm);
 //   stack->close();  // collective
 #include <array>
 #include <functional>

@@ -13,14 +13,14 @@
 #include "courier/core/thread_team.hpp"
 #include "courier/core/timer.hpp"
 #include "courier/dist/local_graph.hpp"
-#include "courier/engine/access.hpp"
-#include "courier/engine/field.hpp"
-#include "courier/engine/frontier.hpp"
-#include "courier/engine/stats.hpp"
+#include "courier/vertex/access.hpp"
+#include "courier/vertex/field.hpp"
+#include "courier/vertex/frontier.hpp"
+#include "courier/vertex/stats.hpp"
 #include "courier/sync/channel.hpp"
 #include "courier/sync/substrate.hpp"
 
-namespace courier::engine {
+namespace courier::vertex {
 
 using dist::local_t;
 using graph::edge_t;
@@ -215,4 +215,4 @@ void Engine::sync_everywhere(Field<T, Op>& field) {
   sync_ += timer.elapsed();
 }
 
-}  // namespace courier::engine
+}  // namespace courier::vertex

@@ -1,9 +1,9 @@
 // Engine::exchange: an all-to-all of messages of any size over the Channel (sync::exchange_all),
 // counted as communication time.
-#include "courier/engine/engine.hpp"
+#include "courier/vertex/engine.hpp"
 #include "courier/sync/exchange.hpp"
 
-namespace courier::engine {
+namespace courier::vertex {
 
 std::vector<sync::Bytes> Engine::exchange(std::vector<sync::Bytes> outgoing) {
   if (outgoing.size() != static_cast<std::size_t>(ranks())) throw Error("engine: exchange needs one message per rank");
@@ -13,4 +13,4 @@ std::vector<sync::Bytes> Engine::exchange(std::vector<sync::Bytes> outgoing) {
   return received;
 }
 
-}  // namespace courier::engine
+}  // namespace courier::vertex

@@ -1,11 +1,11 @@
-#include "courier/engine/frontier.hpp"
+#include "courier/vertex/frontier.hpp"
 
 #include <vector>
 
 #include <gtest/gtest.h>
 
 using namespace courier;
-using namespace courier::engine;
+using namespace courier::vertex;
 
 TEST(Frontier, FewActiveAreListedInOrder) {
   Frontier f(10000);

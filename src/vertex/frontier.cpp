@@ -1,8 +1,8 @@
-#include "courier/engine/frontier.hpp"
+#include "courier/vertex/frontier.hpp"
 
 #include <utility>
 
-namespace courier::engine {
+namespace courier::vertex {
 
 void Frontier::take(Bitset& updated) {
   std::swap(bits_, updated);
@@ -23,4 +23,4 @@ std::uint64_t Frontier::prepare() {
   return count;
 }
 
-}  // namespace courier::engine
+}  // namespace courier::vertex

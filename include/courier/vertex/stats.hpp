@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-namespace courier::engine {
+namespace courier::vertex {
 
 // One round. While the run goes on a rank holds its own values; finish() combines them.
 struct RoundStats {
@@ -34,4 +34,4 @@ struct RunStats {
   std::string summary() const;  // one line for logs
 };
 
-}  // namespace courier::engine
+}  // namespace courier::vertex

@@ -10,9 +10,9 @@
 
 #include "courier/core/bitset.hpp"
 #include "courier/dist/local_graph.hpp"
-#include "courier/engine/access.hpp"
+#include "courier/vertex/access.hpp"
 
-namespace courier::engine {
+namespace courier::vertex {
 
 using dist::local_t;
 
@@ -85,4 +85,4 @@ class Field {
   bool tracking_ = true;
 };
 
-}  // namespace courier::engine
+}  // namespace courier::vertex

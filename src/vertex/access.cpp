@@ -1,6 +1,6 @@
-#include "courier/engine/access.hpp"
+#include "courier/vertex/access.hpp"
 
-namespace courier::engine {
+namespace courier::vertex {
 
 bool may_be_mirror(dist::Policy policy, At at) {
   switch (at) {
@@ -18,4 +18,4 @@ SyncPlan sync_plan(dist::Policy policy, dist::rank_t ranks, Access access) {
   return {may_be_mirror(policy, access.written), may_be_mirror(policy, access.read)};
 }
 
-}  // namespace courier::engine
+}  // namespace courier::vertex

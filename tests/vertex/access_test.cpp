@@ -1,9 +1,9 @@
 // The sync rule: what a label needs after a round, from the policy and where it is written/read.
-#include "courier/engine/access.hpp"
+#include "courier/vertex/access.hpp"
 
 #include <gtest/gtest.h>
 
-using namespace courier::engine;
+using namespace courier::vertex;
 using courier::dist::Policy;
 
 TEST(SyncPlan, AlongEdgesNeedsReduceOnOecBroadcastOnIecBothOnVertexCuts) {

@@ -1,4 +1,4 @@
-#include "courier/engine/engine.hpp"
+#include "courier/vertex/engine.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-namespace courier::engine {
+namespace courier::vertex {
 
 Engine::Engine(const dist::LocalGraph& graph, sync::Channel& channel, ThreadTeam& team)
     : graph_(graph), channel_(channel), team_(team), substrate_(graph, channel, team) {
@@ -113,4 +113,4 @@ std::string RunStats::summary() const {
       buffer_bytes_peak, setup_seconds);
 }
 
-}  // namespace courier::engine
+}  // namespace courier::vertex

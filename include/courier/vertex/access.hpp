@@ -13,7 +13,7 @@
 
 #include "courier/dist/partition_plan.hpp"
 
-namespace courier::engine {
+namespace courier::vertex {
 
 enum class At : std::uint8_t {
   none,         // the operator does not touch the label this way
@@ -45,4 +45,4 @@ bool may_be_mirror(dist::Policy policy, At at);
 // The rule, written once: what a label with `access` needs after a round on `ranks` ranks.
 SyncPlan sync_plan(dist::Policy policy, dist::rank_t ranks, Access access);
 
-}  // namespace courier::engine
+}  // namespace courier::vertex

@@ -1,6 +1,6 @@
 // The engine on 1-4 ranks as threads: operators visit what they should, a declared field travels
 // only the ways the rule gives, rounds end when no rank is active, results gather to rank 0.
-#include "courier/engine/engine.hpp"
+#include "courier/vertex/engine.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -8,14 +8,14 @@
 
 #include <gtest/gtest.h>
 
-#include "courier/engine/gather.hpp"
-#include "courier/engine/run.hpp"
+#include "courier/vertex/gather.hpp"
+#include "courier/vertex/run.hpp"
 #include "courier/sync/solo_channel.hpp"
 #include "courier/sync/reduction.hpp"
 #include "support/ranks.hpp"
 
 using namespace courier;
-using namespace courier::engine;
+using namespace courier::vertex;
 using courier::dist::Policy;
 
 namespace {

@@ -7,9 +7,9 @@
 #include <type_traits>
 #include <vector>
 
-#include "courier/engine/engine.hpp"
+#include "courier/vertex/engine.hpp"
 
-namespace courier::engine {
+namespace courier::vertex {
 
 template <class T>
 sync::Bytes to_bytes(std::span<const T> values) {
@@ -60,4 +60,4 @@ std::vector<T> gather_masters(Engine& engine, std::span<const T> labels) {
   return all;
 }
 
-}  // namespace courier::engine
+}  // namespace courier::vertex

@@ -8,7 +8,7 @@
 #include "courier/core/bitset.hpp"
 #include "courier/dist/local_graph.hpp"
 
-namespace courier::engine {
+namespace courier::vertex {
 
 using dist::local_t;
 
@@ -41,4 +41,4 @@ class Frontier {
   bool sparse_ = false;
 };
 
-}  // namespace courier::engine
+}  // namespace courier::vertex

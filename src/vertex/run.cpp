@@ -1,6 +1,6 @@
-#include "courier/engine/run.hpp"
+#include "courier/vertex/run.hpp"
 
-namespace courier::engine {
+namespace courier::vertex {
 
 RunStats run(const dist::LocalGraph& graph, sync::Channel& channel, unsigned threads,
              const std::function<void(Engine&)>& algorithm, const PlacementOptions& placement) {
@@ -11,4 +11,4 @@ RunStats run(const dist::LocalGraph& graph, sync::Channel& channel, unsigned thr
   return engine.finish();
 }
 
-}  // namespace courier::engine
+}  // namespace courier::vertex
