@@ -284,9 +284,9 @@ void routing_part(const Options& o, int rank, int ranks, nlohmann::json& rows) {
     print_routing_header();
   }
   const std::vector<mb::Routing> schemes = {mb::Routing::no_route, mb::Routing::node_local, mb::Routing::node_remote, mb::Routing::nlnr};
-  for (const char* application : {"degree", "cc"}) {
+  // Algorithm 1 (in + out degree, as the paper counts) and cc: the mailbox kernels themselves.
+  for (const auto& [application, cc] : {std::pair{"degree", false}, std::pair{"cc", true}}) {
     for (const char* kind : {"kron", "urand"}) {
-      const bool cc = std::string(application) == "cc";
       courier::graph::GeneratorOptions g;
       g.kind = std::string(kind) == "kron" ? courier::graph::Generator::kronecker : courier::graph::Generator::uniform;
       g.scale = o.scale;
