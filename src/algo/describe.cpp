@@ -10,18 +10,10 @@
 
 namespace courier::algo::describe {
 
-std::function<void(const std::string&)> count_check(std::string name) {
-  return [name](const std::string& value) {
-    harness::Options o;
-    o.set(name, value);
-    o.count(name);
-  };
-}
-
 harness::OptionSpec source_option() {
   return {.name = "source",
           .help = "the source vertex (default: the largest out-degree)",
-          .check = count_check("source"),
+          .check = harness::whole_number("source"),
           .letter = 's'};
 }
 

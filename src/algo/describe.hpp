@@ -11,9 +11,6 @@ namespace courier::algo::describe {
 // --source / -s, for algorithms that start from a vertex.
 harness::OptionSpec source_option();
 
-// A check that the option's value is a whole number, 0 or more.
-std::function<void(const std::string&)> count_check(std::string name);
-
 const std::vector<std::uint64_t>& integers(const harness::Output& output);
 const std::vector<double>& reals(const harness::Output& output);
 

@@ -1,13 +1,13 @@
 // pagerank: the stationary distribution of a random walk with restarts. Vertex engine: pull
 // (pagerank.cpp); checked as a fixed point to within what the stopping rule allows.
 #include <algorithm>
+#include <limits>
 #include <numeric>
 
 #include <fmt/format.h>
 
 #include "courier/algo/algorithms.hpp"
 #include "courier/algo/pagerank.hpp"
-#include "courier/core/error.hpp"
 #include "courier/engines/vertex.hpp"
 #include "courier/graph/reference/pagerank.hpp"
 #include "courier/graph/verify.hpp"
@@ -62,35 +62,15 @@ harness::Algorithm pagerank_algorithm() {
   a.about = "PageRank: each vertex's rank, to a tolerance or for a number of iterations";
   a.needs = {.in_edges = true};  // pull
   a.options = {
-      {.name = "damping",
-       .help = "the damping factor, from 0 to 1",
-       .fallback = "0.85",
-       .check =
-           [](const std::string& value) {
-             harness::Options o;
-             o.set("damping", value);
-             const double d = o.real("damping");
-             if (!(d >= 0 && d <= 1)) throw InputError(fmt::format("--damping {}: write a number from 0 to 1", value));
-           }},
+      {.name = "damping", .help = "the damping factor", .fallback = "0.85", .check = harness::real_number("damping", 0, 1)},
       {.name = "tolerance",
        .help = "stop below this L1 change",
        .fallback = "1e-09",
-       .check =
-           [](const std::string& value) {
-             harness::Options o;
-             o.set("tolerance", value);
-             o.real("tolerance");
-           }},
+       .check = harness::real_number("tolerance", 0, std::numeric_limits<double>::infinity())},
       {.name = "iterations",
        .help = "at most this many iterations",
        .fallback = "1000",
-       .check =
-           [](const std::string& value) {
-             harness::Options o;
-             o.set("iterations", value);
-             if (o.count("iterations") > UINT32_MAX)
-               throw InputError(fmt::format("--iterations {}: at most {}", value, UINT32_MAX));
-           }},
+       .check = harness::whole_number("iterations", 0, std::numeric_limits<unsigned>::max())},
   };
   a.reference = [](const graph::Csr& g, const harness::Request& r) {
     const PagerankOptions o = options_of(r);

@@ -18,7 +18,7 @@ harness::Algorithm sssp_algorithm() {
                {.name = "delta",
                 .help = "vertex engine: the delta-stepping bucket width (0: Bellman-Ford)",
                 .fallback = "32",
-                .check = describe::count_check("delta")}};
+                .check = harness::whole_number("delta")}};
   a.reference = [](const graph::Csr& g, const harness::Request& r) {
     graph::reference::SsspResult sssp = graph::reference::sssp(g, r.source);
     if (sssp.weight_type == graph::WeightType::u32) return harness::Output{std::move(sssp.dist_int), {}};

@@ -187,13 +187,7 @@ class MailboxEngine final : public harness::Engine {
         {.name = "capacity",
          .help = "bytes buffered before an exchange",
          .fallback = std::to_string(mailbox::Config{}.capacity_bytes),
-         .check =
-             [](const std::string& value) {
-               harness::Options o;
-               o.set("capacity", value);
-               if (o.count("capacity") < 1 || o.count("capacity") > (std::uint64_t{1} << 40))
-                 throw InputError(fmt::format("--capacity {}: write a byte count from 1 to 2^40", value));
-             }},
+         .check = harness::whole_number("capacity", 1, std::uint64_t{1} << 40)},
         {.name = "delegates",
          .help = "cc, spmv: auto (degree above 16 x the mean), none, or a degree above which vertices are "
                  "replicated on every rank",

@@ -10,10 +10,46 @@
 
 namespace courier::harness {
 
+namespace {
+
+std::uint64_t whole(std::string_view name, const std::string& text) {
+  std::uint64_t value = 0;
+  const ParseStatus status = parse_unsigned(text, value);
+  if (status != ParseStatus::ok)
+    throw InputError(fmt::format("--{} {}: {} (write a whole number, 0 or more)", name, text, describe(status)));
+  return value;
+}
+
+double real(std::string_view name, const std::string& text) {
+  double value = 0;
+  const ParseStatus status = parse_floating(text, value);
+  if (status != ParseStatus::ok)
+    throw InputError(fmt::format("--{} {}: {} (write a decimal number)", name, text, describe(status)));
+  return value;
+}
+
+}  // namespace
+
 void check_option(const OptionSpec& spec, const std::string& value) {
   if (!spec.choices.empty() && std::ranges::find(spec.choices, value) == spec.choices.end())
     throw InputError(fmt::format("--{} {}: choose one of {}", spec.name, value, fmt::join(spec.choices, ", ")));
   if (spec.check) spec.check(value);
+}
+
+std::function<void(const std::string&)> whole_number(std::string name, std::uint64_t low, std::uint64_t high) {
+  return [name, low, high](const std::string& value) {
+    const std::uint64_t number = whole(name, value);
+    if (number < low || number > high)
+      throw InputError(fmt::format("--{} {}: write a whole number from {} to {}", name, value, low, high));
+  };
+}
+
+std::function<void(const std::string&)> real_number(std::string name, double low, double high) {
+  return [name, low, high](const std::string& value) {
+    const double number = real(name, value);
+    if (!(number >= low && number <= high))
+      throw InputError(fmt::format("--{} {}: write a number from {} to {}", name, value, low, high));
+  };
 }
 
 const std::string& Options::text(std::string_view name) const {
@@ -22,21 +58,9 @@ const std::string& Options::text(std::string_view name) const {
   return found->second;
 }
 
-double Options::real(std::string_view name) const {
-  double value = 0;
-  const ParseStatus status = parse_floating(text(name), value);
-  if (status != ParseStatus::ok)
-    throw InputError(fmt::format("--{} {}: {} (write a decimal number)", name, text(name), describe(status)));
-  return value;
-}
+double Options::real(std::string_view name) const { return harness::real(name, text(name)); }
 
-std::uint64_t Options::count(std::string_view name) const {
-  std::uint64_t value = 0;
-  const ParseStatus status = parse_unsigned(text(name), value);
-  if (status != ParseStatus::ok)
-    throw InputError(fmt::format("--{} {}: {} (write a whole number, 0 or more)", name, text(name), describe(status)));
-  return value;
-}
+std::uint64_t Options::count(std::string_view name) const { return whole(name, text(name)); }
 
 bool Options::flag(std::string_view name) const {
   const std::string& value = text(name);

@@ -33,6 +33,12 @@ struct OptionSpec {
 // Checks `value` against `spec` (choices, then check); throws InputError naming --NAME.
 void check_option(const OptionSpec& spec, const std::string& value);
 
+// Checks for OptionSpec::check: a whole number, or a real, from `low` to `high` (InputError naming
+// --NAME and the range).
+std::function<void(const std::string&)> whole_number(std::string name, std::uint64_t low = 0,
+                                                     std::uint64_t high = UINT64_MAX);
+std::function<void(const std::string&)> real_number(std::string name, double low, double high);
+
 // Option values by name, as text; typed reads parse and name the option in their errors.
 class Options {
  public:
