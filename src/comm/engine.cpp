@@ -73,10 +73,10 @@ void Engine::flush() {
   auto last_work = std::chrono::steady_clock::now();
   for (;;) {
     {
-      std::unique_lock lock(progress_lock, std::try_to_lock);
-      if (lock.owns_lock()) {
+      auto held = progress_lock.try_hold();
+      if (held) {
         bump(caller_rounds);
-        const bool worked = progress_locked() > 0;
+        const bool worked = progress_locked(held.token()) > 0;
         if (!holds_outgoing()) return;
         if (worked) {
           backoff.reset();
@@ -109,7 +109,7 @@ void Engine::serve() {
       }
     }
   } catch (const std::exception& e) {
-    std::lock_guard lock(progress_lock);
+    auto held = progress_lock.hold();
     failure = std::string("progress server of rank ") + std::to_string(rank) + ": " + e.what();
     phase.store(Phase::failed, std::memory_order_release);
   }
@@ -159,22 +159,22 @@ Endpoint& Engine::create_endpoint(EndpointOptions opts) {
 }
 
 bool Engine::progress(bool by_server) {
-  std::unique_lock lock(progress_lock, std::try_to_lock);
-  if (!lock.owns_lock()) return false;
+  auto held = progress_lock.try_hold();
+  if (!held) return false;
   if (!by_server) bump(caller_rounds);
-  return progress_locked() > 0;
+  return progress_locked(held.token()) > 0;
 }
 
 bool Engine::poll_progress(EndpointState& e, Completion& out) {
-  std::unique_lock lock(progress_lock, std::try_to_lock);
-  if (!lock.owns_lock()) return false;
+  auto held = progress_lock.try_hold();
+  if (!held) return false;
   bump(caller_rounds);
   catcher = Catcher{&e, &out, false};
   struct Release {
     Catcher& c;
     ~Release() { c.endpoint = nullptr; }
   } release{catcher};
-  progress_locked();
+  progress_locked(held.token());
   return catcher.caught;
 }
 
@@ -184,7 +184,7 @@ void Engine::note_backlog(EndpointState& e) {
   backlog.push_back(&e);
 }
 
-std::size_t Engine::progress_locked() {
+std::size_t Engine::progress_locked(const ProgressToken&) {
   ++rounds;
   std::size_t work = 0;
   const bool is_closing = closing.load(std::memory_order_relaxed);

@@ -139,7 +139,7 @@ struct Engine final : net::EventSink {
 
   // Progress (one thread at a time). `by_server` tells the server's rounds from the callers'.
   bool progress(bool by_server = false);
-  std::size_t progress_locked();
+  std::size_t progress_locked(const ProgressToken& token);
   void serve();  // the progress server's loop
   void flush();  // Runtime::flush
   bool holds_outgoing() const;  // [engine] something posted still waits to go to the transport

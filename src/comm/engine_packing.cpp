@@ -105,8 +105,8 @@ void Engine::count_packed(const wire::Header& h) {
 bool Engine::try_send_direct(rank_t dest, const wire::Header& h, std::span<const std::byte> payload) {
   Peer& p = *peers[static_cast<std::size_t>(dest)];
   if (!p.outgoing.empty_approx()) return false;  // keep this thread's earlier packets first
-  std::unique_lock lock(progress_lock, std::try_to_lock);
-  if (!lock.owns_lock()) return false;
+  auto held = progress_lock.try_hold();
+  if (!held) return false;
   if (!p.nothing_held() || p.direct_round == rounds) return false;
   p.direct_round = rounds;
   const std::size_t used = wire::packed_size(h);

@@ -70,7 +70,7 @@ void Engine::shutdown() {
   shut_down = true;
   closing.store(true, std::memory_order_relaxed);
   {
-    std::lock_guard lock(progress_lock);
+    auto held = progress_lock.hold();
     deadline = std::chrono::steady_clock::now() + options.shutdown_timeout;
     if (phase.load(std::memory_order_relaxed) == Phase::running) phase.store(Phase::flushing, std::memory_order_release);
   }
