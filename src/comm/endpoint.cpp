@@ -39,14 +39,13 @@ bool post_eager(Engine& engine, rank_t dest, const wire::Header& h, std::span<co
 // Rendezvous-style posts (RTS, put RTS, get): reserves a slot for `transfer`, sends its header
 // (h.a names the slot) and keeps the slot until the transfer completes. False (nothing reserved)
 // when no slot or packet is free.
-bool post_with_slot(Engine& engine, rank_t dest, wire::Header h, const Rendezvous& transfer,
+bool post_with_slot(Engine& engine, rank_t dest, wire::Header h, const Transfer& transfer,
                     std::size_t payload_bytes = 0) {
   std::uint32_t slot = 0;
-  if (!engine.free_slots.try_pop(slot)) return false;
-  engine.slots[slot] = transfer;
+  if (!engine.slots.try_take(transfer, slot)) return false;
   h.a = slot;
   if (!enqueue(engine, dest, h, {}, payload_bytes)) {
-    engine.free_slots.try_push(slot);
+    engine.slots.give_back(slot);
     return false;
   }
   return true;
@@ -81,7 +80,7 @@ Post Endpoint::send(rank_t dest, tag_t tag, std::span<const std::byte> data, voi
   }
   h.type = wire::Type::rts;
   h.b = data.size();
-  const Rendezvous transfer{Op::send, s.id, dest, tag, data.data(), nullptr, data.size(), context};
+  const Transfer transfer{Op::send, s.id, dest, tag, data.data(), nullptr, data.size(), context};
   return post_with_slot(engine, dest, h, transfer) ? Post::posted : fail_retry();
 }
 
@@ -101,26 +100,10 @@ Post Endpoint::recv(rank_t source, tag_t tag, void* context, Completion* out) {
                 " delivers every message on its own; create it with EndpointOptions::match_tags to use recv");
   }
   if (out == nullptr) throw Error("comm::Endpoint::recv: pass a Completion to fill when the message is already here");
-  EndpointState& s = *state_;
-  const auto key = std::make_pair(source, tag);
-  auto claim = [&](bool or_post) {
-    std::lock_guard lock(s.match_mutex);
-    auto it = s.unexpected.find(key);
-    if (it != s.unexpected.end()) {
-      *out = it->second.front();
-      out->context = context;
-      it->second.pop_front();
-      if (it->second.empty()) s.unexpected.erase(it);
-      --s.unexpected_count;
-      return true;
-    }
-    // Posted under the same lock as the look: a message arriving in between cannot slip past.
-    if (or_post) s.posted[key].push_back(context);
-    return false;
-  };
-  if (claim(false)) return Post::done;
+  Matching& matching = state_->matching;
+  if (matching.claim(source, tag, context, out, false)) return Post::done;
   engine_->progress();  // it may be on its way
-  return claim(true) ? Post::done : Post::posted;
+  return matching.claim(source, tag, context, out, true) ? Post::done : Post::posted;
 }
 
 Post Endpoint::put(rank_t target, window_id window, std::size_t offset, std::span<const std::byte> data,
@@ -141,7 +124,7 @@ Post Endpoint::put(rank_t target, window_id window, std::size_t offset, std::spa
   h.type = wire::Type::put_rts;
   h.b = data.size();
   h.c = offset;
-  const Rendezvous transfer{Op::put, s.id, target, window, data.data(), nullptr, data.size(), context};
+  const Transfer transfer{Op::put, s.id, target, window, data.data(), nullptr, data.size(), context};
   return post_with_slot(engine, target, h, transfer) ? Post::posted : fail_retry();
 }
 
@@ -156,7 +139,7 @@ Post Endpoint::get(rank_t target, window_id window, std::size_t offset, std::spa
   h.tag = window;
   h.b = into.size();
   h.c = offset;
-  const Rendezvous transfer{Op::get, s.id, target, window, nullptr, into.data(), into.size(), context};
+  const Transfer transfer{Op::get, s.id, target, window, nullptr, into.data(), into.size(), context};
   // The payload (the exposed destination) is filled in by the engine when it packs the packet.
   return post_with_slot(engine, target, h, transfer, sizeof(net::RemoteRegion)) ? Post::posted : fail_retry();
 }

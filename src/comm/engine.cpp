@@ -43,7 +43,7 @@ Engine::Engine(Runtime& rt, std::unique_ptr<net::Device> dev, RuntimeOptions opt
       eager_limit(eager_limit_for(*device, options)),
       pool(std::max<std::size_t>(options.packet_count, 1), sizeof(wire::Header) + eager_limit),
       slots(std::max<std::size_t>(options.max_rendezvous, 1)),
-      free_slots(slots.size()),
+      windows(rank),
       dirty((static_cast<std::size_t>(ranks) + 63) / 64) {
   if (options.packet_count == 0 || options.queue_packets == 0 || options.max_rendezvous == 0) {
     throw Error("comm::Runtime: packet_count, queue_packets and max_rendezvous must be positive");
@@ -52,7 +52,6 @@ Engine::Engine(Runtime& rt, std::unique_ptr<net::Device> dev, RuntimeOptions opt
     peers.push_back(std::make_unique<Peer>(options.queue_packets));
     peers.back()->frame.resize(frame_bytes);
   }
-  for (std::uint32_t i = 0; i < slots.size(); ++i) free_slots.try_push(i);
   create_endpoint(options.initial_endpoint);
   flushing.reserve(static_cast<std::size_t>(ranks));
   if (options.progress_thread) server = std::thread([this] { serve(); });
@@ -131,33 +130,6 @@ void Engine::closed_error(const char* what) const {
               "; post everything before Runtime::shutdown");
 }
 
-Endpoint& Engine::create_endpoint(EndpointOptions opts) {
-  std::lock_guard lock(endpoint_mutex);
-  const std::size_t id = endpoint_count.load(std::memory_order_relaxed);
-  if (id >= max_endpoints) {
-    throw Error("comm::Runtime::create_endpoint: at most " + std::to_string(max_endpoints) + " endpoints per rank");
-  }
-  if (opts.completion == CompletionKind::synchronizer && opts.synchronizer == nullptr) {
-    throw Error("comm::Runtime::create_endpoint: a synchronizer endpoint needs EndpointOptions::synchronizer");
-  }
-  if (opts.completion == CompletionKind::handler && !opts.handler) {
-    throw Error("comm::Runtime::create_endpoint: a handler endpoint needs EndpointOptions::handler");
-  }
-  auto state = std::make_unique<EndpointState>();
-  state->id = static_cast<endpoint_id>(id);
-  state->options = std::move(opts);
-  state->allocator = state->options.allocator ? state->options.allocator : &HeapAllocator::instance();
-  if (state->options.completion == CompletionKind::queue) {
-    state->queue = std::make_unique<MpmcQueue<Completion>>(std::max<std::size_t>(state->options.queue_capacity, 1));
-  }
-  state->handle.reset(new Endpoint(*this, *state));
-  Endpoint& handle = *state->handle;
-  endpoints[id].store(state.get(), std::memory_order_release);
-  endpoint_storage.push_back(std::move(state));
-  endpoint_count.store(id + 1, std::memory_order_release);
-  return handle;
-}
-
 bool Engine::progress(bool by_server) {
   auto held = progress_lock.try_hold();
   if (!held) return false;
@@ -196,7 +168,7 @@ std::size_t Engine::progress_locked(const ProgressToken&) {
     while (!e.local_completions.empty()) {
       if (!complete(e, e.local_completions.front())) {
         if (!is_closing) break;
-        bump(discarded);
+        bump(counters.discarded);
       }
       e.local_completions.pop_front();
       ++work;
@@ -207,7 +179,7 @@ std::size_t Engine::progress_locked(const ProgressToken&) {
     // traffic too -- e.g. the message that lets a slow rank finish an earlier phase and create the
     // endpoint -- so the engine holds up to a queue's (or the pool's) worth before it pushes back.
     if (e.arrivals.size() > e.options.queue_capacity && e.arrivals.front().ready) blocked = true;
-    const bool unclaimed = e.unexpected_count.load(std::memory_order_relaxed) > max_unexpected;
+    const bool unclaimed = e.matching.unexpected_count() > Matching::max_unexpected;
     if (unclaimed) blocked = true;  // nobody claims them
     if (e.local_completions.empty() && e.arrivals.empty() && !unclaimed) {
       e.in_backlog = false;
@@ -226,7 +198,7 @@ std::size_t Engine::progress_locked(const ProgressToken&) {
       if (dispatch(source, h, std::span(bytes).subspan(sizeof h, h.payload))) {
         ++work;
       } else if (is_closing) {
-        bump(discarded);
+        bump(counters.discarded);
       } else {
         orphans.emplace_back(source, std::move(bytes));
       }

@@ -7,12 +7,10 @@
 // completions waiting are listed (backlog), and destinations with packets queued are marked in
 // a bitmap by the posters (dirty), so an idle round reads a few words, whatever the number of
 // endpoints and ranks.
-#include <array>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <deque>
-#include <map>
 #include <memory>
 #include <mutex>
 #include <span>
@@ -24,48 +22,15 @@
 #include "courier/comm/runtime.hpp"
 #include "courier/core/mpmc_queue.hpp"
 #include "courier/core/packet_pool.hpp"
+#include "counters.hpp"
+#include "endpoint_state.hpp"
+#include "endpoints.hpp"
+#include "origin_slots.hpp"
 #include "progress_lock.hpp"
+#include "windows.hpp"
 #include "wire.hpp"
 
 namespace courier::comm {
-
-// A message that arrived, waiting for its turn (first-packet order) or for room to complete.
-struct Arrival {
-  Completion completion;
-  bool ready = false;  // false while a rendezvous put is filling the buffer
-};
-
-struct EndpointState {
-  endpoint_id id = 0;
-  EndpointOptions options;
-  Allocator* allocator = nullptr;
-  std::unique_ptr<MpmcQueue<Completion>> queue;  // queue endpoints
-  std::unique_ptr<Endpoint> handle;
-  // Posts answered retry (the slow path only; what was sent is counted by the engine as it packs).
-  // Its own cache line: the engine writes the fields below while posters count.
-  alignas(cache_line_bytes) std::atomic<std::uint64_t> retries{0};
-  // [engine] arrivals in first-packet order; origin-side completions that found the queue full.
-  alignas(cache_line_bytes) std::deque<Arrival> arrivals;
-  std::deque<Completion> local_completions;
-  bool in_backlog = false;  // [engine] listed in Engine::backlog
-  // match_tags: messages nobody claimed yet, and recvs waiting for their message.
-  std::mutex match_mutex;
-  std::map<std::pair<rank_t, tag_t>, std::deque<Completion>> unexpected;
-  std::map<std::pair<rank_t, tag_t>, std::deque<void*>> posted;
-  std::atomic<std::size_t> unexpected_count{0};  // read by the engine without the lock
-};
-
-// An origin-side rendezvous in flight (large send, large put, get), indexed by slot id.
-struct Rendezvous {
-  Op op = Op::send;
-  endpoint_id endpoint = 0;
-  rank_t peer = -1;
-  tag_t tag = 0;
-  const std::byte* source = nullptr;  // send/put
-  std::byte* destination = nullptr;   // get
-  std::size_t size = 0;
-  void* context = nullptr;
-};
 
 // A target-side rendezvous: a region exposed for the origin's put.
 struct Incoming {
@@ -108,25 +73,14 @@ struct Peer {
   bool idle() const { return control.empty() && carry == nullptr && frame_used == 0 && outgoing.empty_approx(); }
 };
 
-inline void bump(std::atomic<std::uint64_t>& counter, std::uint64_t by = 1) {
-  counter.store(counter.load(std::memory_order_relaxed) + by, std::memory_order_relaxed);  // single writer
-}
-
 struct Engine final : net::EventSink {
   Engine(Runtime& runtime, std::unique_ptr<net::Device> device, RuntimeOptions options);
   ~Engine() override;
 
-  static constexpr std::size_t max_endpoints = 1024;
-  static constexpr std::size_t max_unexpected = 4096;  // unclaimed matched messages before back pressure
-  static constexpr std::uint64_t get_expose_flag = std::uint64_t{1} << 63;
   static constexpr std::uint64_t get_answer_context = ~std::uint64_t{0};
 
   // Posting side (any thread).
-  EndpointState* endpoint(endpoint_id id) const {
-    return id < max_endpoints ? endpoints[id].load(std::memory_order_acquire) : nullptr;
-  }
-  Endpoint& create_endpoint(EndpointOptions options);
-  bool try_lock_slot(std::uint32_t& slot) { return free_slots.try_pop(slot); }
+  Endpoint& create_endpoint(EndpointOptions options) { return endpoints.create(*this, std::move(options)); }
   // On every post: inline checks, out-of-line errors.
   void check_peer(rank_t r, const char* what) const {
     if (r < 0 || r >= ranks) [[unlikely]] peer_error(r, what);
@@ -182,7 +136,6 @@ struct Engine final : net::EventSink {
   std::size_t step_shutdown();
   bool busy_origin() const;
   void discard(EndpointState& e, const Completion& c);
-  std::span<std::byte> window_span(window_id id, std::uint64_t offset, std::uint64_t size, const char* what);
   void free_undelivered();
 
   Runtime& runtime;
@@ -193,14 +146,10 @@ struct Engine final : net::EventSink {
   const std::size_t eager_limit;
   PacketPool pool;
   std::vector<std::unique_ptr<Peer>> peers;
-  std::vector<Rendezvous> slots;  // written by the poster that holds the slot id, then the engine
-  MpmcQueue<std::uint32_t> free_slots;
-  std::array<std::atomic<EndpointState*>, max_endpoints> endpoints{};
-  std::vector<std::unique_ptr<EndpointState>> endpoint_storage;  // guarded by endpoint_mutex
-  std::mutex endpoint_mutex;
-  std::atomic<std::size_t> endpoint_count{0};
-  std::mutex window_mutex;
-  std::unordered_map<window_id, std::span<std::byte>> windows;
+  OriginSlots slots;
+  Endpoints endpoints;
+  Windows windows;
+  Counters counters;
 
   // Destinations whose outgoing queue got packets since the engine last looked, one bit each,
   // set by posters and taken by the engine.
@@ -224,14 +173,9 @@ struct Engine final : net::EventSink {
   std::deque<std::pair<rank_t, std::vector<std::byte>>> orphans;  // for endpoints not created yet
   bool stalled = false;  // arrivals are piling up: stop reading the transport until they drain
 
-  // Engine counters (single writer, read by stats()).
-  std::atomic<std::uint64_t> messages_received{0}, bytes_received{0}, packets_sent{0}, packets_received{0};
-  std::atomic<std::uint64_t> frames_sent{0}, frames_received{0}, frame_bytes_sent{0}, device_retries{0};
-  std::atomic<std::uint64_t> messages_sent{0}, eager_sent{0}, rendezvous_sent{0}, bytes_sent{0}, puts{0}, gets{0};
   // Rounds run by callers (progress(), poll(), recv()), not by the server: while they climb, the
   // callers drive the engine and the server stays out of their way (and off their cores).
   std::atomic<std::uint64_t> caller_rounds{0};
-  std::atomic<std::uint64_t> discarded{0}, dropped{0}, freed_undelivered{0};
 
   // Shutdown.
   enum class Phase : std::uint8_t { running, flushing, finishing, done, failed };

@@ -10,7 +10,7 @@
 namespace courier::comm {
 
 void Engine::on_frame(rank_t source, std::span<const std::byte> frame) {
-  bump(frames_received);
+  bump(counters.frames_received);
   Peer& peer = *peers[static_cast<std::size_t>(source)];
   std::size_t offset = 0;
   std::size_t packets = 0;
@@ -36,28 +36,28 @@ void Engine::on_frame(rank_t source, std::span<const std::byte> frame) {
     }
     offset += wire::packed_size(h);
   }
-  bump(packets_received, packets);
+  bump(counters.packets_received, packets);
 }
 
 bool Engine::dispatch(rank_t source, const wire::Header& h, std::span<const std::byte> payload) {
   switch (h.type) {
     case wire::Type::egr: {
-      EndpointState* e = endpoint(h.endpoint);
+      EndpointState* e = endpoints.find(h.endpoint);
       if (e == nullptr) return false;  // not created here yet: wait for it
       std::byte* data = e->allocator->allocate(payload.size());
       if (!payload.empty()) std::memcpy(data, payload.data(), payload.size());
-      bump(messages_received);
-      bump(bytes_received, payload.size());
+      bump(counters.messages_received);
+      bump(counters.bytes_received, payload.size());
       deliver_arrival(*e, Completion{Op::recv, source, h.tag, payload.size(), data, e->options.context});
       return true;
     }
     case wire::Type::rts: {
-      EndpointState* e = endpoint(h.endpoint);
+      EndpointState* e = endpoints.find(h.endpoint);
       if (e == nullptr) return false;
       const std::size_t size = h.b;
       std::byte* data = e->allocator->allocate(size);
-      bump(messages_received);
-      bump(bytes_received, size);
+      bump(counters.messages_received);
+      bump(counters.bytes_received, size);
       // The arrival takes its place in first-packet order now and becomes ready when the put lands.
       e->arrivals.push_back(Arrival{Completion{Op::recv, source, h.tag, size, data, e->options.context}, false});
       note_backlog(*e);
@@ -67,12 +67,12 @@ bool Engine::dispatch(rank_t source, const wire::Header& h, std::span<const std:
       return true;
     }
     case wire::Type::put_egr: {
-      auto target = window_span(static_cast<window_id>(h.tag), h.a, payload.size(), "put");
+      auto target = windows.span(static_cast<window_id>(h.tag), h.a, payload.size(), "put");
       if (!payload.empty()) std::memcpy(target.data(), payload.data(), payload.size());
       return true;
     }
     case wire::Type::put_rts: {
-      auto target = window_span(static_cast<window_id>(h.tag), h.c, h.b, "put");
+      auto target = windows.span(static_cast<window_id>(h.tag), h.c, h.b, "put");
       const std::uint64_t key = next_incoming++;
       incoming.emplace(key, Incoming{source, nullptr, nullptr});
       expose_and_answer(PendingExpose{source, target, key, h.a});
@@ -82,7 +82,7 @@ bool Engine::dispatch(rank_t source, const wire::Header& h, std::span<const std:
       net::RemoteRegion region;
       if (payload.size() != sizeof region) throw Error("comm: malformed RTR from rank " + std::to_string(source));
       std::memcpy(&region, payload.data(), sizeof region);
-      const Rendezvous& rec = slots.at(h.a);
+      const Transfer& rec = slots.at(h.a);
       start_put(source, region, std::span(rec.source, rec.size), h.a);
       return true;
     }
@@ -90,7 +90,7 @@ bool Engine::dispatch(rank_t source, const wire::Header& h, std::span<const std:
       net::RemoteRegion region;
       if (payload.size() != sizeof region) throw Error("comm: malformed GET from rank " + std::to_string(source));
       std::memcpy(&region, payload.data(), sizeof region);
-      auto from = window_span(static_cast<window_id>(h.tag), h.c, h.b, "get");
+      auto from = windows.span(static_cast<window_id>(h.tag), h.c, h.b, "get");
       start_put(source, region, from, get_answer_context);
       return true;
     }
@@ -108,7 +108,7 @@ bool Engine::dispatch(rank_t source, const wire::Header& h, std::span<const std:
 void Engine::expose_and_answer(PendingExpose expose) {
   net::RemoteRegion named;
   if (device->try_expose(expose.origin, expose.region, expose.context, named) == Post::retry) {
-    bump(device_retries);
+    bump(counters.device_retries);
     pending_exposes.push_back(expose);
     return;
   }
@@ -127,7 +127,7 @@ void Engine::start_put(rank_t target, const net::RemoteRegion& region, std::span
     case Post::posted:
       break;  // on_put_sent follows
     case Post::retry:
-      bump(device_retries);
+      bump(counters.device_retries);
       pending_puts.push_back(PendingPut{target, region, data, context});
       break;
   }
@@ -151,11 +151,11 @@ void Engine::on_put_arrived(std::uint64_t context) {
 }
 
 void Engine::complete_origin(std::uint32_t slot) {
-  const Rendezvous rec = slots.at(slot);
-  free_slots.try_push(slot);  // cannot fail: the queue holds every slot id
+  const Transfer rec = slots.at(slot);
+  slots.give_back(slot);
   const Completion c{rec.op, rec.peer, rec.tag, rec.size,
                      rec.op == Op::get ? rec.destination : const_cast<std::byte*>(rec.source), rec.context};
-  EndpointState& e = *endpoint(rec.endpoint);
+  EndpointState& e = *endpoints.find(rec.endpoint);
   if (!e.local_completions.empty() || !complete(e, c)) {
     e.local_completions.push_back(c);
     note_backlog(e);
@@ -189,7 +189,7 @@ std::size_t Engine::drain_arrivals(EndpointState& e) {
 
 void Engine::discard(EndpointState& e, const Completion& c) {
   e.allocator->deallocate(c.data, c.size);
-  bump(discarded);
+  bump(counters.discarded);
 }
 
 bool Engine::complete(EndpointState& e, const Completion& c) {
@@ -215,37 +215,19 @@ bool Engine::complete(EndpointState& e, const Completion& c) {
 bool Engine::complete_received(EndpointState& e, const Completion& received) {
   if (!e.options.match_tags) return complete(e, received);
   Completion c = received;
-  const auto key = std::make_pair(c.rank, c.tag);
-  std::unique_lock lock(e.match_mutex);
-  auto it = e.posted.find(key);
-  if (it == e.posted.end()) {
-    e.unexpected[key].push_back(c);
-    if (++e.unexpected_count > max_unexpected) note_backlog(e);
-    return true;
+  switch (e.matching.match(c, c.context)) {
+    case Matching::Match::kept:
+      return true;
+    case Matching::Match::kept_too_many:
+      note_backlog(e);
+      return true;
+    case Matching::Match::recv:
+      break;
   }
-  c.context = it->second.front();
-  it->second.pop_front();
-  if (it->second.empty()) e.posted.erase(it);
-  lock.unlock();  // the mechanism may run a handler that posts a recv on this endpoint
+  // Outside the matching's mutex: the mechanism may run a handler that posts a recv here.
   if (complete(e, c)) return true;
-  lock.lock();
-  e.posted[key].push_front(c.context);
+  e.matching.unmatch(c, c.context);
   return false;
-}
-
-std::span<std::byte> Engine::window_span(window_id id, std::uint64_t offset, std::uint64_t size, const char* what) {
-  std::lock_guard lock(window_mutex);
-  auto it = windows.find(id);
-  if (it == windows.end()) {
-    throw Error(std::string("comm: a ") + what + " on rank " + std::to_string(rank) + " addressed window " +
-                std::to_string(id) + ", which this rank has not exposed; call Runtime::expose_window first");
-  }
-  if (offset > it->second.size() || size > it->second.size() - offset) {
-    throw Error(std::string("comm: a ") + what + " of " + std::to_string(size) + " bytes at offset " +
-                std::to_string(offset) + " falls outside window " + std::to_string(id) + " (" +
-                std::to_string(it->second.size()) + " bytes) on rank " + std::to_string(rank));
-  }
-  return it->second.subspan(offset, size);
 }
 
 }  // namespace courier::comm

@@ -41,7 +41,7 @@ std::size_t Engine::flush_listed() {
     }
   }
   if (flushing.empty()) return 0;
-  const std::size_t frames_before = frames_sent.load(std::memory_order_relaxed);
+  const std::size_t frames_before = counters.frames_sent.load(std::memory_order_relaxed);
   for (std::size_t i = 0; i < flushing.size();) {
     const rank_t dest = flushing[i];
     if (flush(dest)) {
@@ -52,18 +52,18 @@ std::size_t Engine::flush_listed() {
       ++i;
     }
   }
-  return frames_sent.load(std::memory_order_relaxed) - frames_before;
+  return counters.frames_sent.load(std::memory_order_relaxed) - frames_before;
 }
 
 bool Engine::send_frame(rank_t dest, std::size_t used) {
   Peer& p = *peers[static_cast<std::size_t>(dest)];
   if (device->try_send(dest, std::span(p.frame).first(used)) == Post::retry) {
-    bump(device_retries);
+    bump(counters.device_retries);
     p.frame_used = used;  // kept packed; the next flush offers it again
     return false;
   }
-  bump(frames_sent);
-  bump(frame_bytes_sent, used);
+  bump(counters.frames_sent);
+  bump(counters.frame_bytes_sent, used);
   p.frame_used = 0;
   return true;
 }
@@ -81,21 +81,21 @@ bool Engine::flush(rank_t dest) {
 void Engine::count_packed(const wire::Header& h) {
   switch (h.type) {
     case wire::Type::egr:
-      bump(messages_sent);
-      bump(eager_sent);
-      bump(bytes_sent, h.payload);
+      bump(counters.messages_sent);
+      bump(counters.eager_sent);
+      bump(counters.bytes_sent, h.payload);
       break;
     case wire::Type::rts:
-      bump(messages_sent);
-      bump(rendezvous_sent);
-      bump(bytes_sent, h.b);
+      bump(counters.messages_sent);
+      bump(counters.rendezvous_sent);
+      bump(counters.bytes_sent, h.b);
       break;
     case wire::Type::put_egr:
     case wire::Type::put_rts:
-      bump(puts);
+      bump(counters.puts);
       break;
     case wire::Type::get:
-      bump(gets);
+      bump(counters.gets);
       break;
     default:
       break;  // the engine's own control packets
@@ -114,7 +114,7 @@ bool Engine::try_send_direct(rank_t dest, const wire::Header& h, std::span<const
   std::memcpy(out, &h, sizeof h);
   if (!payload.empty()) std::memcpy(out + sizeof h, payload.data(), payload.size());
   ++p.packets_sent;
-  bump(packets_sent);
+  bump(counters.packets_sent);
   count_packed(h);
   // Accepted either way: a frame the transport refuses stays packed for the next flush.
   if (!send_frame(dest, used)) list_for_flush(dest);
@@ -150,11 +150,11 @@ void Engine::fill_frame(rank_t dest) {
     }
     if (h.type == wire::Type::get) {
       // Expose the destination only now: the device belongs to the engine, not to the poster.
-      const Rendezvous& rec = slots[h.a];
+      const Transfer& rec = slots[h.a];
       net::RemoteRegion named;
       if (device->try_expose(dest, std::span(rec.destination, rec.size), get_expose_flag | h.a, named) ==
           Post::retry) {
-        bump(device_retries);
+        bump(counters.device_retries);
         p.carry = packet;
         break;
       }
@@ -167,7 +167,7 @@ void Engine::fill_frame(rank_t dest) {
     ++p.packets_sent;
     ++packed;
   }
-  bump(packets_sent, packed);
+  bump(counters.packets_sent, packed);
   p.frame_used = used;
 }
 

@@ -8,7 +8,7 @@
 
 namespace courier::comm {
 
-bool Engine::busy_origin() const { return free_slots.size_approx() != slots.size(); }
+bool Engine::busy_origin() const { return slots.busy(); }
 
 std::size_t Engine::step_shutdown() {
   const auto now = std::chrono::steady_clock::now();
@@ -24,10 +24,10 @@ std::size_t Engine::step_shutdown() {
         p->carry = nullptr;
         while (packet != nullptr || p->outgoing.try_pop(packet)) {
           pool.release(packet);
-          bump(dropped);
+          bump(counters.dropped);
           packet = nullptr;
         }
-        if (p->frame_used > 0) bump(dropped);
+        if (p->frame_used > 0) bump(counters.dropped);
         p->frame_used = 0;
       }
     }
@@ -93,23 +93,19 @@ void Engine::shutdown() {
 }
 
 void Engine::free_undelivered() {
-  const std::size_t endpoint_total = endpoint_count.load(std::memory_order_acquire);
+  const std::size_t endpoint_total = endpoints.count();
   for (std::size_t i = 0; i < endpoint_total; ++i) {
-    EndpointState& e = *endpoints[i].load(std::memory_order_acquire);
+    EndpointState& e = endpoints[i];
     auto free_one = [&](const Completion& c) {
       if (c.op != Op::recv) return;
       e.allocator->deallocate(c.data, c.size);
-      bump(freed_undelivered);
+      bump(counters.freed_undelivered);
     };
     Completion c;
     while (e.queue && e.queue->try_pop(c)) free_one(c);
     for (const Arrival& a : e.arrivals) free_one(a.completion);
     e.arrivals.clear();
-    std::lock_guard lock(e.match_mutex);
-    for (auto& [key, list] : e.unexpected) {
-      for (const Completion& u : list) free_one(u);
-    }
-    e.unexpected.clear();
+    e.matching.free_unexpected(free_one);
   }
   incoming.clear();
   // Packets still queued (a runtime destroyed without shutdown) go back to the pool.

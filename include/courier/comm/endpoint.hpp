@@ -27,6 +27,7 @@ namespace courier::comm {
 
 class Runtime;
 struct Engine;
+class Endpoints;
 struct EndpointState;
 
 enum class CompletionKind : std::uint8_t { queue, synchronizer, handler };
@@ -83,7 +84,7 @@ class Endpoint {
 
  private:
   friend class Runtime;
-  friend struct Engine;
+  friend class Endpoints;
   Endpoint(Engine& engine, EndpointState& state) : engine_(&engine), state_(&state) {}
   Post fail_retry();
   Engine* engine_;
