@@ -13,27 +13,10 @@ namespace courier::comm {
 
 namespace {
 
-// A packet carrying `h` and `payload` into dest's outgoing queue; false (nothing queued) when no
-// packet is free or the queue is full.
-bool enqueue(Engine& engine, rank_t dest, wire::Header h, std::span<const std::byte> payload,
-             std::size_t payload_bytes) {
-  std::byte* packet = engine.pool.try_acquire();
-  if (packet == nullptr) return false;
-  h.payload = static_cast<std::uint32_t>(payload_bytes);
-  std::memcpy(packet, &h, sizeof h);
-  if (!payload.empty()) std::memcpy(packet + sizeof h, payload.data(), payload.size());
-  if (!engine.peers[static_cast<std::size_t>(dest)]->outgoing.try_push(packet)) {
-    engine.pool.release(packet);
-    return false;
-  }
-  engine.mark_dirty(dest);
-  return true;
-}
-
 // Eager: the data travels with the header, straight into a frame when dest is quiet, otherwise in
 // a queued packet. False (nothing sent) when neither has room now.
 bool post_eager(Engine& engine, rank_t dest, const wire::Header& h, std::span<const std::byte> data) {
-  return engine.try_send_direct(dest, h, data) || enqueue(engine, dest, h, data, data.size());
+  return engine.outgoing.try_send_direct(dest, h, data) || engine.outgoing.enqueue(dest, h, data, data.size());
 }
 
 // Rendezvous-style posts (RTS, put RTS, get): reserves a slot for `transfer`, sends its header
@@ -44,7 +27,7 @@ bool post_with_slot(Engine& engine, rank_t dest, wire::Header h, const Transfer&
   std::uint32_t slot = 0;
   if (!engine.slots.try_take(transfer, slot)) return false;
   h.a = slot;
-  if (!enqueue(engine, dest, h, {}, payload_bytes)) {
+  if (!engine.outgoing.enqueue(dest, h, {}, payload_bytes)) {
     engine.slots.give_back(slot);
     return false;
   }

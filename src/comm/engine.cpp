@@ -39,29 +39,21 @@ Engine::Engine(Runtime& rt, std::unique_ptr<net::Device> dev, RuntimeOptions opt
       device(checked(std::move(dev))),
       rank(device->rank()),
       ranks(device->size()),
-      frame_bytes(device->max_frame_bytes()),
       eager_limit(eager_limit_for(*device, options)),
       pool(std::max<std::size_t>(options.packet_count, 1), sizeof(wire::Header) + eager_limit),
       slots(std::max<std::size_t>(options.max_rendezvous, 1)),
       windows(rank),
-      dirty((static_cast<std::size_t>(ranks) + 63) / 64) {
+      outgoing(*device, pool, progress_lock, slots, counters, ranks, options.queue_packets),
+      heard(static_cast<std::size_t>(ranks)) {
   if (options.packet_count == 0 || options.queue_packets == 0 || options.max_rendezvous == 0) {
     throw Error("comm::Runtime: packet_count, queue_packets and max_rendezvous must be positive");
   }
-  for (rank_t r = 0; r < ranks; ++r) {
-    peers.push_back(std::make_unique<Peer>(options.queue_packets));
-    peers.back()->frame.resize(frame_bytes);
-  }
   create_endpoint(options.initial_endpoint);
-  flushing.reserve(static_cast<std::size_t>(ranks));
   if (options.progress_thread) server = std::thread([this] { serve(); });
 }
 
-bool Engine::holds_outgoing() const {
-  if (!pending_puts.empty()) return true;
-  for (const auto& p : peers)
-    if (!p->idle()) return true;
-  return false;
+bool Engine::holds_outgoing(const ProgressToken& token) const {
+  return !pending_puts.empty() || outgoing.holds_packets(token);
 }
 
 void Engine::flush() {
@@ -76,7 +68,7 @@ void Engine::flush() {
       if (held) {
         bump(caller_rounds);
         const bool worked = progress_locked(held.token()) > 0;
-        if (!holds_outgoing()) return;
+        if (!holds_outgoing(held.token())) return;
         if (worked) {
           backoff.reset();
           last_work = std::chrono::steady_clock::now();
@@ -117,7 +109,8 @@ void Engine::serve() {
 Engine::~Engine() {
   stop_server.store(true, std::memory_order_release);
   if (server.joinable()) server.join();
-  free_undelivered();
+  auto held = progress_lock.hold();
+  free_undelivered(held.token());
 }
 
 void Engine::peer_error(rank_t r, const char* what) const {
@@ -156,8 +149,22 @@ void Engine::note_backlog(EndpointState& e) {
   backlog.push_back(&e);
 }
 
-std::size_t Engine::progress_locked(const ProgressToken&) {
-  ++rounds;
+namespace {
+
+// What the device reports during a round, handed on with the round's token.
+struct RoundSink final : net::EventSink {
+  RoundSink(Engine& engine, const ProgressToken& token) : engine(engine), token(token) {}
+  void on_frame(rank_t source, std::span<const std::byte> frame) override { engine.on_frame(token, source, frame); }
+  void on_put_sent(std::uint64_t context) override { engine.on_put_sent(context); }
+  void on_put_arrived(std::uint64_t context) override { engine.on_put_arrived(context); }
+  Engine& engine;
+  const ProgressToken& token;
+};
+
+}  // namespace
+
+std::size_t Engine::progress_locked(const ProgressToken& token) {
+  outgoing.new_round(token);
   std::size_t work = 0;
   const bool is_closing = closing.load(std::memory_order_relaxed);
   bool blocked = false;
@@ -195,7 +202,7 @@ std::size_t Engine::progress_locked(const ProgressToken&) {
     for (auto& [source, bytes] : waiting) {
       wire::Header h;
       std::memcpy(&h, bytes.data(), sizeof h);
-      if (dispatch(source, h, std::span(bytes).subspan(sizeof h, h.payload))) {
+      if (dispatch(token, source, h, std::span(bytes).subspan(sizeof h, h.payload))) {
         ++work;
       } else if (is_closing) {
         bump(counters.discarded);
@@ -213,7 +220,7 @@ std::size_t Engine::progress_locked(const ProgressToken&) {
   for (std::size_t n = pending_exposes.empty() ? 0 : pending_exposes.size(); n > 0; --n) {
     PendingExpose expose = pending_exposes.front();
     pending_exposes.pop_front();
-    expose_and_answer(expose);
+    expose_and_answer(token, expose);
   }
   for (std::size_t n = pending_puts.empty() ? 0 : pending_puts.size(); n > 0; --n) {
     PendingPut put = pending_puts.front();
@@ -222,12 +229,15 @@ std::size_t Engine::progress_locked(const ProgressToken&) {
   }
 
   // 3. The network: arrivals and completions (back pressure: not while arrivals pile up).
-  if (!stalled) work += device->progress(*this);
+  if (!stalled) {
+    RoundSink sink(*this, token);
+    work += device->progress(sink);
+  }
 
   // 4. Pack what is queued for each destination into frames.
-  work += flush_listed();
+  work += outgoing.flush_listed(token);
 
-  if (phase.load(std::memory_order_relaxed) != Phase::running) work += step_shutdown();
+  if (phase.load(std::memory_order_relaxed) != Phase::running) work += step_shutdown(token);
   return work;
 }
 

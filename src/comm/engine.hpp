@@ -26,6 +26,7 @@
 #include "endpoint_state.hpp"
 #include "endpoints.hpp"
 #include "origin_slots.hpp"
+#include "outgoing.hpp"
 #include "progress_lock.hpp"
 #include "windows.hpp"
 #include "wire.hpp"
@@ -53,29 +54,16 @@ struct PendingPut {
   std::uint64_t context = 0;
 };
 
-struct Peer {
-  explicit Peer(std::size_t queue_packets) : outgoing(queue_packets) {}
-  MpmcQueue<std::byte*> outgoing;  // packets from any thread, for the engine to pack
-  // Raised by posters after a push, cleared by the engine; its own line, away from the engine's.
-  alignas(cache_line_bytes) std::atomic<bool> queued{false};
-  // [engine]
-  alignas(cache_line_bytes) std::deque<std::vector<std::byte>> control;  // packets the engine itself sends (RTR, FIN)
-  std::byte* carry = nullptr;                  // dequeued, did not fit the last frame
-  std::vector<std::byte> frame;
-  std::size_t frame_used = 0;                  // a packed frame the transport has not taken yet
-  std::uint64_t packets_sent = 0, packets_received = 0;
+// What arrived from one source, for the FIN exchange at shutdown.
+struct Heard {
+  std::uint64_t packets_received = 0;
   bool fin_received = false;
   std::uint64_t fin_count = 0;
-  bool listed = false;  // in Engine::flushing
-  std::uint64_t direct_round = ~std::uint64_t{0};  // the round of the last direct send
-  // Nothing of this peer's is between a poster and the transport (outgoing checked by the caller).
-  bool nothing_held() const { return control.empty() && carry == nullptr && frame_used == 0; }
-  bool idle() const { return control.empty() && carry == nullptr && frame_used == 0 && outgoing.empty_approx(); }
 };
 
-struct Engine final : net::EventSink {
+struct Engine final {
   Engine(Runtime& runtime, std::unique_ptr<net::Device> device, RuntimeOptions options);
-  ~Engine() override;
+  ~Engine();
 
   static constexpr std::uint64_t get_answer_context = ~std::uint64_t{0};
 
@@ -96,75 +84,55 @@ struct Engine final : net::EventSink {
   std::size_t progress_locked(const ProgressToken& token);
   void serve();  // the progress server's loop
   void flush();  // Runtime::flush
-  bool holds_outgoing() const;  // [engine] something posted still waits to go to the transport
+  bool holds_outgoing(const ProgressToken& token) const;  // something posted still waits to go to the transport
   // Endpoint::poll found its queue empty: one round (unless another thread is progressing),
   // whose first completion for `e` goes straight to `out` when nothing else waits in e's queue.
   bool poll_progress(EndpointState& e, Completion& out);
 
-  // Posting side: an eager packet for `dest` goes straight into a frame and to the device when
-  // nothing of dest's is queued, nobody is progressing, and no packet went to dest this way since
-  // the last round of progress; false (nothing done) otherwise. The last condition keeps bursts
-  // packed: the first packet of a burst leaves at once, the rest share the next round's frames.
-  bool try_send_direct(rank_t dest, const wire::Header& h, std::span<const std::byte> payload);
-  // Posting side, after a push into dest's outgoing queue: tells the engine to look there.
-  void mark_dirty(rank_t dest);
   void shutdown();
 
-  // net::EventSink
-  void on_frame(rank_t source, std::span<const std::byte> frame) override;
-  void on_put_sent(std::uint64_t context) override;
-  void on_put_arrived(std::uint64_t context) override;
+  // What the device reports during a round (net::EventSink, through the round's sink).
+  void on_frame(const ProgressToken& token, rank_t source, std::span<const std::byte> frame);
+  void on_put_sent(std::uint64_t context);
+  void on_put_arrived(std::uint64_t context);
 
   // [engine] helpers
-  bool dispatch(rank_t source, const wire::Header& h, std::span<const std::byte> payload);
+  bool dispatch(const ProgressToken& token, rank_t source, const wire::Header& h, std::span<const std::byte> payload);
   void deliver_arrival(EndpointState& e, const Completion& c);  // complete, in first-packet order
   std::size_t drain_arrivals(EndpointState& e);
   bool complete(EndpointState& e, const Completion& c);    // to the endpoint's mechanism
   bool complete_received(EndpointState& e, const Completion& c);  // matching, then the mechanism
   void complete_origin(std::uint32_t slot);
-  void send_control(rank_t dest, const wire::Header& h, std::span<const std::byte> payload = {});
-  void expose_and_answer(PendingExpose expose);
+  void expose_and_answer(const ProgressToken& token, PendingExpose expose);
   void start_put(rank_t target, const net::RemoteRegion& region, std::span<const std::byte> data,
                  std::uint64_t context);
-  bool flush(rank_t dest);  // true when dest has nothing left to send
-  void fill_frame(rank_t dest);
-  void count_packed(const wire::Header& h);
-  void list_for_flush(rank_t dest);
-  std::size_t flush_listed();
   void note_backlog(EndpointState& e);
-  bool send_frame(rank_t dest, std::size_t used);
-  std::size_t step_shutdown();
+  std::size_t step_shutdown(const ProgressToken& token);
   bool busy_origin() const;
   void discard(EndpointState& e, const Completion& c);
-  void free_undelivered();
+  void free_undelivered(const ProgressToken& token);
 
   Runtime& runtime;
   const RuntimeOptions options;
   std::unique_ptr<net::Device> device;
   const rank_t rank, ranks;
-  const std::size_t frame_bytes;
   const std::size_t eager_limit;
   PacketPool pool;
-  std::vector<std::unique_ptr<Peer>> peers;
   OriginSlots slots;
   Endpoints endpoints;
   Windows windows;
   Counters counters;
-
-  // Destinations whose outgoing queue got packets since the engine last looked, one bit each,
-  // set by posters and taken by the engine.
-  std::vector<std::atomic<std::uint64_t>> dirty;
+  ProgressLock progress_lock;
+  Outgoing outgoing;
 
   // [engine]
-  ProgressLock progress_lock;
-  std::uint64_t rounds = 0;                 // rounds of progress so far
+  std::vector<Heard> heard;                 // by source
   // The poller running this round (poll_progress), waiting for a completion of `endpoint`.
   struct Catcher {
     EndpointState* endpoint = nullptr;
     Completion* out = nullptr;
     bool caught = false;
   } catcher;
-  std::vector<rank_t> flushing;             // destinations with something left to send
   std::vector<EndpointState*> backlog;      // endpoints with arrivals or completions waiting
   std::unordered_map<std::uint64_t, Incoming> incoming;
   std::uint64_t next_incoming = 1;

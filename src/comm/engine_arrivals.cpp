@@ -9,9 +9,9 @@
 
 namespace courier::comm {
 
-void Engine::on_frame(rank_t source, std::span<const std::byte> frame) {
+void Engine::on_frame(const ProgressToken& token, rank_t source, std::span<const std::byte> frame) {
   bump(counters.frames_received);
-  Peer& peer = *peers[static_cast<std::size_t>(source)];
+  Heard& peer = heard[static_cast<std::size_t>(source)];
   std::size_t offset = 0;
   std::size_t packets = 0;
   while (offset < frame.size()) {
@@ -28,7 +28,7 @@ void Engine::on_frame(rank_t source, std::span<const std::byte> frame) {
       ++peer.packets_received;
       ++packets;
     }
-    if (!dispatch(source, h, payload)) {
+    if (!dispatch(token, source, h, payload)) {
       std::vector<std::byte> bytes(sizeof h + payload.size());
       std::memcpy(bytes.data(), &h, sizeof h);
       if (!payload.empty()) std::memcpy(bytes.data() + sizeof h, payload.data(), payload.size());
@@ -39,7 +39,7 @@ void Engine::on_frame(rank_t source, std::span<const std::byte> frame) {
   bump(counters.packets_received, packets);
 }
 
-bool Engine::dispatch(rank_t source, const wire::Header& h, std::span<const std::byte> payload) {
+bool Engine::dispatch(const ProgressToken& token, rank_t source, const wire::Header& h, std::span<const std::byte> payload) {
   switch (h.type) {
     case wire::Type::egr: {
       EndpointState* e = endpoints.find(h.endpoint);
@@ -63,7 +63,7 @@ bool Engine::dispatch(rank_t source, const wire::Header& h, std::span<const std:
       note_backlog(*e);
       const std::uint64_t key = next_incoming++;
       incoming.emplace(key, Incoming{source, e, &e->arrivals.back()});
-      expose_and_answer(PendingExpose{source, std::span(data, size), key, h.a});
+      expose_and_answer(token, PendingExpose{source, std::span(data, size), key, h.a});
       return true;
     }
     case wire::Type::put_egr: {
@@ -75,7 +75,7 @@ bool Engine::dispatch(rank_t source, const wire::Header& h, std::span<const std:
       auto target = windows.span(static_cast<window_id>(h.tag), h.c, h.b, "put");
       const std::uint64_t key = next_incoming++;
       incoming.emplace(key, Incoming{source, nullptr, nullptr});
-      expose_and_answer(PendingExpose{source, target, key, h.a});
+      expose_and_answer(token, PendingExpose{source, target, key, h.a});
       return true;
     }
     case wire::Type::rtr: {
@@ -95,7 +95,7 @@ bool Engine::dispatch(rank_t source, const wire::Header& h, std::span<const std:
       return true;
     }
     case wire::Type::fin: {
-      Peer& peer = *peers[static_cast<std::size_t>(source)];
+      Heard& peer = heard[static_cast<std::size_t>(source)];
       peer.fin_received = true;
       peer.fin_count = h.a;
       return true;
@@ -105,7 +105,7 @@ bool Engine::dispatch(rank_t source, const wire::Header& h, std::span<const std:
               std::to_string(source) + "; are all ranks running the same Courier build?");
 }
 
-void Engine::expose_and_answer(PendingExpose expose) {
+void Engine::expose_and_answer(const ProgressToken& token, PendingExpose expose) {
   net::RemoteRegion named;
   if (device->try_expose(expose.origin, expose.region, expose.context, named) == Post::retry) {
     bump(counters.device_retries);
@@ -115,7 +115,7 @@ void Engine::expose_and_answer(PendingExpose expose) {
   wire::Header rtr;
   rtr.type = wire::Type::rtr;
   rtr.a = expose.slot;
-  send_control(expose.origin, rtr, std::as_bytes(std::span(&named, 1)));
+  outgoing.send_control(token, expose.origin, rtr, std::as_bytes(std::span(&named, 1)));
 }
 
 void Engine::start_put(rank_t target, const net::RemoteRegion& region, std::span<const std::byte> data,

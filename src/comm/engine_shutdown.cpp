@@ -10,32 +10,19 @@ namespace courier::comm {
 
 bool Engine::busy_origin() const { return slots.busy(); }
 
-std::size_t Engine::step_shutdown() {
+std::size_t Engine::step_shutdown(const ProgressToken& token) {
   const auto now = std::chrono::steady_clock::now();
   const Phase current = phase.load(std::memory_order_relaxed);
   if (current == Phase::flushing) {
-    bool idle = !busy_origin() && pending_puts.empty() && pending_exposes.empty();
-    for (auto& p : peers) idle = idle && p->idle();
+    const bool idle =
+        !busy_origin() && pending_puts.empty() && pending_exposes.empty() && !outgoing.holds_packets(token);
     if (!idle && now < deadline) return 0;
-    if (!idle) {
-      // Timed out: whatever is still queued will never be sent.
-      for (auto& p : peers) {
-        std::byte* packet = p->carry;
-        p->carry = nullptr;
-        while (packet != nullptr || p->outgoing.try_pop(packet)) {
-          pool.release(packet);
-          bump(counters.dropped);
-          packet = nullptr;
-        }
-        if (p->frame_used > 0) bump(counters.dropped);
-        p->frame_used = 0;
-      }
-    }
+    if (!idle) outgoing.drop_unsent(token);  // timed out: whatever is still queued will never be sent
     for (rank_t d = 0; d < ranks; ++d) {
       wire::Header fin;
       fin.type = wire::Type::fin;
-      fin.a = peers[static_cast<std::size_t>(d)]->packets_sent;
-      send_control(d, fin);
+      fin.a = outgoing.packets_sent(token, d);
+      outgoing.send_control(token, d, fin);
     }
     deadline = now + options.shutdown_timeout;
     phase.store(Phase::finishing, std::memory_order_release);
@@ -45,10 +32,10 @@ std::size_t Engine::step_shutdown() {
     bool finished = incoming.empty();
     std::string missing;
     for (rank_t r = 0; r < ranks; ++r) {
-      const Peer& p = *peers[static_cast<std::size_t>(r)];
-      const bool heard = p.fin_received && p.packets_received >= p.fin_count;
-      if (!heard) missing += (missing.empty() ? "" : ", ") + std::to_string(r);
-      finished = finished && heard && p.control.empty() && p.frame_used == 0;
+      const Heard& p = heard[static_cast<std::size_t>(r)];
+      const bool all = p.fin_received && p.packets_received >= p.fin_count;
+      if (!all) missing += (missing.empty() ? "" : ", ") + std::to_string(r);
+      finished = finished && all && outgoing.control_sent(token, r);
     }
     if (finished) {
       phase.store(Phase::done, std::memory_order_release);
@@ -92,7 +79,7 @@ void Engine::shutdown() {
   device->barrier();
 }
 
-void Engine::free_undelivered() {
+void Engine::free_undelivered(const ProgressToken& token) {
   const std::size_t endpoint_total = endpoints.count();
   for (std::size_t i = 0; i < endpoint_total; ++i) {
     EndpointState& e = endpoints[i];
@@ -109,14 +96,7 @@ void Engine::free_undelivered() {
   }
   incoming.clear();
   // Packets still queued (a runtime destroyed without shutdown) go back to the pool.
-  for (auto& p : peers) {
-    std::byte* packet = p->carry;
-    p->carry = nullptr;
-    while (packet != nullptr || p->outgoing.try_pop(packet)) {
-      pool.release(packet);
-      packet = nullptr;
-    }
-  }
+  outgoing.release_queued(token);
 }
 
 }  // namespace courier::comm

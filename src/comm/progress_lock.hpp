@@ -38,25 +38,26 @@ class alignas(cache_line_bytes) ProgressLock {
     Guard(const Guard&) = delete;
     Guard& operator=(const Guard&) = delete;
     ~Guard() {
-      if (lock_ != nullptr) lock_->unlock();
+      if (held_) lock_.unlock();
     }
-    explicit operator bool() const { return lock_ != nullptr; }
+    explicit operator bool() const { return held_; }
     const ProgressToken& token() const { return token_; }  // only when it holds the lock
 
    private:
     friend class ProgressLock;
-    explicit Guard(ProgressLock* lock) : lock_(lock) {}
-    ProgressLock* lock_;
+    Guard(ProgressLock& lock, bool held) : lock_(lock), held_(held) {}
+    ProgressLock& lock_;
+    const bool held_;
     ProgressToken token_;
   };
 
   // Holds the lock if nobody does; check the guard before using its token.
-  Guard try_hold() { return Guard(try_lock() ? this : nullptr); }
+  Guard try_hold() { return Guard(*this, try_lock()); }
   // For the rare callers that must have it (shutdown, the server's failure path, destruction).
   Guard hold() {
     Backoff backoff;
     while (!try_lock()) backoff.pause();
-    return Guard(this);
+    return Guard(*this, true);
   }
 
  private:
