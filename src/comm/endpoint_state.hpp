@@ -8,6 +8,7 @@
 #include "courier/comm/endpoint.hpp"
 #include "courier/core/mpmc_queue.hpp"
 #include "matching.hpp"
+#include "progress_lock.hpp"
 
 namespace courier::comm {
 
@@ -15,6 +16,13 @@ namespace courier::comm {
 struct Arrival {
   Completion completion;
   bool ready = false;  // false while a rendezvous put is filling the buffer
+};
+
+// What waits to be delivered to an endpoint; only the progress lock's holder touches it.
+struct Waiting {
+  std::deque<Arrival> arrivals;       // in first-packet order
+  std::deque<Completion> completions;  // origin-side completions that found the queue full
+  bool listed = false;                 // in Delivery's backlog
 };
 
 struct EndpointState {
@@ -26,11 +34,8 @@ struct EndpointState {
   // Posts answered retry (the slow path only; what was sent is counted as it is packed).
   // Its own cache line: the lock holder writes the fields below while posters count.
   alignas(cache_line_bytes) std::atomic<std::uint64_t> retries{0};
-  // [engine] arrivals in first-packet order; origin-side completions that found the queue full.
-  alignas(cache_line_bytes) std::deque<Arrival> arrivals;
-  std::deque<Completion> local_completions;
-  bool in_backlog = false;  // [engine] listed in Engine::backlog
-  Matching matching;        // match_tags endpoints
+  alignas(cache_line_bytes) Locked<Waiting> waiting;
+  Matching matching;  // match_tags endpoints
 };
 
 }  // namespace courier::comm

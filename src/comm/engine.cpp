@@ -44,7 +44,9 @@ Engine::Engine(Runtime& rt, std::unique_ptr<net::Device> dev, RuntimeOptions opt
       slots(std::max<std::size_t>(options.max_rendezvous, 1)),
       windows(rank),
       outgoing(*device, pool, progress_lock, slots, counters, ranks, options.queue_packets),
-      heard(static_cast<std::size_t>(ranks)) {
+      delivery(closing, counters),
+      rendezvous(*device, slots, endpoints, outgoing, delivery, counters, rank),
+      arrivals(endpoints, windows, delivery, rendezvous, counters, ranks, options.packet_count) {
   if (options.packet_count == 0 || options.queue_packets == 0 || options.max_rendezvous == 0) {
     throw Error("comm::Runtime: packet_count, queue_packets and max_rendezvous must be positive");
   }
@@ -53,7 +55,7 @@ Engine::Engine(Runtime& rt, std::unique_ptr<net::Device> dev, RuntimeOptions opt
 }
 
 bool Engine::holds_outgoing(const ProgressToken& token) const {
-  return !pending_puts.empty() || outgoing.holds_packets(token);
+  return rendezvous.refused_puts(token) || outgoing.holds_packets(token);
 }
 
 void Engine::flush() {
@@ -134,34 +136,10 @@ bool Engine::poll_progress(EndpointState& e, Completion& out) {
   auto held = progress_lock.try_hold();
   if (!held) return false;
   bump(caller_rounds);
-  catcher = Catcher{&e, &out, false};
-  struct Release {
-    Catcher& c;
-    ~Release() { c.endpoint = nullptr; }
-  } release{catcher};
+  Delivery::Catch catching(delivery, held.token(), e, out);
   progress_locked(held.token());
-  return catcher.caught;
+  return catching.caught();
 }
-
-void Engine::note_backlog(EndpointState& e) {
-  if (e.in_backlog) return;
-  e.in_backlog = true;
-  backlog.push_back(&e);
-}
-
-namespace {
-
-// What the device reports during a round, handed on with the round's token.
-struct RoundSink final : net::EventSink {
-  RoundSink(Engine& engine, const ProgressToken& token) : engine(engine), token(token) {}
-  void on_frame(rank_t source, std::span<const std::byte> frame) override { engine.on_frame(token, source, frame); }
-  void on_put_sent(std::uint64_t context) override { engine.on_put_sent(context); }
-  void on_put_arrived(std::uint64_t context) override { engine.on_put_arrived(context); }
-  Engine& engine;
-  const ProgressToken& token;
-};
-
-}  // namespace
 
 std::size_t Engine::progress_locked(const ProgressToken& token) {
   outgoing.new_round(token);
@@ -169,68 +147,20 @@ std::size_t Engine::progress_locked(const ProgressToken& token) {
   const bool is_closing = closing.load(std::memory_order_relaxed);
   bool blocked = false;
 
-  // 1. Completions that waited for room, in order (only endpoints that have some).
-  for (std::size_t i = 0; i < backlog.size();) {
-    EndpointState& e = *backlog[i];
-    while (!e.local_completions.empty()) {
-      if (!complete(e, e.local_completions.front())) {
-        if (!is_closing) break;
-        bump(counters.discarded);
-      }
-      e.local_completions.pop_front();
-      ++work;
-    }
-    work += drain_arrivals(e);
-    // Messages held for an endpoint whose queue is full (or, below, for one not created yet) are
-    // already in memory. Stopping the transport at the first would stop every other endpoint's
-    // traffic too -- e.g. the message that lets a slow rank finish an earlier phase and create the
-    // endpoint -- so the engine holds up to a queue's (or the pool's) worth before it pushes back.
-    if (e.arrivals.size() > e.options.queue_capacity && e.arrivals.front().ready) blocked = true;
-    const bool unclaimed = e.matching.unexpected_count() > Matching::max_unexpected;
-    if (unclaimed) blocked = true;  // nobody claims them
-    if (e.local_completions.empty() && e.arrivals.empty() && !unclaimed) {
-      e.in_backlog = false;
-      backlog[i] = backlog.back();
-      backlog.pop_back();
-    } else {
-      ++i;
-    }
-  }
-  if (!orphans.empty()) {
-    auto waiting = std::move(orphans);
-    orphans.clear();
-    for (auto& [source, bytes] : waiting) {
-      wire::Header h;
-      std::memcpy(&h, bytes.data(), sizeof h);
-      if (dispatch(token, source, h, std::span(bytes).subspan(sizeof h, h.payload))) {
-        ++work;
-      } else if (is_closing) {
-        bump(counters.discarded);
-      } else {
-        orphans.emplace_back(source, std::move(bytes));
-      }
-    }
-    blocked = blocked || orphans.size() > options.packet_count;
-  }
+  // 1. Completions that waited for room, in order (only endpoints that have some), and packets
+  // for endpoints created since they arrived.
+  work += delivery.deliver_waiting(token, is_closing, blocked);
+  work += arrivals.retry_orphans(token, is_closing, blocked);
   // Stop reading the transport while arrivals pile up, unless a rendezvous waits for its put
   // notice (which only the transport can bring): then memory is bounded by the senders' slots.
-  stalled = blocked && !is_closing && incoming.empty();
+  const bool stalled = blocked && !is_closing && !rendezvous.awaiting_puts(token);
 
   // 2. Transfers the transport refused earlier.
-  for (std::size_t n = pending_exposes.empty() ? 0 : pending_exposes.size(); n > 0; --n) {
-    PendingExpose expose = pending_exposes.front();
-    pending_exposes.pop_front();
-    expose_and_answer(token, expose);
-  }
-  for (std::size_t n = pending_puts.empty() ? 0 : pending_puts.size(); n > 0; --n) {
-    PendingPut put = pending_puts.front();
-    pending_puts.pop_front();
-    start_put(put.target, put.region, put.data, put.context);
-  }
+  rendezvous.retry_refused(token);
 
   // 3. The network: arrivals and completions (back pressure: not while arrivals pile up).
   if (!stalled) {
-    RoundSink sink(*this, token);
+    Arrivals::Sink sink(arrivals, token);
     work += device->progress(sink);
   }
 

@@ -8,14 +8,11 @@
 
 namespace courier::comm {
 
-bool Engine::busy_origin() const { return slots.busy(); }
-
 std::size_t Engine::step_shutdown(const ProgressToken& token) {
   const auto now = std::chrono::steady_clock::now();
   const Phase current = phase.load(std::memory_order_relaxed);
   if (current == Phase::flushing) {
-    const bool idle =
-        !busy_origin() && pending_puts.empty() && pending_exposes.empty() && !outgoing.holds_packets(token);
+    const bool idle = rendezvous.idle(token) && !outgoing.holds_packets(token);
     if (!idle && now < deadline) return 0;
     if (!idle) outgoing.drop_unsent(token);  // timed out: whatever is still queued will never be sent
     for (rank_t d = 0; d < ranks; ++d) {
@@ -29,11 +26,10 @@ std::size_t Engine::step_shutdown(const ProgressToken& token) {
     return 1;
   }
   if (current == Phase::finishing) {
-    bool finished = incoming.empty();
+    bool finished = !rendezvous.awaiting_puts(token);
     std::string missing;
     for (rank_t r = 0; r < ranks; ++r) {
-      const Heard& p = heard[static_cast<std::size_t>(r)];
-      const bool all = p.fin_received && p.packets_received >= p.fin_count;
+      const bool all = arrivals.heard_all(token, r);
       if (!all) missing += (missing.empty() ? "" : ", ") + std::to_string(r);
       finished = finished && all && outgoing.control_sent(token, r);
     }
@@ -90,11 +86,12 @@ void Engine::free_undelivered(const ProgressToken& token) {
     };
     Completion c;
     while (e.queue && e.queue->try_pop(c)) free_one(c);
-    for (const Arrival& a : e.arrivals) free_one(a.completion);
-    e.arrivals.clear();
+    Waiting& waiting = e.waiting.get(token);
+    for (const Arrival& a : waiting.arrivals) free_one(a.completion);
+    waiting.arrivals.clear();
     e.matching.free_unexpected(free_one);
   }
-  incoming.clear();
+  rendezvous.forget_incoming(token);
   // Packets still queued (a runtime destroyed without shutdown) go back to the pool.
   outgoing.release_queued(token);
 }
