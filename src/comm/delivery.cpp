@@ -13,7 +13,7 @@ void Delivery::deliver(const ProgressToken& token, EndpointState& e, const Compl
   Waiting& w = e.waiting.get(token);
   if (w.arrivals.empty()) {
     if (complete_received(token, e, c)) return;
-    if (closing_.load(std::memory_order_relaxed)) {
+    if (shutdown_.closing()) {
       discard(e, c);
       return;
     }
@@ -76,7 +76,7 @@ std::size_t Delivery::drain(const ProgressToken& token, EndpointState& e) {
   std::size_t delivered = 0;
   while (!w.arrivals.empty() && w.arrivals.front().ready) {
     if (!complete_received(token, e, w.arrivals.front().completion)) {
-      if (!closing_.load(std::memory_order_relaxed)) break;
+      if (!shutdown_.closing()) break;
       discard(e, w.arrivals.front().completion);
     }
     w.arrivals.pop_front();

@@ -10,12 +10,13 @@
 #include "counters.hpp"
 #include "endpoint_state.hpp"
 #include "progress_lock.hpp"
+#include "shutdown.hpp"
 
 namespace courier::comm {
 
 class Delivery {
  public:
-  Delivery(const std::atomic<bool>& closing, Counters& counters) : closing_(closing), counters_(counters) {}
+  Delivery(const Shutdown& shutdown, Counters& counters) : shutdown_(shutdown), counters_(counters) {}
 
   // A received message, complete now if nothing of e's waits before it (matched first on
   // match_tags endpoints); waits otherwise, or is discarded if it has nowhere to go in shutdown.
@@ -50,7 +51,7 @@ class Delivery {
   void discard(EndpointState& e, const Completion& c);
   void list(const ProgressToken& token, EndpointState& e);
 
-  const std::atomic<bool>& closing_;  // shutdown began
+  const Shutdown& shutdown_;
   Counters& counters_;
   Locked<Held> held_;
 };

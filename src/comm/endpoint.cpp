@@ -7,7 +7,7 @@
 #include <cstring>
 
 #include "courier/core/error.hpp"
-#include "engine.hpp"
+#include "runtime_state.hpp"
 
 namespace courier::comm {
 
@@ -15,20 +15,20 @@ namespace {
 
 // Eager: the data travels with the header, straight into a frame when dest is quiet, otherwise in
 // a queued packet. False (nothing sent) when neither has room now.
-bool post_eager(Engine& engine, rank_t dest, const wire::Header& h, std::span<const std::byte> data) {
-  return engine.outgoing.try_send_direct(dest, h, data) || engine.outgoing.enqueue(dest, h, data, data.size());
+bool post_eager(RuntimeState& rt, rank_t dest, const wire::Header& h, std::span<const std::byte> data) {
+  return rt.outgoing.try_send_direct(dest, h, data) || rt.outgoing.enqueue(dest, h, data, data.size());
 }
 
 // Rendezvous-style posts (RTS, put RTS, get): reserves a slot for `transfer`, sends its header
 // (h.a names the slot) and keeps the slot until the transfer completes. False (nothing reserved)
 // when no slot or packet is free.
-bool post_with_slot(Engine& engine, rank_t dest, wire::Header h, const Transfer& transfer,
+bool post_with_slot(RuntimeState& rt, rank_t dest, wire::Header h, const Transfer& transfer,
                     std::size_t payload_bytes = 0) {
   std::uint32_t slot = 0;
-  if (!engine.slots.try_take(transfer, slot)) return false;
+  if (!rt.slots.try_take(transfer, slot)) return false;
   h.a = slot;
-  if (!engine.outgoing.enqueue(dest, h, {}, payload_bytes)) {
-    engine.slots.give_back(slot);
+  if (!rt.outgoing.enqueue(dest, h, {}, payload_bytes)) {
+    rt.slots.give_back(slot);
     return false;
   }
   return true;
@@ -37,9 +37,9 @@ bool post_with_slot(Engine& engine, rank_t dest, wire::Header h, const Transfer&
 }  // namespace
 
 endpoint_id Endpoint::id() const { return state_->id; }
-rank_t Endpoint::rank() const { return engine_->rank; }
-rank_t Endpoint::size() const { return engine_->ranks; }
-Runtime& Endpoint::runtime() { return engine_->runtime; }
+rank_t Endpoint::rank() const { return runtime_->rank; }
+rank_t Endpoint::size() const { return runtime_->ranks; }
+Runtime& Endpoint::runtime() { return runtime_->runtime; }
 Allocator& Endpoint::allocator() { return *state_->allocator; }
 void Endpoint::release(const Completion& received) { state_->allocator->deallocate(received.data, received.size); }
 
@@ -49,22 +49,22 @@ Post Endpoint::fail_retry() {
 }
 
 Post Endpoint::send(rank_t dest, tag_t tag, std::span<const std::byte> data, void* context) {
-  Engine& engine = *engine_;
+  RuntimeState& rt = *runtime_;
   EndpointState& s = *state_;
-  engine.check_peer(dest, "send");
-  engine.check_open("send");
+  rt.check_peer(dest, "send");
+  rt.shutdown.check_open("send");
   wire::Header h;
   h.endpoint = s.id;
   h.tag = tag;
-  if (data.size() <= engine.eager_limit) {
+  if (data.size() <= rt.eager_limit) {
     h.type = wire::Type::egr;
     h.payload = static_cast<std::uint32_t>(data.size());
-    return post_eager(engine, dest, h, data) ? Post::done : fail_retry();
+    return post_eager(rt, dest, h, data) ? Post::done : fail_retry();
   }
   h.type = wire::Type::rts;
   h.b = data.size();
   const Transfer transfer{Op::send, s.id, dest, tag, data.data(), nullptr, data.size(), context};
-  return post_with_slot(engine, dest, h, transfer) ? Post::posted : fail_retry();
+  return post_with_slot(rt, dest, h, transfer) ? Post::posted : fail_retry();
 }
 
 bool Endpoint::poll(Completion& out) {
@@ -73,11 +73,11 @@ bool Endpoint::poll(Completion& out) {
                 " reports completions by synchronizer or handler, not by queue");
   }
   if (state_->queue->try_pop(out)) return true;
-  return engine_->poll_progress(*state_, out) || state_->queue->try_pop(out);
+  return runtime_->progress.poll(*state_, out) || state_->queue->try_pop(out);
 }
 
 Post Endpoint::recv(rank_t source, tag_t tag, void* context, Completion* out) {
-  engine_->check_peer(source, "recv");
+  runtime_->check_peer(source, "recv");
   if (!state_->options.match_tags) {
     throw Error("comm::Endpoint::recv: endpoint " + std::to_string(state_->id) +
                 " delivers every message on its own; create it with EndpointOptions::match_tags to use recv");
@@ -85,37 +85,37 @@ Post Endpoint::recv(rank_t source, tag_t tag, void* context, Completion* out) {
   if (out == nullptr) throw Error("comm::Endpoint::recv: pass a Completion to fill when the message is already here");
   Matching& matching = state_->matching;
   if (matching.claim(source, tag, context, out, false)) return Post::done;
-  engine_->progress();  // it may be on its way
+  runtime_->progress.try_round();  // it may be on its way
   return matching.claim(source, tag, context, out, true) ? Post::done : Post::posted;
 }
 
 Post Endpoint::put(rank_t target, window_id window, std::size_t offset, std::span<const std::byte> data,
                    void* context) {
-  Engine& engine = *engine_;
+  RuntimeState& rt = *runtime_;
   EndpointState& s = *state_;
-  engine.check_peer(target, "put");
-  engine.check_open("put");
+  rt.check_peer(target, "put");
+  rt.shutdown.check_open("put");
   wire::Header h;
   h.endpoint = s.id;
   h.tag = window;
-  if (data.size() <= engine.eager_limit) {
+  if (data.size() <= rt.eager_limit) {
     h.type = wire::Type::put_egr;
     h.a = offset;
     h.payload = static_cast<std::uint32_t>(data.size());
-    return post_eager(engine, target, h, data) ? Post::done : fail_retry();
+    return post_eager(rt, target, h, data) ? Post::done : fail_retry();
   }
   h.type = wire::Type::put_rts;
   h.b = data.size();
   h.c = offset;
   const Transfer transfer{Op::put, s.id, target, window, data.data(), nullptr, data.size(), context};
-  return post_with_slot(engine, target, h, transfer) ? Post::posted : fail_retry();
+  return post_with_slot(rt, target, h, transfer) ? Post::posted : fail_retry();
 }
 
 Post Endpoint::get(rank_t target, window_id window, std::size_t offset, std::span<std::byte> into, void* context) {
-  Engine& engine = *engine_;
+  RuntimeState& rt = *runtime_;
   EndpointState& s = *state_;
-  engine.check_peer(target, "get");
-  engine.check_open("get");
+  rt.check_peer(target, "get");
+  rt.shutdown.check_open("get");
   wire::Header h;
   h.type = wire::Type::get;
   h.endpoint = s.id;
@@ -123,8 +123,8 @@ Post Endpoint::get(rank_t target, window_id window, std::size_t offset, std::spa
   h.b = into.size();
   h.c = offset;
   const Transfer transfer{Op::get, s.id, target, window, nullptr, into.data(), into.size(), context};
-  // The payload (the exposed destination) is filled in by the engine when it packs the packet.
-  return post_with_slot(engine, target, h, transfer, sizeof(net::RemoteRegion)) ? Post::posted : fail_retry();
+  // The payload (the exposed destination) is filled in by the progress lock's holder when it packs the packet.
+  return post_with_slot(rt, target, h, transfer, sizeof(net::RemoteRegion)) ? Post::posted : fail_retry();
 }
 
 }  // namespace courier::comm

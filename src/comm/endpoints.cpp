@@ -7,7 +7,7 @@
 
 namespace courier::comm {
 
-Endpoint& Endpoints::create(Engine& runtime, EndpointOptions options) {
+Endpoint& Endpoints::create(RuntimeState& runtime, EndpointOptions options) {
   std::lock_guard lock(mutex_);
   const std::size_t id = count_.load(std::memory_order_relaxed);
   if (id >= max) {

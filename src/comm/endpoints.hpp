@@ -12,7 +12,7 @@
 
 namespace courier::comm {
 
-struct Engine;
+struct RuntimeState;
 
 class Endpoints {
  public:
@@ -26,7 +26,7 @@ class Endpoints {
   EndpointState& operator[](std::size_t index) const { return *by_id_[index].load(std::memory_order_acquire); }
 
   // The endpoint with the next id, its handle posting through `runtime`.
-  Endpoint& create(Engine& runtime, EndpointOptions options);
+  Endpoint& create(RuntimeState& runtime, EndpointOptions options);
 
  private:
   std::array<std::atomic<EndpointState*>, max> by_id_{};

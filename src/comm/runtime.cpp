@@ -3,12 +3,12 @@
 #include <cstdio>
 
 #include "courier/core/error.hpp"
-#include "engine.hpp"
+#include "runtime_state.hpp"
 
 namespace courier::comm {
 
 Runtime::Runtime(std::unique_ptr<net::Device> device, RuntimeOptions options)
-    : engine_(std::make_unique<Engine>(*this, std::move(device), std::move(options))) {}
+    : state_(std::make_unique<RuntimeState>(*this, std::move(device), std::move(options))) {}
 
 Runtime::~Runtime() {
   try {
@@ -18,23 +18,26 @@ Runtime::~Runtime() {
   }
 }
 
-rank_t Runtime::rank() const { return engine_->rank; }
-rank_t Runtime::size() const { return engine_->ranks; }
-net::Device& Runtime::device() { return *engine_->device; }
-const RuntimeOptions& Runtime::options() const { return engine_->options; }
-std::size_t Runtime::eager_limit() const { return engine_->eager_limit; }
-Endpoint& Runtime::endpoint() { return *engine_->endpoints.find(0)->handle; }
-Endpoint& Runtime::create_endpoint(EndpointOptions options) { return engine_->create_endpoint(std::move(options)); }
-bool Runtime::progress() { return engine_->progress(); }
-void Runtime::flush() { engine_->flush(); }
-void Runtime::shutdown() { engine_->shutdown(); }
+rank_t Runtime::rank() const { return state_->rank; }
+rank_t Runtime::size() const { return state_->ranks; }
+net::Device& Runtime::device() { return *state_->device; }
+const RuntimeOptions& Runtime::options() const { return state_->options; }
+std::size_t Runtime::eager_limit() const { return state_->eager_limit; }
+Endpoint& Runtime::endpoint() { return *state_->endpoints.find(0)->handle; }
+Endpoint& Runtime::create_endpoint(EndpointOptions options) { return state_->create_endpoint(std::move(options)); }
+bool Runtime::progress() { return state_->progress.try_round(); }
+void Runtime::flush() { state_->flush(); }
+void Runtime::shutdown() {
+  RuntimeState& s = *state_;
+  s.shutdown.run(s.lock, s.progress, s.server, *s.device);
+}
 
 void Runtime::expose_window(window_id id, std::span<std::byte> memory) {
-  engine_->windows.expose(id, memory);
+  state_->windows.expose(id, memory);
 }
 
 Stats Runtime::stats() const {
-  const Engine& e = *engine_;
+  const RuntimeState& e = *state_;
   auto get = [](const std::atomic<std::uint64_t>& a) { return a.load(std::memory_order_relaxed); };
   Stats s;
   const std::size_t endpoints = e.endpoints.count();
