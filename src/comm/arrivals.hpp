@@ -25,16 +25,17 @@ namespace courier::comm {
 class Arrivals {
  public:
   Arrivals(const Endpoints& endpoints, Windows& windows, Delivery& delivery, Rendezvous& rendezvous,
-           Counters& counters, rank_t ranks, std::size_t orphan_limit)
+           rank_t ranks, std::size_t orphan_limit)
       : endpoints_(endpoints),
         windows_(windows),
         delivery_(delivery),
         rendezvous_(rendezvous),
-        counters_(counters),
         orphan_limit_(orphan_limit),
         held_(static_cast<std::size_t>(ranks)) {}
 
   class Sink;
+
+  const Counters& counters() const { return counters_; }
 
   // Dispatches again the packets kept for endpoints not created yet. `blocked`: more of them
   // than the pool holds. The work done.
@@ -68,7 +69,7 @@ class Arrivals {
   Windows& windows_;
   Delivery& delivery_;
   Rendezvous& rendezvous_;
-  Counters& counters_;
+  Counters counters_;
   const std::size_t orphan_limit_;
   Locked<Held> held_;
 };

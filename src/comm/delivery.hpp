@@ -16,7 +16,9 @@ namespace courier::comm {
 
 class Delivery {
  public:
-  Delivery(const Shutdown& shutdown, Counters& counters) : shutdown_(shutdown), counters_(counters) {}
+  explicit Delivery(const Shutdown& shutdown) : shutdown_(shutdown) {}
+
+  const Counters& counters() const { return counters_; }
 
   // A received message, complete now if nothing of e's waits before it (matched first on
   // match_tags endpoints); waits otherwise, or is discarded if it has nowhere to go in shutdown.
@@ -52,7 +54,7 @@ class Delivery {
   void list(const ProgressToken& token, EndpointState& e);
 
   const Shutdown& shutdown_;
-  Counters& counters_;
+  Counters counters_;
   Locked<Held> held_;
 };
 

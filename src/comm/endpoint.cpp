@@ -16,7 +16,7 @@ namespace {
 // Eager: the data travels with the header, straight into a frame when dest is quiet, otherwise in
 // a queued packet. False (nothing sent) when neither has room now.
 bool post_eager(RuntimeState& rt, rank_t dest, const wire::Header& h, std::span<const std::byte> data) {
-  return rt.outgoing.try_send_direct(dest, h, data) || rt.outgoing.enqueue(dest, h, data, data.size());
+  return rt.progress.outgoing.try_send_direct(dest, h, data) || rt.progress.outgoing.enqueue(dest, h, data, data.size());
 }
 
 // Rendezvous-style posts (RTS, put RTS, get): reserves a slot for `transfer`, sends its header
@@ -27,7 +27,7 @@ bool post_with_slot(RuntimeState& rt, rank_t dest, wire::Header h, const Transfe
   std::uint32_t slot = 0;
   if (!rt.slots.try_take(transfer, slot)) return false;
   h.a = slot;
-  if (!rt.outgoing.enqueue(dest, h, {}, payload_bytes)) {
+  if (!rt.progress.outgoing.enqueue(dest, h, {}, payload_bytes)) {
     rt.slots.give_back(slot);
     return false;
   }
@@ -52,7 +52,7 @@ Post Endpoint::send(rank_t dest, tag_t tag, std::span<const std::byte> data, voi
   RuntimeState& rt = *runtime_;
   EndpointState& s = *state_;
   rt.check_peer(dest, "send");
-  rt.shutdown.check_open("send");
+  rt.progress.shutdown.check_open("send");
   wire::Header h;
   h.endpoint = s.id;
   h.tag = tag;
@@ -94,7 +94,7 @@ Post Endpoint::put(rank_t target, window_id window, std::size_t offset, std::spa
   RuntimeState& rt = *runtime_;
   EndpointState& s = *state_;
   rt.check_peer(target, "put");
-  rt.shutdown.check_open("put");
+  rt.progress.shutdown.check_open("put");
   wire::Header h;
   h.endpoint = s.id;
   h.tag = window;
@@ -115,7 +115,7 @@ Post Endpoint::get(rank_t target, window_id window, std::size_t offset, std::spa
   RuntimeState& rt = *runtime_;
   EndpointState& s = *state_;
   rt.check_peer(target, "get");
-  rt.shutdown.check_open("get");
+  rt.progress.shutdown.check_open("get");
   wire::Header h;
   h.type = wire::Type::get;
   h.endpoint = s.id;

@@ -6,12 +6,11 @@
 namespace courier::comm {
 
 Outgoing::Outgoing(net::Device& device, PacketPool& pool, ProgressLock& lock, const OriginSlots& slots,
-                   Counters& counters, rank_t ranks, std::size_t queue_packets)
+                   rank_t ranks, std::size_t queue_packets)
     : device_(device),
       pool_(pool),
       lock_(lock),
       slots_(slots),
-      counters_(counters),
       frame_bytes_(device.max_frame_bytes()),
       dirty_((static_cast<std::size_t>(ranks) + 63) / 64),
       held_(ranks) {
@@ -100,14 +99,13 @@ std::size_t Outgoing::flush_listed(const ProgressToken& token) {
 }
 
 bool Outgoing::send_frame(rank_t dest, Packing& p, std::size_t used) {
-  Counters& counters = counters_;
   if (device_.try_send(dest, std::span(p.frame).first(used)) == Post::retry) {
-    bump(counters.device_retries);
+    bump(counters_.device_retries);
     p.frame_used = used;  // kept packed; the next flush offers it again
     return false;
   }
-  bump(counters.frames_sent);
-  bump(counters.frame_bytes_sent, used);
+  bump(counters_.frames_sent);
+  bump(counters_.frame_bytes_sent, used);
   p.frame_used = 0;
   return true;
 }
@@ -122,24 +120,23 @@ bool Outgoing::flush(rank_t dest, Destination& d, Packing& p) {
 }
 
 void Outgoing::count_packed(const wire::Header& h) {
-  Counters& counters = counters_;  // loaded once, not again after every count
   switch (h.type) {
     case wire::Type::egr:
-      bump(counters.messages_sent);
-      bump(counters.eager_sent);
-      bump(counters.bytes_sent, h.payload);
+      bump(counters_.messages_sent);
+      bump(counters_.eager_sent);
+      bump(counters_.bytes_sent, h.payload);
       break;
     case wire::Type::rts:
-      bump(counters.messages_sent);
-      bump(counters.rendezvous_sent);
-      bump(counters.bytes_sent, h.b);
+      bump(counters_.messages_sent);
+      bump(counters_.rendezvous_sent);
+      bump(counters_.bytes_sent, h.b);
       break;
     case wire::Type::put_egr:
     case wire::Type::put_rts:
-      bump(counters.puts);
+      bump(counters_.puts);
       break;
     case wire::Type::get:
-      bump(counters.gets);
+      bump(counters_.gets);
       break;
     default:
       break;  // the runtime's own control packets

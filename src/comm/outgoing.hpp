@@ -28,8 +28,10 @@ namespace courier::comm {
 
 class Outgoing {
  public:
-  Outgoing(net::Device& device, PacketPool& pool, ProgressLock& lock, const OriginSlots& slots, Counters& counters,
-           rank_t ranks, std::size_t queue_packets);
+  Outgoing(net::Device& device, PacketPool& pool, ProgressLock& lock, const OriginSlots& slots, rank_t ranks,
+           std::size_t queue_packets);
+
+  const Counters& counters() const { return counters_; }
 
   // Posting side (any thread). A packet carrying `h` (its payload field set to payload_bytes)
   // and `payload` into dest's queue; false (nothing queued) when no packet is free or the queue
@@ -98,7 +100,7 @@ class Outgoing {
   PacketPool& pool_;
   ProgressLock& lock_;
   const OriginSlots& slots_;
-  Counters& counters_;
+  Counters counters_;
   const std::size_t frame_bytes_;
   std::vector<std::unique_ptr<Destination>> destinations_;
   // Destinations whose queue got packets since the lock holder last looked, one bit each, set

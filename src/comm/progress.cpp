@@ -17,13 +17,13 @@ bool Progress::poll(EndpointState& e, Completion& out) {
   ProgressLock::Guard held = lock_.try_hold();
   if (!held) return false;
   bump(caller_rounds_);
-  Delivery::Catch catching(delivery_, held.token(), e, out);
+  Delivery::Catch catching(delivery, held.token(), e, out);
   round(held.token());
   return catching.caught();
 }
 
 bool Progress::holds_outgoing(const ProgressToken& token) const {
-  return rendezvous_.refused_puts(token) || outgoing_.holds_packets(token);
+  return rendezvous.refused_puts(token) || outgoing.holds_packets(token);
 }
 
 void Progress::flush() {
@@ -51,32 +51,32 @@ void Progress::flush() {
 }
 
 std::size_t Progress::round(const ProgressToken& token) {
-  outgoing_.new_round(token);
+  outgoing.new_round(token);
   std::size_t work = 0;
-  const bool closing = shutdown_.closing();
+  const bool closing = shutdown.closing();
   bool blocked = false;
 
   // 1. Completions that waited for room, in order (only endpoints that have some), and packets
   // for endpoints created since they arrived.
-  work += delivery_.deliver_waiting(token, closing, blocked);
-  work += arrivals_.retry_orphans(token, closing, blocked);
+  work += delivery.deliver_waiting(token, closing, blocked);
+  work += arrivals.retry_orphans(token, closing, blocked);
   // Stop reading the transport while arrivals pile up, unless a rendezvous waits for its put
   // notice (which only the transport can bring): then memory is bounded by the senders' slots.
-  const bool stalled = blocked && !closing && !rendezvous_.awaiting_puts(token);
+  const bool stalled = blocked && !closing && !rendezvous.awaiting_puts(token);
 
   // 2. Transfers the transport refused earlier.
-  rendezvous_.retry_refused(token);
+  rendezvous.retry_refused(token);
 
   // 3. The network: arrivals and completions (back pressure: not while arrivals pile up).
   if (!stalled) {
-    Arrivals::Sink sink(arrivals_, token);
+    Arrivals::Sink sink(arrivals, token);
     work += device_.progress(sink);
   }
 
   // 4. Pack what is queued for each destination into frames.
-  work += outgoing_.flush_listed(token);
+  work += outgoing.flush_listed(token);
 
-  if (!shutdown_.running()) work += shutdown_.step(token, outgoing_, rendezvous_, arrivals_);
+  if (!shutdown.running()) work += shutdown.step(token, outgoing, rendezvous, arrivals);
   return work;
 }
 

@@ -1,9 +1,10 @@
 #pragma once
-// Progress: one round of the runtime's progress (paper 000, Algorithm 3) and who runs it. Any
-// thread may run a round -- the progress server, a caller's progress(), a poll() or recv() that
-// found nothing -- if it gets the progress lock; one that finds it taken goes on without
-// waiting. A round costs what there is to do, not what there could be: endpoints with
-// completions waiting are listed (Delivery's backlog), destinations with packets queued are
+// Progress: the runtime's progress machinery -- the parts a round drives, the round (paper 000,
+// Algorithm 3) and who runs it. The parts are members, so a round reaches them without following
+// a pointer each. Any thread may run a round -- the progress server, a caller's progress(), a
+// poll() or recv() that found nothing -- if it gets the progress lock; one that finds it taken
+// goes on without waiting. A round costs what there is to do, not what there could be: endpoints
+// with completions waiting are listed (Delivery's backlog), destinations with packets queued are
 // marked in a bitmap by the posters (Outgoing), so an idle round reads a few words, whatever the
 // number of endpoints and ranks.
 #include <atomic>
@@ -12,25 +13,36 @@
 
 #include "arrivals.hpp"
 #include "counters.hpp"
+#include "courier/comm/runtime.hpp"
+#include "courier/core/packet_pool.hpp"
 #include "delivery.hpp"
+#include "endpoints.hpp"
+#include "origin_slots.hpp"
 #include "outgoing.hpp"
 #include "progress_lock.hpp"
 #include "rendezvous.hpp"
 #include "shutdown.hpp"
+#include "windows.hpp"
 
 namespace courier::comm {
 
 class Progress {
  public:
-  Progress(ProgressLock& lock, net::Device& device, Shutdown& shutdown, Outgoing& outgoing, Delivery& delivery,
-           Rendezvous& rendezvous, Arrivals& arrivals)
-      : lock_(lock),
-        device_(device),
-        shutdown_(shutdown),
-        outgoing_(outgoing),
-        delivery_(delivery),
-        rendezvous_(rendezvous),
-        arrivals_(arrivals) {}
+  Progress(ProgressLock& lock, net::Device& device, PacketPool& pool, OriginSlots& slots, const Endpoints& endpoints,
+           Windows& windows, const RuntimeOptions& options)
+      : shutdown(device.rank(), device.size(), options.shutdown_timeout),
+        outgoing(device, pool, lock, slots, device.size(), options.queue_packets),
+        delivery(shutdown),
+        rendezvous(device, slots, endpoints, outgoing, delivery, device.rank()),
+        arrivals(endpoints, windows, delivery, rendezvous, device.size(), options.packet_count),
+        lock_(lock),
+        device_(device) {}
+
+  Shutdown shutdown;
+  Outgoing outgoing;
+  Delivery delivery;
+  Rendezvous rendezvous;
+  Arrivals arrivals;
 
   // One round unless another thread is progressing; true if it found work. `by_server` tells
   // the server's rounds from the callers'.
@@ -51,11 +63,6 @@ class Progress {
 
   ProgressLock& lock_;
   net::Device& device_;
-  Shutdown& shutdown_;
-  Outgoing& outgoing_;
-  Delivery& delivery_;
-  Rendezvous& rendezvous_;
-  Arrivals& arrivals_;
   std::atomic<std::uint64_t> caller_rounds_{0};  // one writer: the lock holder
 };
 

@@ -23,14 +23,15 @@ namespace courier::comm {
 class Rendezvous {
  public:
   Rendezvous(net::Device& device, OriginSlots& slots, const Endpoints& endpoints, Outgoing& outgoing,
-             Delivery& delivery, Counters& counters, rank_t rank)
+             Delivery& delivery, rank_t rank)
       : device_(device),
         slots_(slots),
         endpoints_(endpoints),
         outgoing_(outgoing),
         delivery_(delivery),
-        counters_(counters),
         rank_(rank) {}
+
+  const Counters& counters() const { return counters_; }
 
   // Target side: exposes `region` for the origin's put into it and answers RTR (naming the
   // origin's `slot`). `arrival` (null for a put into a window) becomes ready when the put lands.
@@ -93,7 +94,7 @@ class Rendezvous {
   const Endpoints& endpoints_;
   Outgoing& outgoing_;
   Delivery& delivery_;
-  Counters& counters_;
+  Counters counters_;
   const rank_t rank_;
   Locked<Held> held_;
 };

@@ -29,7 +29,7 @@ bool Runtime::progress() { return state_->progress.try_round(); }
 void Runtime::flush() { state_->flush(); }
 void Runtime::shutdown() {
   RuntimeState& s = *state_;
-  s.shutdown.run(s.lock, s.progress, s.server, *s.device);
+  s.progress.shutdown.run(s.lock, s.progress, s.server, *s.device);
 }
 
 void Runtime::expose_window(window_id id, std::span<std::byte> memory) {
@@ -42,23 +42,27 @@ Stats Runtime::stats() const {
   Stats s;
   const std::size_t endpoints = e.endpoints.count();
   for (std::size_t i = 0; i < endpoints; ++i) s.retries += get(e.endpoints[i].retries);
-  s.messages_sent = get(e.counters.messages_sent);
-  s.eager_sent = get(e.counters.eager_sent);
-  s.rendezvous_sent = get(e.counters.rendezvous_sent);
-  s.bytes_sent = get(e.counters.bytes_sent);
-  s.puts = get(e.counters.puts);
-  s.gets = get(e.counters.gets);
-  s.messages_received = get(e.counters.messages_received);
-  s.bytes_received = get(e.counters.bytes_received);
-  s.packets_sent = get(e.counters.packets_sent);
-  s.packets_received = get(e.counters.packets_received);
-  s.frames_sent = get(e.counters.frames_sent);
-  s.frames_received = get(e.counters.frames_received);
-  s.frame_bytes_sent = get(e.counters.frame_bytes_sent);
-  s.device_retries = get(e.counters.device_retries);
-  s.discarded = get(e.counters.discarded);
-  s.dropped = get(e.counters.dropped);
-  s.freed_undelivered = get(e.counters.freed_undelivered);
+  // Each part counts what it does; a field no part counts stays 0 in it.
+  for (const Counters* c : {&e.progress.outgoing.counters(), &e.progress.arrivals.counters(),
+                            &e.progress.delivery.counters(), &e.progress.rendezvous.counters(), &e.counters}) {
+    s.messages_sent += get(c->messages_sent);
+    s.eager_sent += get(c->eager_sent);
+    s.rendezvous_sent += get(c->rendezvous_sent);
+    s.bytes_sent += get(c->bytes_sent);
+    s.puts += get(c->puts);
+    s.gets += get(c->gets);
+    s.messages_received += get(c->messages_received);
+    s.bytes_received += get(c->bytes_received);
+    s.packets_sent += get(c->packets_sent);
+    s.packets_received += get(c->packets_received);
+    s.frames_sent += get(c->frames_sent);
+    s.frames_received += get(c->frames_received);
+    s.frame_bytes_sent += get(c->frame_bytes_sent);
+    s.device_retries += get(c->device_retries);
+    s.discarded += get(c->discarded);
+    s.dropped += get(c->dropped);
+    s.freed_undelivered += get(c->freed_undelivered);
+  }
   s.pool_packets = e.pool.count();
   s.pool_high_water = e.pool.high_water();
   return s;

@@ -39,13 +39,8 @@ RuntimeState::RuntimeState(Runtime& rt, std::unique_ptr<net::Device> dev, Runtim
       pool(std::max<std::size_t>(options.packet_count, 1), sizeof(wire::Header) + eager_limit),
       windows(rank),
       slots(std::max<std::size_t>(options.max_rendezvous, 1)),
-      shutdown(rank, ranks, options.shutdown_timeout),
-      outgoing(*device, pool, lock, slots, counters, ranks, options.queue_packets),
-      delivery(shutdown, counters),
-      rendezvous(*device, slots, endpoints, outgoing, delivery, counters, rank),
-      arrivals(endpoints, windows, delivery, rendezvous, counters, ranks, options.packet_count),
-      progress(lock, *device, shutdown, outgoing, delivery, rendezvous, arrivals),
-      server(progress, lock, shutdown, rank, options.server_backoff) {
+      progress(lock, *device, pool, slots, endpoints, windows, options),
+      server(progress, lock, progress.shutdown, rank, options.server_backoff) {
   if (options.packet_count == 0 || options.queue_packets == 0 || options.max_rendezvous == 0) {
     throw Error("comm::Runtime: packet_count, queue_packets and max_rendezvous must be positive");
   }
@@ -85,9 +80,9 @@ void RuntimeState::free_undelivered(const ProgressToken& token) {
     waiting.arrivals.clear();
     e.matching.free_unexpected(free_one);
   }
-  rendezvous.forget_incoming(token);
+  progress.rendezvous.forget_incoming(token);
   // Packets still queued (a runtime destroyed without shutdown) go back to the pool.
-  outgoing.release_queued(token);
+  progress.outgoing.release_queued(token);
 }
 
 }  // namespace courier::comm

@@ -3,7 +3,8 @@
 // posting threads: the pool, the endpoints, the windows, the origin slots, the per-destination
 // queues (Outgoing) and the atomics of each part. Touched only by the progress lock's holder,
 // behind a ProgressToken: packing (Outgoing), arrivals and orphans (Arrivals), what waits for
-// an endpoint (Delivery), the rendezvous transfers (Rendezvous) and the shutdown's deadline.
+// an endpoint (Delivery), the rendezvous transfers (Rendezvous) and the shutdown's deadline;
+// Progress holds those parts and runs their rounds.
 #include <cstddef>
 #include <memory>
 
@@ -44,17 +45,12 @@ struct RuntimeState {
   const std::unique_ptr<net::Device> device;
   const rank_t rank, ranks;
   const std::size_t eager_limit;
-  Counters counters;
+  Counters counters;  // freed_undelivered
   PacketPool pool;
   Endpoints endpoints;
   Windows windows;
   OriginSlots slots;
   ProgressLock lock;
-  Shutdown shutdown;
-  Outgoing outgoing;
-  Delivery delivery;
-  Rendezvous rendezvous;
-  Arrivals arrivals;
   Progress progress;
   ProgressServer server;  // last: stopped before the parts it drives go
 
