@@ -8,7 +8,7 @@
 namespace courier::comm {
 
 void Arrivals::Sink::on_frame(rank_t source, std::span<const std::byte> frame) {
-  const ProgressToken& token = token_;
+  ProgressToken token = token_;
   Arrivals& arrivals = arrivals_;
   bump(arrivals.counters_.frames_received);
   Held& held = arrivals.held_.get(token);
@@ -40,7 +40,7 @@ void Arrivals::Sink::on_frame(rank_t source, std::span<const std::byte> frame) {
   bump(arrivals.counters_.packets_received, packets);
 }
 
-bool Arrivals::dispatch(const ProgressToken& token, rank_t source, const wire::Header& h,
+bool Arrivals::dispatch(ProgressToken token, rank_t source, const wire::Header& h,
                         std::span<const std::byte> payload) {
   switch (h.type) {
     case wire::Type::egr: {
@@ -102,7 +102,7 @@ bool Arrivals::dispatch(const ProgressToken& token, rank_t source, const wire::H
               std::to_string(source) + "; are all ranks running the same Courier build?");
 }
 
-std::size_t Arrivals::retry_orphans_now(const ProgressToken& token, bool closing, bool& blocked) {
+std::size_t Arrivals::retry_orphans_now(ProgressToken token, bool closing, bool& blocked) {
   auto& orphans = held_.get(token).orphans;
   std::size_t work = 0;
   auto waiting = std::move(orphans);

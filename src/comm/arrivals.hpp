@@ -39,11 +39,11 @@ class Arrivals {
 
   // Dispatches again the packets kept for endpoints not created yet. `blocked`: more of them
   // than the pool holds. The work done.
-  std::size_t retry_orphans(const ProgressToken& token, bool closing, bool& blocked) {
+  std::size_t retry_orphans(ProgressToken token, bool closing, bool& blocked) {
     return held_.get(token).orphans.empty() ? 0 : retry_orphans_now(token, closing, blocked);
   }
   // Everything `source` announced in its FIN has arrived.
-  bool heard_all(const ProgressToken& token, rank_t source) const {
+  bool heard_all(ProgressToken token, rank_t source) const {
     const Source& s = held_.get(token).sources[static_cast<std::size_t>(source)];
     return s.fin_received && s.packets_received >= s.fin_count;
   }
@@ -62,8 +62,8 @@ class Arrivals {
   };
 
   // False when the packet's endpoint does not exist (yet): nothing was done.
-  bool dispatch(const ProgressToken& token, rank_t source, const wire::Header& h, std::span<const std::byte> payload);
-  std::size_t retry_orphans_now(const ProgressToken& token, bool closing, bool& blocked);
+  bool dispatch(ProgressToken token, rank_t source, const wire::Header& h, std::span<const std::byte> payload);
+  std::size_t retry_orphans_now(ProgressToken token, bool closing, bool& blocked);
 
   const Endpoints& endpoints_;
   Windows& windows_;
@@ -77,14 +77,14 @@ class Arrivals {
 // The transport's events during one round (Device::progress), with the round's token.
 class Arrivals::Sink final : public net::EventSink {
  public:
-  Sink(Arrivals& arrivals, const ProgressToken& token) : arrivals_(arrivals), token_(token) {}
+  Sink(Arrivals& arrivals, ProgressToken token) : arrivals_(arrivals), token_(token) {}
   void on_frame(rank_t source, std::span<const std::byte> frame) override;
   void on_put_sent(std::uint64_t context) override { arrivals_.rendezvous_.on_put_sent(token_, context); }
   void on_put_arrived(std::uint64_t context) override { arrivals_.rendezvous_.on_put_arrived(token_, context); }
 
  private:
   Arrivals& arrivals_;
-  const ProgressToken& token_;
+  ProgressToken token_;  // the round's, for this call of Device::progress only
 };
 
 }  // namespace courier::comm

@@ -2,14 +2,14 @@
 
 namespace courier::comm {
 
-void Delivery::list(const ProgressToken& token, EndpointState& e) {
+void Delivery::list(ProgressToken token, EndpointState& e) {
   Waiting& w = e.waiting.get(token);
   if (w.listed) return;
   w.listed = true;
   held_.get(token).backlog.push_back(&e);
 }
 
-void Delivery::deliver(const ProgressToken& token, EndpointState& e, const Completion& c) {
+void Delivery::deliver(ProgressToken token, EndpointState& e, const Completion& c) {
   Waiting& w = e.waiting.get(token);
   if (w.arrivals.empty()) {
     if (complete_received(token, e, c)) return;
@@ -22,14 +22,14 @@ void Delivery::deliver(const ProgressToken& token, EndpointState& e, const Compl
   list(token, e);
 }
 
-Arrival& Delivery::hold(const ProgressToken& token, EndpointState& e, const Completion& c) {
+Arrival& Delivery::hold(ProgressToken token, EndpointState& e, const Completion& c) {
   Waiting& w = e.waiting.get(token);
   w.arrivals.push_back(Arrival{c, false});
   list(token, e);
   return w.arrivals.back();
 }
 
-void Delivery::complete_origin(const ProgressToken& token, EndpointState& e, const Completion& c) {
+void Delivery::complete_origin(ProgressToken token, EndpointState& e, const Completion& c) {
   Waiting& w = e.waiting.get(token);
   if (!w.completions.empty() || !complete(token, e, c)) {
     w.completions.push_back(c);
@@ -37,7 +37,7 @@ void Delivery::complete_origin(const ProgressToken& token, EndpointState& e, con
   }
 }
 
-std::size_t Delivery::deliver_listed(const ProgressToken& token, bool closing, bool& blocked) {
+std::size_t Delivery::deliver_listed(ProgressToken token, bool closing, bool& blocked) {
   std::vector<EndpointState*>& backlog = held_.get(token).backlog;
   std::size_t work = 0;
   for (std::size_t i = 0; i < backlog.size();) {
@@ -71,7 +71,7 @@ std::size_t Delivery::deliver_listed(const ProgressToken& token, bool closing, b
   return work;
 }
 
-std::size_t Delivery::drain(const ProgressToken& token, EndpointState& e) {
+std::size_t Delivery::drain(ProgressToken token, EndpointState& e) {
   Waiting& w = e.waiting.get(token);
   std::size_t delivered = 0;
   while (!w.arrivals.empty() && w.arrivals.front().ready) {
@@ -90,7 +90,7 @@ void Delivery::discard(EndpointState& e, const Completion& c) {
   bump(counters_.discarded);
 }
 
-bool Delivery::complete(const ProgressToken& token, EndpointState& e, const Completion& c) {
+bool Delivery::complete(ProgressToken token, EndpointState& e, const Completion& c) {
   switch (e.options.completion) {
     case CompletionKind::queue: {
       // The poller running this round takes it from hand to hand, if it would be next anyway.
@@ -112,7 +112,7 @@ bool Delivery::complete(const ProgressToken& token, EndpointState& e, const Comp
   return false;
 }
 
-bool Delivery::complete_received(const ProgressToken& token, EndpointState& e, const Completion& received) {
+bool Delivery::complete_received(ProgressToken token, EndpointState& e, const Completion& received) {
   if (!e.options.match_tags) return complete(token, e, received);
   Completion c = received;
   switch (e.matching.match(c, c.context)) {

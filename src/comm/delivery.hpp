@@ -22,14 +22,14 @@ class Delivery {
 
   // A received message, complete now if nothing of e's waits before it (matched first on
   // match_tags endpoints); waits otherwise, or is discarded if it has nowhere to go in shutdown.
-  void deliver(const ProgressToken& token, EndpointState& e, const Completion& c);
+  void deliver(ProgressToken token, EndpointState& e, const Completion& c);
   // A rendezvous message, in its place in first-packet order; ready once its put has landed.
-  Arrival& hold(const ProgressToken& token, EndpointState& e, const Completion& c);
+  Arrival& hold(ProgressToken token, EndpointState& e, const Completion& c);
   // An origin-side completion (a send, put or get finished), after those of e's waiting.
-  void complete_origin(const ProgressToken& token, EndpointState& e, const Completion& c);
+  void complete_origin(ProgressToken token, EndpointState& e, const Completion& c);
   // Delivers what waits, for every listed endpoint. `blocked`: arrivals are piling up (a full
   // queue, or too many unclaimed messages). The work done.
-  std::size_t deliver_waiting(const ProgressToken& token, bool closing, bool& blocked) {
+  std::size_t deliver_waiting(ProgressToken token, bool closing, bool& blocked) {
     return held_.get(token).backlog.empty() ? 0 : deliver_listed(token, closing, blocked);
   }
 
@@ -46,12 +46,12 @@ class Delivery {
     std::vector<EndpointState*> backlog;  // endpoints with arrivals or completions waiting
   };
 
-  std::size_t deliver_listed(const ProgressToken& token, bool closing, bool& blocked);
-  bool complete(const ProgressToken& token, EndpointState& e, const Completion& c);  // to the mechanism
-  bool complete_received(const ProgressToken& token, EndpointState& e, const Completion& c);  // matching first
-  std::size_t drain(const ProgressToken& token, EndpointState& e);  // ready arrivals, in order
+  std::size_t deliver_listed(ProgressToken token, bool closing, bool& blocked);
+  bool complete(ProgressToken token, EndpointState& e, const Completion& c);  // to the mechanism
+  bool complete_received(ProgressToken token, EndpointState& e, const Completion& c);  // matching first
+  std::size_t drain(ProgressToken token, EndpointState& e);  // ready arrivals, in order
   void discard(EndpointState& e, const Completion& c);
-  void list(const ProgressToken& token, EndpointState& e);
+  void list(ProgressToken token, EndpointState& e);
 
   const Shutdown& shutdown_;
   Counters counters_;
@@ -62,7 +62,7 @@ class Delivery {
 // nothing else waits in e's queue.
 class Delivery::Catch {
  public:
-  Catch(Delivery& delivery, const ProgressToken& token, EndpointState& e, Completion& out)
+  Catch(Delivery& delivery, ProgressToken token, EndpointState& e, Completion& out)
       : catcher_(delivery.held_.get(token).catcher) {
     catcher_ = Catcher{&e, &out, false};
   }

@@ -67,7 +67,7 @@ void Outgoing::list_for_flush(Held& held, rank_t dest, Packing& p) {
   held.flushing.push_back(dest);
 }
 
-std::size_t Outgoing::flush_listed(const ProgressToken& token) {
+std::size_t Outgoing::flush_listed(ProgressToken token) {
   Held& held = held_.get(token);
   for (std::size_t w = 0; w < dirty_.size(); ++w) {
     if (dirty_[w].load(std::memory_order_relaxed) == 0) continue;
@@ -192,7 +192,7 @@ void Outgoing::fill_frame(rank_t dest, Destination& d, Packing& p) {
   p.frame_used = used;
 }
 
-void Outgoing::send_control(const ProgressToken& token, rank_t dest, const wire::Header& h,
+void Outgoing::send_control(ProgressToken token, rank_t dest, const wire::Header& h,
                             std::span<const std::byte> payload) {
   std::vector<std::byte> bytes(sizeof h + wire::padded(payload.size()));
   wire::Header header = h;
@@ -204,23 +204,23 @@ void Outgoing::send_control(const ProgressToken& token, rank_t dest, const wire:
   list_for_flush(held_.get(token), dest, p);
 }
 
-bool Outgoing::holds_packets(const ProgressToken& token) const {
+bool Outgoing::holds_packets(ProgressToken token) const {
   for (const auto& d : destinations_) {
     if (!d->packing.get(token).nothing_held() || !d->packets.empty_approx()) return true;
   }
   return false;
 }
 
-bool Outgoing::control_sent(const ProgressToken& token, rank_t dest) const {
+bool Outgoing::control_sent(ProgressToken token, rank_t dest) const {
   const Packing& p = destinations_[static_cast<std::size_t>(dest)]->packing.get(token);
   return p.control.empty() && p.frame_used == 0;
 }
 
-std::uint64_t Outgoing::packets_sent(const ProgressToken& token, rank_t dest) const {
+std::uint64_t Outgoing::packets_sent(ProgressToken token, rank_t dest) const {
   return destinations_[static_cast<std::size_t>(dest)]->packing.get(token).packets_sent;
 }
 
-void Outgoing::drop_unsent(const ProgressToken& token) {
+void Outgoing::drop_unsent(ProgressToken token) {
   for (const auto& d : destinations_) {
     Packing& p = d->packing.get(token);
     std::byte* packet = p.carry;
@@ -235,7 +235,7 @@ void Outgoing::drop_unsent(const ProgressToken& token) {
   }
 }
 
-void Outgoing::release_queued(const ProgressToken& token) {
+void Outgoing::release_queued(ProgressToken token) {
   for (const auto& d : destinations_) {
     Packing& p = d->packing.get(token);
     std::byte* packet = p.carry;

@@ -44,21 +44,21 @@ class Outgoing {
   bool try_send_direct(rank_t dest, const wire::Header& h, std::span<const std::byte> payload);
 
   // The progress lock's holder.
-  void new_round(const ProgressToken& token) { ++held_.get(token).round; }
+  void new_round(ProgressToken token) { ++held_.get(token).round; }
   // A packet of the runtime's own (RTR, FIN), sent before dest's queued packets.
-  void send_control(const ProgressToken& token, rank_t dest, const wire::Header& h,
+  void send_control(ProgressToken token, rank_t dest, const wire::Header& h,
                     std::span<const std::byte> payload = {});
   // Packs and hands over what the marked and listed destinations hold; the frames sent.
-  std::size_t flush_listed(const ProgressToken& token);
+  std::size_t flush_listed(ProgressToken token);
   // Something posted or packed still waits to go to the transport.
-  bool holds_packets(const ProgressToken& token) const;
+  bool holds_packets(ProgressToken token) const;
   // Control packets and frames of dest's all went to the transport (queued packets not counted).
-  bool control_sent(const ProgressToken& token, rank_t dest) const;
-  std::uint64_t packets_sent(const ProgressToken& token, rank_t dest) const;  // for FIN
+  bool control_sent(ProgressToken token, rank_t dest) const;
+  std::uint64_t packets_sent(ProgressToken token, rank_t dest) const;  // for FIN
   // Shutdown timed out: queued and packed packets are dropped (Counters::dropped).
-  void drop_unsent(const ProgressToken& token);
+  void drop_unsent(ProgressToken token);
   // Destruction: queued packets go back to the pool.
-  void release_queued(const ProgressToken& token);
+  void release_queued(ProgressToken token);
 
  private:
   // A destination's frame and what waits to go into it.

@@ -22,7 +22,7 @@ bool Progress::poll(EndpointState& e, Completion& out) {
   return catching.caught();
 }
 
-bool Progress::holds_outgoing(const ProgressToken& token) const {
+bool Progress::holds_outgoing(ProgressToken token) const {
   return rendezvous.refused_puts(token) || outgoing.holds_packets(token);
 }
 
@@ -50,7 +50,7 @@ void Progress::flush() {
   }
 }
 
-std::size_t Progress::round(const ProgressToken& token) {
+std::size_t Progress::round(ProgressToken token) {
   outgoing.new_round(token);
   std::size_t work = 0;
   const bool closing = shutdown.closing();

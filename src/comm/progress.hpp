@@ -58,8 +58,8 @@ class Progress {
   std::uint64_t caller_rounds() const { return caller_rounds_.load(std::memory_order_relaxed); }
 
  private:
-  std::size_t round(const ProgressToken& token);  // the work done
-  bool holds_outgoing(const ProgressToken& token) const;
+  std::size_t round(ProgressToken token);  // the work done
+  bool holds_outgoing(ProgressToken token) const;
 
   ProgressLock& lock_;
   net::Device& device_;

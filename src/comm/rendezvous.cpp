@@ -6,7 +6,7 @@
 
 namespace courier::comm {
 
-void Rendezvous::expose(const ProgressToken& token, rank_t origin, std::span<std::byte> region, Arrival* arrival,
+void Rendezvous::expose(ProgressToken token, rank_t origin, std::span<std::byte> region, Arrival* arrival,
                         std::uint64_t slot) {
   Held& held = held_.get(token);
   const std::uint64_t key = held.next_incoming++;
@@ -14,7 +14,7 @@ void Rendezvous::expose(const ProgressToken& token, rank_t origin, std::span<std
   expose_and_answer(token, PendingExpose{origin, region, key, slot});
 }
 
-void Rendezvous::expose_and_answer(const ProgressToken& token, PendingExpose expose) {
+void Rendezvous::expose_and_answer(ProgressToken token, PendingExpose expose) {
   net::RemoteRegion named;
   if (device_.try_expose(expose.origin, expose.region, expose.context, named) == Post::retry) {
     bump(counters_.device_retries);
@@ -27,18 +27,18 @@ void Rendezvous::expose_and_answer(const ProgressToken& token, PendingExpose exp
   outgoing_.send_control(token, expose.origin, rtr, std::as_bytes(std::span(&named, 1)));
 }
 
-void Rendezvous::answer_rtr(const ProgressToken& token, rank_t target, const net::RemoteRegion& region,
+void Rendezvous::answer_rtr(ProgressToken token, rank_t target, const net::RemoteRegion& region,
                             std::uint64_t slot) {
   const Transfer& rec = slots_.at(slot);
   start_put(token, target, region, std::span(rec.source, rec.size), slot);
 }
 
-void Rendezvous::answer_get(const ProgressToken& token, rank_t origin, const net::RemoteRegion& region,
+void Rendezvous::answer_get(ProgressToken token, rank_t origin, const net::RemoteRegion& region,
                             std::span<const std::byte> data) {
   start_put(token, origin, region, data, get_answer_context);
 }
 
-void Rendezvous::start_put(const ProgressToken& token, rank_t target, const net::RemoteRegion& region,
+void Rendezvous::start_put(ProgressToken token, rank_t target, const net::RemoteRegion& region,
                            std::span<const std::byte> data, std::uint64_t context) {
   switch (device_.try_put(target, region, data, context)) {
     case Post::done:
@@ -53,11 +53,11 @@ void Rendezvous::start_put(const ProgressToken& token, rank_t target, const net:
   }
 }
 
-void Rendezvous::on_put_sent(const ProgressToken& token, std::uint64_t context) {
+void Rendezvous::on_put_sent(ProgressToken token, std::uint64_t context) {
   if (context != get_answer_context) complete_origin(token, static_cast<std::uint32_t>(context));
 }
 
-void Rendezvous::on_put_arrived(const ProgressToken& token, std::uint64_t context) {
+void Rendezvous::on_put_arrived(ProgressToken token, std::uint64_t context) {
   if (context & get_expose_flag) {
     complete_origin(token, static_cast<std::uint32_t>(context & ~get_expose_flag));
     return;
@@ -71,7 +71,7 @@ void Rendezvous::on_put_arrived(const ProgressToken& token, std::uint64_t contex
   incoming.erase(it);
 }
 
-void Rendezvous::complete_origin(const ProgressToken& token, std::uint32_t slot) {
+void Rendezvous::complete_origin(ProgressToken token, std::uint32_t slot) {
   const Transfer rec = slots_.at(slot);
   slots_.give_back(slot);
   const Completion c{rec.op, rec.peer, rec.tag, rec.size,
@@ -79,7 +79,7 @@ void Rendezvous::complete_origin(const ProgressToken& token, std::uint32_t slot)
   delivery_.complete_origin(token, *endpoints_.find(rec.endpoint), c);
 }
 
-void Rendezvous::retry_refused_now(const ProgressToken& token) {
+void Rendezvous::retry_refused_now(ProgressToken token) {
   Held& held = held_.get(token);
   for (std::size_t n = held.exposes.size(); n > 0; --n) {
     PendingExpose expose = held.exposes.front();

@@ -35,32 +35,32 @@ class Rendezvous {
 
   // Target side: exposes `region` for the origin's put into it and answers RTR (naming the
   // origin's `slot`). `arrival` (null for a put into a window) becomes ready when the put lands.
-  void expose(const ProgressToken& token, rank_t origin, std::span<std::byte> region, Arrival* arrival,
+  void expose(ProgressToken token, rank_t origin, std::span<std::byte> region, Arrival* arrival,
               std::uint64_t slot);
   // Origin side: the target's RTR for `slot`; puts the data into `region`.
-  void answer_rtr(const ProgressToken& token, rank_t target, const net::RemoteRegion& region, std::uint64_t slot);
+  void answer_rtr(ProgressToken token, rank_t target, const net::RemoteRegion& region, std::uint64_t slot);
   // Target of a get: puts `data` into the origin's exposed `region`.
-  void answer_get(const ProgressToken& token, rank_t origin, const net::RemoteRegion& region,
+  void answer_get(ProgressToken token, rank_t origin, const net::RemoteRegion& region,
                   std::span<const std::byte> data);
   // The transport's notices (net::EventSink).
-  void on_put_sent(const ProgressToken& token, std::uint64_t context);
-  void on_put_arrived(const ProgressToken& token, std::uint64_t context);
+  void on_put_sent(ProgressToken token, std::uint64_t context);
+  void on_put_arrived(ProgressToken token, std::uint64_t context);
 
   // Offers the transport again what it refused.
-  void retry_refused(const ProgressToken& token) {
+  void retry_refused(ProgressToken token) {
     const Held& held = held_.get(token);
     if (!held.exposes.empty() || !held.puts.empty()) retry_refused_now(token);
   }
-  bool refused_puts(const ProgressToken& token) const { return !held_.get(token).puts.empty(); }
+  bool refused_puts(ProgressToken token) const { return !held_.get(token).puts.empty(); }
   // A put into this rank is awaited (only the transport can bring its notice).
-  bool awaiting_puts(const ProgressToken& token) const { return !held_.get(token).incoming.empty(); }
+  bool awaiting_puts(ProgressToken token) const { return !held_.get(token).incoming.empty(); }
   // No transfer in flight at the origin, none waiting for the transport.
-  bool idle(const ProgressToken& token) const {
+  bool idle(ProgressToken token) const {
     const Held& held = held_.get(token);
     return !slots_.busy() && held.puts.empty() && held.exposes.empty();
   }
   // Destruction: forgets the awaited puts.
-  void forget_incoming(const ProgressToken& token) { held_.get(token).incoming.clear(); }
+  void forget_incoming(ProgressToken token) { held_.get(token).incoming.clear(); }
 
  private:
   static constexpr std::uint64_t get_answer_context = ~std::uint64_t{0};  // a put answering a get
@@ -83,11 +83,11 @@ class Rendezvous {
     std::deque<PendingExpose> exposes;
   };
 
-  void expose_and_answer(const ProgressToken& token, PendingExpose expose);
-  void start_put(const ProgressToken& token, rank_t target, const net::RemoteRegion& region,
+  void expose_and_answer(ProgressToken token, PendingExpose expose);
+  void start_put(ProgressToken token, rank_t target, const net::RemoteRegion& region,
                  std::span<const std::byte> data, std::uint64_t context);
-  void complete_origin(const ProgressToken& token, std::uint32_t slot);
-  void retry_refused_now(const ProgressToken& token);
+  void complete_origin(ProgressToken token, std::uint32_t slot);
+  void retry_refused_now(ProgressToken token);
 
   net::Device& device_;
   OriginSlots& slots_;

@@ -64,7 +64,7 @@ void RuntimeState::flush() {
   progress.flush();
 }
 
-void RuntimeState::free_undelivered(const ProgressToken& token) {
+void RuntimeState::free_undelivered(ProgressToken token) {
   const std::size_t endpoint_total = endpoints.count();
   for (std::size_t i = 0; i < endpoint_total; ++i) {
     EndpointState& e = endpoints[i];

@@ -55,7 +55,7 @@ struct RuntimeState {
   ProgressServer server;  // last: stopped before the parts it drives go
 
  private:
-  void free_undelivered(const ProgressToken& token);
+  void free_undelivered(ProgressToken token);
 };
 
 }  // namespace courier::comm

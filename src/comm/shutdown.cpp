@@ -41,7 +41,7 @@ void Shutdown::run(ProgressLock& lock, Progress& progress, ProgressServer& serve
   device.barrier();
 }
 
-std::size_t Shutdown::step(const ProgressToken& token, Outgoing& outgoing, const Rendezvous& rendezvous,
+std::size_t Shutdown::step(ProgressToken token, Outgoing& outgoing, const Rendezvous& rendezvous,
                            const Arrivals& arrivals) {
   const auto now = std::chrono::steady_clock::now();
   auto& deadline = deadline_.get(token);
@@ -82,7 +82,7 @@ std::size_t Shutdown::step(const ProgressToken& token, Outgoing& outgoing, const
   return 0;
 }
 
-void Shutdown::fail(const ProgressToken&, std::string why) {
+void Shutdown::fail(ProgressToken, std::string why) {
   failure_ = std::move(why);
   phase_.store(Phase::failed, std::memory_order_release);
 }

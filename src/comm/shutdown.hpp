@@ -38,10 +38,10 @@ class Shutdown {
 
   // The progress lock's holder, each round while the phase is not `running`.
   bool running() const { return phase_.load(std::memory_order_relaxed) == Phase::running; }
-  std::size_t step(const ProgressToken& token, Outgoing& outgoing, const Rendezvous& rendezvous,
+  std::size_t step(ProgressToken token, Outgoing& outgoing, const Rendezvous& rendezvous,
                    const Arrivals& arrivals);
   // The progress server failed: shutdown throws `why`.
-  void fail(const ProgressToken& token, std::string why);
+  void fail(ProgressToken token, std::string why);
 
  private:
   enum class Phase : std::uint8_t { running, flushing, finishing, done, failed };
