@@ -16,7 +16,8 @@ namespace {
 // Eager: the data travels with the header, straight into a frame when dest is quiet, otherwise in
 // a queued packet. False (nothing sent) when neither has room now.
 bool post_eager(RuntimeState& rt, rank_t dest, const wire::Header& h, std::span<const std::byte> data) {
-  return rt.progress.outgoing.try_send_direct(dest, h, data) || rt.progress.outgoing.enqueue(dest, h, data, data.size());
+  Outgoing& outgoing = rt.progress.outgoing;
+  return outgoing.try_send_direct(dest, h, data) || outgoing.enqueue(dest, h, data, data.size());
 }
 
 // Rendezvous-style posts (RTS, put RTS, get): reserves a slot for `transfer`, sends its header

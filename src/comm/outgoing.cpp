@@ -14,7 +14,9 @@ Outgoing::Outgoing(net::Device& device, PacketPool& pool, ProgressLock& lock, co
       frame_bytes_(device.max_frame_bytes()),
       dirty_((static_cast<std::size_t>(ranks) + 63) / 64),
       held_(ranks) {
-  for (rank_t r = 0; r < ranks; ++r) destinations_.push_back(std::make_unique<Destination>(queue_packets, frame_bytes_));
+  for (rank_t r = 0; r < ranks; ++r) {
+    destinations_.push_back(std::make_unique<Destination>(queue_packets, frame_bytes_));
+  }
 }
 
 bool Outgoing::enqueue(rank_t dest, wire::Header h, std::span<const std::byte> payload, std::size_t payload_bytes) {
