@@ -7,46 +7,29 @@
 #include <cstring>
 
 #include "courier/core/error.hpp"
-#include "engine.hpp"
+#include "runtime_state.hpp"
 
 namespace courier::comm {
 
 namespace {
 
-// A packet carrying `h` and `payload` into dest's outgoing queue; false (nothing queued) when no
-// packet is free or the queue is full.
-bool enqueue(Engine& engine, rank_t dest, wire::Header h, std::span<const std::byte> payload,
-             std::size_t payload_bytes) {
-  std::byte* packet = engine.pool.try_acquire();
-  if (packet == nullptr) return false;
-  h.payload = static_cast<std::uint32_t>(payload_bytes);
-  std::memcpy(packet, &h, sizeof h);
-  if (!payload.empty()) std::memcpy(packet + sizeof h, payload.data(), payload.size());
-  if (!engine.peers[static_cast<std::size_t>(dest)]->outgoing.try_push(packet)) {
-    engine.pool.release(packet);
-    return false;
-  }
-  engine.mark_dirty(dest);
-  return true;
-}
-
 // Eager: the data travels with the header, straight into a frame when dest is quiet, otherwise in
 // a queued packet. False (nothing sent) when neither has room now.
-bool post_eager(Engine& engine, rank_t dest, const wire::Header& h, std::span<const std::byte> data) {
-  return engine.try_send_direct(dest, h, data) || enqueue(engine, dest, h, data, data.size());
+bool post_eager(RuntimeState& rt, rank_t dest, const wire::Header& h, std::span<const std::byte> data) {
+  Outgoing& outgoing = rt.progress.outgoing;
+  return outgoing.try_send_direct(dest, h, data) || outgoing.enqueue(dest, h, data, data.size());
 }
 
 // Rendezvous-style posts (RTS, put RTS, get): reserves a slot for `transfer`, sends its header
 // (h.a names the slot) and keeps the slot until the transfer completes. False (nothing reserved)
 // when no slot or packet is free.
-bool post_with_slot(Engine& engine, rank_t dest, wire::Header h, const Rendezvous& transfer,
+bool post_with_slot(RuntimeState& rt, rank_t dest, wire::Header h, const Transfer& transfer,
                     std::size_t payload_bytes = 0) {
   std::uint32_t slot = 0;
-  if (!engine.free_slots.try_pop(slot)) return false;
-  engine.slots[slot] = transfer;
+  if (!rt.slots.try_take(transfer, slot)) return false;
   h.a = slot;
-  if (!enqueue(engine, dest, h, {}, payload_bytes)) {
-    engine.free_slots.try_push(slot);
+  if (!rt.progress.outgoing.enqueue(dest, h, {}, payload_bytes)) {
+    rt.slots.give_back(slot);
     return false;
   }
   return true;
@@ -55,9 +38,9 @@ bool post_with_slot(Engine& engine, rank_t dest, wire::Header h, const Rendezvou
 }  // namespace
 
 endpoint_id Endpoint::id() const { return state_->id; }
-rank_t Endpoint::rank() const { return engine_->rank; }
-rank_t Endpoint::size() const { return engine_->ranks; }
-Runtime& Endpoint::runtime() { return engine_->runtime; }
+rank_t Endpoint::rank() const { return runtime_->rank; }
+rank_t Endpoint::size() const { return runtime_->ranks; }
+Runtime& Endpoint::runtime() { return runtime_->runtime; }
 Allocator& Endpoint::allocator() { return *state_->allocator; }
 void Endpoint::release(const Completion& received) { state_->allocator->deallocate(received.data, received.size); }
 
@@ -67,22 +50,22 @@ Post Endpoint::fail_retry() {
 }
 
 Post Endpoint::send(rank_t dest, tag_t tag, std::span<const std::byte> data, void* context) {
-  Engine& engine = *engine_;
+  RuntimeState& rt = *runtime_;
   EndpointState& s = *state_;
-  engine.check_peer(dest, "send");
-  engine.check_open("send");
+  rt.check_peer(dest, "send");
+  rt.progress.shutdown.check_open("send");
   wire::Header h;
   h.endpoint = s.id;
   h.tag = tag;
-  if (data.size() <= engine.eager_limit) {
+  if (data.size() <= rt.eager_limit) {
     h.type = wire::Type::egr;
     h.payload = static_cast<std::uint32_t>(data.size());
-    return post_eager(engine, dest, h, data) ? Post::done : fail_retry();
+    return post_eager(rt, dest, h, data) ? Post::done : fail_retry();
   }
   h.type = wire::Type::rts;
   h.b = data.size();
-  const Rendezvous transfer{Op::send, s.id, dest, tag, data.data(), nullptr, data.size(), context};
-  return post_with_slot(engine, dest, h, transfer) ? Post::posted : fail_retry();
+  const Transfer transfer{Op::send, s.id, dest, tag, data.data(), nullptr, data.size(), context};
+  return post_with_slot(rt, dest, h, transfer) ? Post::posted : fail_retry();
 }
 
 bool Endpoint::poll(Completion& out) {
@@ -91,74 +74,58 @@ bool Endpoint::poll(Completion& out) {
                 " reports completions by synchronizer or handler, not by queue");
   }
   if (state_->queue->try_pop(out)) return true;
-  return engine_->poll_progress(*state_, out) || state_->queue->try_pop(out);
+  return runtime_->progress.poll(*state_, out) || state_->queue->try_pop(out);
 }
 
 Post Endpoint::recv(rank_t source, tag_t tag, void* context, Completion* out) {
-  engine_->check_peer(source, "recv");
+  runtime_->check_peer(source, "recv");
   if (!state_->options.match_tags) {
     throw Error("comm::Endpoint::recv: endpoint " + std::to_string(state_->id) +
                 " delivers every message on its own; create it with EndpointOptions::match_tags to use recv");
   }
   if (out == nullptr) throw Error("comm::Endpoint::recv: pass a Completion to fill when the message is already here");
-  EndpointState& s = *state_;
-  const auto key = std::make_pair(source, tag);
-  auto claim = [&](bool or_post) {
-    std::lock_guard lock(s.match_mutex);
-    auto it = s.unexpected.find(key);
-    if (it != s.unexpected.end()) {
-      *out = it->second.front();
-      out->context = context;
-      it->second.pop_front();
-      if (it->second.empty()) s.unexpected.erase(it);
-      --s.unexpected_count;
-      return true;
-    }
-    // Posted under the same lock as the look: a message arriving in between cannot slip past.
-    if (or_post) s.posted[key].push_back(context);
-    return false;
-  };
-  if (claim(false)) return Post::done;
-  engine_->progress();  // it may be on its way
-  return claim(true) ? Post::done : Post::posted;
+  Matching& matching = state_->matching;
+  if (matching.claim(source, tag, context, out, false)) return Post::done;
+  runtime_->progress.try_round();  // it may be on its way
+  return matching.claim(source, tag, context, out, true) ? Post::done : Post::posted;
 }
 
 Post Endpoint::put(rank_t target, window_id window, std::size_t offset, std::span<const std::byte> data,
                    void* context) {
-  Engine& engine = *engine_;
+  RuntimeState& rt = *runtime_;
   EndpointState& s = *state_;
-  engine.check_peer(target, "put");
-  engine.check_open("put");
+  rt.check_peer(target, "put");
+  rt.progress.shutdown.check_open("put");
   wire::Header h;
   h.endpoint = s.id;
   h.tag = window;
-  if (data.size() <= engine.eager_limit) {
+  if (data.size() <= rt.eager_limit) {
     h.type = wire::Type::put_egr;
     h.a = offset;
     h.payload = static_cast<std::uint32_t>(data.size());
-    return post_eager(engine, target, h, data) ? Post::done : fail_retry();
+    return post_eager(rt, target, h, data) ? Post::done : fail_retry();
   }
   h.type = wire::Type::put_rts;
   h.b = data.size();
   h.c = offset;
-  const Rendezvous transfer{Op::put, s.id, target, window, data.data(), nullptr, data.size(), context};
-  return post_with_slot(engine, target, h, transfer) ? Post::posted : fail_retry();
+  const Transfer transfer{Op::put, s.id, target, window, data.data(), nullptr, data.size(), context};
+  return post_with_slot(rt, target, h, transfer) ? Post::posted : fail_retry();
 }
 
 Post Endpoint::get(rank_t target, window_id window, std::size_t offset, std::span<std::byte> into, void* context) {
-  Engine& engine = *engine_;
+  RuntimeState& rt = *runtime_;
   EndpointState& s = *state_;
-  engine.check_peer(target, "get");
-  engine.check_open("get");
+  rt.check_peer(target, "get");
+  rt.progress.shutdown.check_open("get");
   wire::Header h;
   h.type = wire::Type::get;
   h.endpoint = s.id;
   h.tag = window;
   h.b = into.size();
   h.c = offset;
-  const Rendezvous transfer{Op::get, s.id, target, window, nullptr, into.data(), into.size(), context};
-  // The payload (the exposed destination) is filled in by the engine when it packs the packet.
-  return post_with_slot(engine, target, h, transfer, sizeof(net::RemoteRegion)) ? Post::posted : fail_retry();
+  const Transfer transfer{Op::get, s.id, target, window, nullptr, into.data(), into.size(), context};
+  // The payload (the exposed destination) is filled in by the progress lock's holder when it packs the packet.
+  return post_with_slot(rt, target, h, transfer, sizeof(net::RemoteRegion)) ? Post::posted : fail_retry();
 }
 
 }  // namespace courier::comm

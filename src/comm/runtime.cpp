@@ -3,12 +3,12 @@
 #include <cstdio>
 
 #include "courier/core/error.hpp"
-#include "engine.hpp"
+#include "runtime_state.hpp"
 
 namespace courier::comm {
 
 Runtime::Runtime(std::unique_ptr<net::Device> device, RuntimeOptions options)
-    : engine_(std::make_unique<Engine>(*this, std::move(device), std::move(options))) {}
+    : state_(std::make_unique<RuntimeState>(*this, std::move(device), std::move(options))) {}
 
 Runtime::~Runtime() {
   try {
@@ -18,47 +18,51 @@ Runtime::~Runtime() {
   }
 }
 
-rank_t Runtime::rank() const { return engine_->rank; }
-rank_t Runtime::size() const { return engine_->ranks; }
-net::Device& Runtime::device() { return *engine_->device; }
-const RuntimeOptions& Runtime::options() const { return engine_->options; }
-std::size_t Runtime::eager_limit() const { return engine_->eager_limit; }
-Endpoint& Runtime::endpoint() { return *engine_->endpoint(0)->handle; }
-Endpoint& Runtime::create_endpoint(EndpointOptions options) { return engine_->create_endpoint(std::move(options)); }
-bool Runtime::progress() { return engine_->progress(); }
-void Runtime::flush() { engine_->flush(); }
-void Runtime::shutdown() { engine_->shutdown(); }
+rank_t Runtime::rank() const { return state_->rank; }
+rank_t Runtime::size() const { return state_->ranks; }
+net::Device& Runtime::device() { return *state_->device; }
+const RuntimeOptions& Runtime::options() const { return state_->options; }
+std::size_t Runtime::eager_limit() const { return state_->eager_limit; }
+Endpoint& Runtime::endpoint() { return *state_->endpoints.find(0)->handle; }
+Endpoint& Runtime::create_endpoint(EndpointOptions options) { return state_->create_endpoint(std::move(options)); }
+bool Runtime::progress() { return state_->progress.try_round(); }
+void Runtime::flush() { state_->flush(); }
+void Runtime::shutdown() {
+  RuntimeState& s = *state_;
+  s.progress.shutdown.run(s.lock, s.progress, s.server, *s.device);
+}
 
 void Runtime::expose_window(window_id id, std::span<std::byte> memory) {
-  std::lock_guard lock(engine_->window_mutex);
-  engine_->windows[id] = memory;
+  state_->windows.expose(id, memory);
 }
 
 Stats Runtime::stats() const {
-  const Engine& e = *engine_;
+  const RuntimeState& e = *state_;
   auto get = [](const std::atomic<std::uint64_t>& a) { return a.load(std::memory_order_relaxed); };
   Stats s;
-  const std::size_t endpoints = e.endpoint_count.load(std::memory_order_acquire);
-  for (std::size_t i = 0; i < endpoints; ++i) {
-    s.retries += get(e.endpoints[i].load(std::memory_order_acquire)->retries);
+  const std::size_t endpoints = e.endpoints.count();
+  for (std::size_t i = 0; i < endpoints; ++i) s.retries += get(e.endpoints[i].retries);
+  // Each part counts what it does; a field no part counts stays 0 in it.
+  for (const Counters* c : {&e.progress.outgoing.counters(), &e.progress.arrivals.counters(),
+                            &e.progress.delivery.counters(), &e.progress.rendezvous.counters(), &e.counters}) {
+    s.messages_sent += get(c->messages_sent);
+    s.eager_sent += get(c->eager_sent);
+    s.rendezvous_sent += get(c->rendezvous_sent);
+    s.bytes_sent += get(c->bytes_sent);
+    s.puts += get(c->puts);
+    s.gets += get(c->gets);
+    s.messages_received += get(c->messages_received);
+    s.bytes_received += get(c->bytes_received);
+    s.packets_sent += get(c->packets_sent);
+    s.packets_received += get(c->packets_received);
+    s.frames_sent += get(c->frames_sent);
+    s.frames_received += get(c->frames_received);
+    s.frame_bytes_sent += get(c->frame_bytes_sent);
+    s.device_retries += get(c->device_retries);
+    s.discarded += get(c->discarded);
+    s.dropped += get(c->dropped);
+    s.freed_undelivered += get(c->freed_undelivered);
   }
-  s.messages_sent = get(e.messages_sent);
-  s.eager_sent = get(e.eager_sent);
-  s.rendezvous_sent = get(e.rendezvous_sent);
-  s.bytes_sent = get(e.bytes_sent);
-  s.puts = get(e.puts);
-  s.gets = get(e.gets);
-  s.messages_received = get(e.messages_received);
-  s.bytes_received = get(e.bytes_received);
-  s.packets_sent = get(e.packets_sent);
-  s.packets_received = get(e.packets_received);
-  s.frames_sent = get(e.frames_sent);
-  s.frames_received = get(e.frames_received);
-  s.frame_bytes_sent = get(e.frame_bytes_sent);
-  s.device_retries = get(e.device_retries);
-  s.discarded = get(e.discarded);
-  s.dropped = get(e.dropped);
-  s.freed_undelivered = get(e.freed_undelivered);
   s.pool_packets = e.pool.count();
   s.pool_high_water = e.pool.high_water();
   return s;

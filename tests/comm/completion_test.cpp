@@ -299,7 +299,7 @@ TEST(CommCompletion, OneSidedPutAndGet) {
     std::copy(small.begin(), small.end(), expected.begin() + 10);
     std::copy(large.begin(), large.end(), expected.begin() + 1000);
     EXPECT_EQ(all, expected);
-    // Outside the window: the target's engine reports the error... on the target; here we only
+    // Outside the window: the target's progress reports the error... on the target; here we only
     // check the origin validates ranks.
     EXPECT_THROW(ep.put(2, 3, 0, small), courier::Error);
   });

@@ -26,7 +26,8 @@
 namespace courier::comm {
 
 class Runtime;
-struct Engine;
+struct RuntimeState;
+class Endpoints;
 struct EndpointState;
 
 enum class CompletionKind : std::uint8_t { queue, synchronizer, handler };
@@ -73,7 +74,7 @@ class Endpoint {
   Post put(rank_t target, window_id window, std::size_t offset, std::span<const std::byte> data,
            void* context = nullptr);
   // One-sided: reads into.size() bytes at `offset` of `window` at `target` into `into`; answers
-  // posted (Op::get follows) or retry. The target's progress engine answers with a put.
+  // posted (Op::get follows) or retry. The target's progress answers with a put.
   Post get(rank_t target, window_id window, std::size_t offset, std::span<std::byte> into,
            void* context = nullptr);
 
@@ -83,10 +84,10 @@ class Endpoint {
 
  private:
   friend class Runtime;
-  friend struct Engine;
-  Endpoint(Engine& engine, EndpointState& state) : engine_(&engine), state_(&state) {}
+  friend class Endpoints;
+  Endpoint(RuntimeState& runtime, EndpointState& state) : runtime_(&runtime), state_(&state) {}
   Post fail_retry();
-  Engine* engine_;
+  RuntimeState* runtime_;
   EndpointState* state_;
 };
 

@@ -1,7 +1,7 @@
 #pragma once
 // comm::Runtime: the communication runtime of one rank (papers 000 III-D and 002). It owns the
 // transport (net::Device), a bounded packet pool, one outgoing MPMC packet queue per destination
-// and the progress engine. Worker threads post through endpoints: an eager send takes a packet
+// and their progress. Worker threads post through endpoints: an eager send takes a packet
 // (from the thread's cache), copies the data in and enqueues it. Progress -- a dedicated server
 // thread, or explicit progress() calls -- packs the packets queued for one destination into one
 // frame, reads arriving frames, runs the rendezvous protocol (RTS -> RTR -> put) and reports
@@ -97,7 +97,7 @@ class Runtime {
   void shutdown();
 
  private:
-  std::unique_ptr<Engine> engine_;
+  std::unique_ptr<RuntimeState> state_;
 };
 
 }  // namespace courier::comm

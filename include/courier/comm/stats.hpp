@@ -14,7 +14,7 @@ struct Stats {
   std::uint64_t bytes_sent = 0;        // message bytes of those sends
   std::uint64_t puts = 0, gets = 0;    // one-sided posts answered done or posted
   std::uint64_t retries = 0;           // posts answered retry (no packet, queue full, no slot)
-  // Counted by the progress engine.
+  // Counted as the runtime progresses.
   std::uint64_t messages_received = 0;
   std::uint64_t bytes_received = 0;
   std::uint64_t packets_sent = 0, packets_received = 0;  // packets packed into / read from frames
