@@ -39,7 +39,7 @@ void BM_MessageRate(benchmark::State& state) {
     net::LocalFabric fabric(2);
     std::vector<std::unique_ptr<comm::Runtime>> rts;
     std::vector<std::vector<comm::Endpoint*>> eps(2);
-    for (comm::rank_t r = 0; r < 2; ++r) {
+    for (courier::rank_t r = 0; r < 2; ++r) {
       rts.push_back(std::make_unique<comm::Runtime>(fabric.device(r), options));
       eps[r].push_back(&rts[r]->endpoint());
       for (int t = 1; t < threads; ++t) eps[r].push_back(&rts[r]->create_endpoint({}));
@@ -48,7 +48,7 @@ void BM_MessageRate(benchmark::State& state) {
     std::atomic<bool> go{false};
     std::atomic<int> finished{0};
     std::vector<std::thread> workers;
-    for (comm::rank_t r = 0; r < 2; ++r) {
+    for (courier::rank_t r = 0; r < 2; ++r) {
       for (int t = 0; t < threads; ++t) {
         workers.emplace_back([&, r, t] {
           comm::Runtime& rt = *rts[r];

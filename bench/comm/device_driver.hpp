@@ -114,7 +114,7 @@ class DeviceDriver : public net::EventSink {
 
  private:
   // Called with mutex_ held, from progress().
-  void on_frame(net::rank_t, std::span<const std::byte> frame) override {
+  void on_frame(rank_t, std::span<const std::byte> frame) override {
     auto stream = static_cast<std::size_t>(frame[1]);
     switch (static_cast<FrameKind>(frame[0])) {
       case FrameKind::data: data[stream].fetch_add(1, std::memory_order_release); break;

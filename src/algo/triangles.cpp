@@ -47,7 +47,7 @@ ForwardLists forward_lists(Engine& engine) {
   for (const auto& pairs : edges_in)
     for (std::size_t i = 0; i < pairs.size(); i += 2) master_rows[*g.local_id(pairs[i])].push_back(pairs[i + 1]);
   for (auto& row : master_rows) std::sort(row.begin(), row.end());
-  for (dist::rank_t peer = 0; peer < engine.ranks(); ++peer)
+  for (rank_t peer = 0; peer < engine.ranks(); ++peer)
     for (local_t m : g.masters_mirrored_on(peer)) {
       rows_out[peer].push_back(master_rows[m].size());
       rows_out[peer].insert(rows_out[peer].end(), master_rows[m].begin(), master_rows[m].end());
@@ -55,7 +55,7 @@ ForwardLists forward_lists(Engine& engine) {
   const auto rows_in = exchange_values(engine, rows_out);
 
   std::vector<std::vector<vertex_t>> mirror_rows(g.mirrors());
-  for (dist::rank_t peer = 0; peer < engine.ranks(); ++peer) {
+  for (rank_t peer = 0; peer < engine.ranks(); ++peer) {
     const auto& data = rows_in[peer];
     std::size_t at = 0;
     for (local_t mirror : g.mirrors_owned_by(peer)) {

@@ -13,7 +13,7 @@ bool may_be_mirror(dist::Policy policy, At at) {
   return true;
 }
 
-SyncPlan sync_plan(dist::Policy policy, dist::rank_t ranks, Access access) {
+SyncPlan sync_plan(dist::Policy policy, rank_t ranks, Access access) {
   if (ranks <= 1) return {};  // one rank has no mirrors
   return {may_be_mirror(policy, access.written), may_be_mirror(policy, access.read)};
 }

@@ -28,7 +28,7 @@ bool equal(const comm::Completion& c, const std::vector<std::byte>& expected) {
   return c.size == expected.size() && (c.size == 0 || std::memcmp(c.data, expected.data(), c.size) == 0);
 }
 
-void send_all(comm::Runtime& rt, comm::Endpoint& ep, comm::rank_t dest, comm::tag_t tag,
+void send_all(comm::Runtime& rt, comm::Endpoint& ep, courier::rank_t dest, comm::tag_t tag,
               const std::vector<std::byte>& data, void* context = nullptr) {
   courier::Backoff backoff;
   while (ep.send(dest, tag, data, context) == comm::Post::retry) {
@@ -87,7 +87,7 @@ TEST(CommCompletion, QueueSynchronizerAndHandlerReportMetadata) {
   World world(2, options);
   const auto small = pattern(100, 1), large = pattern(200000, 2);
   std::array<comm::Endpoint*, 2> sync_ep{}, handler_ep{};
-  for (comm::rank_t r = 0; r < 2; ++r) {
+  for (courier::rank_t r = 0; r < 2; ++r) {
     comm::EndpointOptions sync;
     sync.completion = comm::CompletionKind::synchronizer;
     sync.synchronizer = r == 1 ? static_cast<comm::Synchronizer*>(&counter) : &sender_sync;
@@ -209,7 +209,7 @@ TEST(CommCompletion, RecvMatchesExactTagsOnly) {
   options.eager_bytes = 1024;
   World world(2, options);
   std::array<comm::Endpoint*, 2> matched{};
-  for (comm::rank_t r = 0; r < 2; ++r) {
+  for (courier::rank_t r = 0; r < 2; ++r) {
     comm::EndpointOptions o;
     o.match_tags = true;
     o.completion = comm::CompletionKind::synchronizer;
@@ -411,7 +411,7 @@ TEST(CommCompletion, HandlerRepliesFromInsideProgressActiveMessageStyle) {
   World world(2);
   std::atomic<int> replies{0}, failed_replies{0};
   std::array<comm::Endpoint*, 2> am{};
-  for (comm::rank_t r = 0; r < 2; ++r) {
+  for (courier::rank_t r = 0; r < 2; ++r) {
     comm::EndpointOptions o;
     o.completion = comm::CompletionKind::handler;
     o.handler = [&, r](const comm::Completion& c) {

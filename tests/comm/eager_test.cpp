@@ -25,7 +25,7 @@ void ping_everyone(comm::Runtime& rt, bool explicit_progress) {
   comm::Endpoint& ep = rt.endpoint();
   courier::Backoff backoff;
   const auto message = text("hello from " + std::to_string(rt.rank()));
-  for (comm::rank_t d = 0; d < rt.size(); ++d) {
+  for (courier::rank_t d = 0; d < rt.size(); ++d) {
     while (ep.send(d, 100 + static_cast<comm::tag_t>(rt.rank()), message) != comm::Post::done) {
       if (explicit_progress) rt.progress();
       backoff.pause();

@@ -23,28 +23,28 @@ inline std::uint64_t mix(std::uint64_t x) {
 }
 
 struct Plan {
-  comm::rank_t ranks;
+  rank_t ranks;
   int threads;
   int messages;  // per thread
 
   // Message i of (rank, thread): its destination and size, decided by a hash so that every rank
   // can count what it will receive.
-  comm::rank_t dest(comm::rank_t r, int t, int i) const {
-    return static_cast<comm::rank_t>(mix(key(r, t, i)) % static_cast<std::uint64_t>(ranks));
+  rank_t dest(rank_t r, int t, int i) const {
+    return static_cast<rank_t>(mix(key(r, t, i)) % static_cast<std::uint64_t>(ranks));
   }
-  std::size_t size(comm::rank_t r, int t, int i) const {
+  std::size_t size(rank_t r, int t, int i) const {
     const std::uint64_t h = mix(key(r, t, i) ^ 0xabcdef);
     const std::uint64_t bucket = h % 100;
     if (bucket < 70) return h / 100 % 257;                 // tiny, including 0
     if (bucket < 92) return h / 100 % (32 * 1024);          // around the eager limit
     return h / 100 % (1024 * 1024 + 1);                      // up to 1 MiB
   }
-  static std::uint64_t key(comm::rank_t r, int t, int i) {
+  static std::uint64_t key(rank_t r, int t, int i) {
     return (static_cast<std::uint64_t>(r) << 40) | (static_cast<std::uint64_t>(t) << 32) | static_cast<std::uint64_t>(i);
   }
-  int expected(comm::rank_t me, int thread) const {
+  int expected(rank_t me, int thread) const {
     int n = 0;
-    for (comm::rank_t r = 0; r < ranks; ++r) {
+    for (rank_t r = 0; r < ranks; ++r) {
       for (int i = 0; i < messages; ++i) n += dest(r, thread, i) == me;
     }
     return n;
@@ -69,10 +69,10 @@ inline bool intact(const comm::Completion& c) {
 // One thread of one rank: send its planned messages on endpoint `ep`, receive the messages the
 // plan sends to this endpoint, check each.
 inline void run_thread(comm::Runtime& rt, comm::Endpoint& ep, const Plan& plan, int thread, bool explicit_progress) {
-  const comm::rank_t me = rt.rank();
+  const rank_t me = rt.rank();
   const int expected = plan.expected(me, thread);
   std::map<void*, std::vector<std::byte>> in_flight;  // rendezvous sources, until Op::send
-  std::set<std::pair<comm::rank_t, comm::tag_t>> seen;
+  std::set<std::pair<rank_t, comm::tag_t>> seen;
   int sent = 0, received = 0;
   std::vector<std::byte> next;
   bool built = false;
@@ -106,7 +106,7 @@ inline void run_thread(comm::Runtime& rt, comm::Endpoint& ep, const Plan& plan, 
         continue;
       }
       ASSERT_EQ(c.op, comm::Op::recv);
-      const comm::rank_t from = static_cast<comm::rank_t>(c.tag >> 40);
+      const rank_t from = static_cast<rank_t>(c.tag >> 40);
       const int from_thread = static_cast<int>((c.tag >> 32) & 0xff);
       const int index = static_cast<int>(c.tag & 0xffffffff);
       ASSERT_EQ(from, c.rank);

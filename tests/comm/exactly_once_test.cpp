@@ -12,7 +12,7 @@ using comm::testing::World;
 
 namespace {
 
-void exactly_once(comm::rank_t ranks, int threads, int messages, bool progress_thread,
+void exactly_once(courier::rank_t ranks, int threads, int messages, bool progress_thread,
                   courier::net::LocalOptions local = {}) {
   comm::RuntimeOptions options;
   options.progress_thread = progress_thread;
@@ -21,7 +21,7 @@ void exactly_once(comm::rank_t ranks, int threads, int messages, bool progress_t
   const Plan plan{ranks, threads, messages};
   world.run([&](comm::Runtime& rt) { comm::testing::exchange_exactly_once(rt, plan, !progress_thread); });
   comm::Stats total;
-  for (comm::rank_t r = 0; r < ranks; ++r) {
+  for (courier::rank_t r = 0; r < ranks; ++r) {
     const comm::Stats s = world[r].stats();
     total.messages_sent += s.messages_sent;
     total.messages_received += s.messages_received;

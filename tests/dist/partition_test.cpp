@@ -53,7 +53,7 @@ std::vector<WeightedEdge> sorted_edges(const std::vector<LocalGraph>& parts) {
   return all;
 }
 
-void check_partition(const EdgeList& list, Policy policy, rank_t ranks) {
+void check_partition(const EdgeList& list, Policy policy, courier::rank_t ranks) {
   SCOPED_TRACE(::testing::Message() << to_string(policy) << " on " << ranks << " ranks");
   const std::vector<LocalGraph> parts = partition_in_memory(list, policy, ranks, true);
   ASSERT_EQ(parts.size(), static_cast<std::size_t>(ranks));
@@ -81,8 +81,8 @@ void check_partition(const EdgeList& list, Policy policy, rank_t ranks) {
   EXPECT_EQ(masters, list.num_vertices);
 
   // What r mirrors of owner's masters is, id for id, what owner sends to r.
-  for (rank_t r = 0; r < ranks; ++r)
-    for (rank_t owner = 0; owner < ranks; ++owner) {
+  for (courier::rank_t r = 0; r < ranks; ++r)
+    for (courier::rank_t owner = 0; owner < ranks; ++owner) {
       const auto mirrors = parts[r].mirrors_owned_by(owner);
       const auto masters_there = parts[owner].masters_mirrored_on(r);
       ASSERT_EQ(mirrors.size(), masters_there.size());
@@ -111,7 +111,7 @@ TEST(PartitionPlan, MasterRangesAreBalancedByEdgesAndCoverEveryVertex) {
   EXPECT_EQ(plan.masters_end(1), 100u);
   EXPECT_LT(plan.masters_end(0), 50u);  // far fewer vertices than an even split
   for (vertex_t v = 0; v < 100; ++v) {
-    const rank_t r = plan.master_of(v);
+    const courier::rank_t r = plan.master_of(v);
     EXPECT_GE(v, plan.masters_begin(r));
     EXPECT_LT(v, plan.masters_end(r));
   }
@@ -120,7 +120,7 @@ TEST(PartitionPlan, MasterRangesAreBalancedByEdgesAndCoverEveryVertex) {
 TEST(PartitionPlan, MoreRanksThanVerticesLeavesSomeEmpty) {
   const PartitionPlan plan(Policy::oec, 5, vertex_t{3});
   vertex_t covered = 0;
-  for (rank_t r = 0; r < 5; ++r) covered += plan.masters_end(r) - plan.masters_begin(r);
+  for (courier::rank_t r = 0; r < 5; ++r) covered += plan.masters_end(r) - plan.masters_begin(r);
   EXPECT_EQ(covered, 3u);
   for (vertex_t v = 0; v < 3; ++v) EXPECT_LT(plan.master_of(v), 5);
 }
@@ -134,7 +134,7 @@ TEST(PartitionPlan, CartesianGridIsNearSquare) {
   const PartitionPlan plan(Policy::cvc, 4, vertex_t{64});
   for (vertex_t u = 0; u < 64; ++u)
     for (vertex_t v = 0; v < 64; ++v) {
-      const rank_t r = plan.edge_owner(u, v);
+      const courier::rank_t r = plan.edge_owner(u, v);
       EXPECT_EQ(r / 2, plan.master_of(u) / 2);
       EXPECT_EQ(r % 2, plan.master_of(v) % 2);
     }
@@ -143,7 +143,7 @@ TEST(PartitionPlan, CartesianGridIsNearSquare) {
 TEST(LocalGraph, EveryPolicyAndRankCountPartitionsExactly) {
   const EdgeList skewed = random_graph(300, 3000, 7, true);
   for (Policy p : {Policy::oec, Policy::iec, Policy::cvc, Policy::hash})
-    for (rank_t ranks : {1, 2, 3, 4, 7}) check_partition(skewed, p, ranks);
+    for (courier::rank_t ranks : {1, 2, 3, 4, 7}) check_partition(skewed, p, ranks);
 }
 
 TEST(LocalGraph, SmallGraphsWithIsolatedVerticesAndLoops) {
@@ -151,9 +151,9 @@ TEST(LocalGraph, SmallGraphsWithIsolatedVerticesAndLoops) {
   path.num_vertices = 6;  // 5 is isolated
   path.edges = {{0, 1}, {1, 2}, {2, 3}, {3, 4}, {2, 2}};
   for (Policy p : {Policy::oec, Policy::iec, Policy::cvc, Policy::hash})
-    for (rank_t ranks : {1, 2, 4, 7}) check_partition(path, p, ranks);
+    for (courier::rank_t ranks : {1, 2, 4, 7}) check_partition(path, p, ranks);
   EdgeList empty;
-  for (rank_t ranks : {1, 3}) check_partition(empty, Policy::oec, ranks);
+  for (courier::rank_t ranks : {1, 3}) check_partition(empty, Policy::oec, ranks);
 }
 
 TEST(LocalGraph, QualityOfAnEdgeCutAndAVertexCut) {

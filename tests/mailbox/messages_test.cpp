@@ -256,7 +256,7 @@ TEST(MailboxMessages, FastPathCountsEveryMessageAndExchangesAtTheCapacity) {
       const std::uint64_t value = i * 3 + static_cast<std::uint64_t>(rt.rank());
       // Runs of 40 to one rank, then shorter ones: windows both fill up and end early.
       const std::uint64_t run = i < per_rank / 2 ? i / 40 : i * 7 + i / 5;
-      box.async_send(static_cast<comm::rank_t>(run % 3), value);
+      box.async_send(static_cast<courier::rank_t>(run % 3), value);
       sent += value;
     }
     box.wait_empty();

@@ -15,9 +15,9 @@ namespace net = courier::net;
 namespace {
 
 struct Recorder : net::EventSink {
-  std::vector<std::pair<net::rank_t, std::vector<std::byte>>> frames;
+  std::vector<std::pair<courier::rank_t, std::vector<std::byte>>> frames;
   std::vector<std::uint64_t> sent, arrived;
-  void on_frame(net::rank_t source, std::span<const std::byte> frame) override {
+  void on_frame(courier::rank_t source, std::span<const std::byte> frame) override {
     frames.emplace_back(source, std::vector<std::byte>(frame.begin(), frame.end()));
   }
   void on_put_sent(std::uint64_t context) override { sent.push_back(context); }

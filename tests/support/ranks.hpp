@@ -28,12 +28,15 @@ inline void on_every_rank(const std::vector<dist::LocalGraph>& parts, unsigned t
                                                                    : sync::ProgressMode::automatic;
     const sync::StackSpec spec{.progress = mode, .threads_per_rank = threads_per_rank};
     const sync::ProgressBudget budget = sync::Stack::local_budget(static_cast<int>(parts.size()), threads_per_rank);
-    comm::run_local(static_cast<comm::rank_t>(parts.size()), [&](comm::Runtime& runtime) {
-      const std::unique_ptr<sync::Stack> stack = sync::Stack::open(spec, runtime, budget);
-      ThreadTeam team(threads_per_rank);
-      vertex::Engine engine(parts[runtime.rank()], stack->channel(), team);
-      body(engine);
-    }, sync::Stack::runtime_options(spec, budget));
+    comm::run_local(
+        static_cast<rank_t>(parts.size()),
+        [&](comm::Runtime& runtime) {
+          const std::unique_ptr<sync::Stack> stack = sync::Stack::open(spec, runtime, budget);
+          ThreadTeam team(threads_per_rank);
+          vertex::Engine engine(parts[runtime.rank()], stack->channel(), team);
+          body(engine);
+        },
+        sync::Stack::runtime_options(spec, budget));
     return;
   }
   sync::test_support::LoopbackHub hub(static_cast<int>(parts.size()));

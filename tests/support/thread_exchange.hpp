@@ -13,22 +13,23 @@ namespace courier::test_support {
 
 class ThreadExchange {
  public:
-  explicit ThreadExchange(dist::rank_t ranks)
-      : ranks_(ranks), grid_(static_cast<std::size_t>(ranks), std::vector<dist::Bytes>(static_cast<std::size_t>(ranks))),
+  explicit ThreadExchange(rank_t ranks)
+      : ranks_(ranks),
+        grid_(static_cast<std::size_t>(ranks), std::vector<dist::Bytes>(static_cast<std::size_t>(ranks))),
         barrier_(ranks) {}
 
-  dist::Collective collective(dist::rank_t rank) {
+  dist::Collective collective(rank_t rank) {
     return {rank, ranks_, [this, rank](std::vector<dist::Bytes> outgoing) { return exchange(rank, std::move(outgoing)); }};
   }
 
   // Runs body(collective) on `ranks` threads; the first exception is rethrown after all ended.
-  static void run(dist::rank_t ranks, const std::function<void(const dist::Collective&)>& body) {
+  static void run(rank_t ranks, const std::function<void(const dist::Collective&)>& body) {
     ThreadExchange hub(ranks);
     on_rank_threads(ranks, [&](int r) { body(hub.collective(r)); });
   }
 
  private:
-  std::vector<dist::Bytes> exchange(dist::rank_t rank, std::vector<dist::Bytes> outgoing) {
+  std::vector<dist::Bytes> exchange(rank_t rank, std::vector<dist::Bytes> outgoing) {
     for (std::size_t to = 0; to < outgoing.size(); ++to) grid_[to][rank] = std::move(outgoing[to]);
     barrier_.arrive_and_wait();
     std::vector<dist::Bytes> mine = std::move(grid_[rank]);
@@ -37,7 +38,7 @@ class ThreadExchange {
     return mine;
   }
 
-  dist::rank_t ranks_;
+  rank_t ranks_;
   std::vector<std::vector<dist::Bytes>> grid_;  // grid_[to][from]
   std::barrier<> barrier_;
 };

@@ -9,8 +9,7 @@
 
 namespace courier::comm {
 
-using net::Post;     // done | posted | retry, the answer of every post
-using net::rank_t;
+using net::Post;  // done | posted | retry, the answer of every post
 using tag_t = std::uint64_t;
 using endpoint_id = std::uint16_t;
 using window_id = std::uint32_t;

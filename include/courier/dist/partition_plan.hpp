@@ -8,11 +8,11 @@
 #include <string_view>
 #include <vector>
 
+#include "courier/core/rank.hpp"
 #include "courier/graph/types.hpp"
 
 namespace courier::dist {
 
-using rank_t = int;
 using graph::edge_t;
 using graph::vertex_t;
 

@@ -11,9 +11,9 @@
 #include <string_view>
 #include <vector>
 
-namespace courier::mailbox {
+#include "courier/core/rank.hpp"
 
-using rank_t = int;
+namespace courier::mailbox {
 
 // A simulated layout: `nodes` nodes of `cores_per_node` ranks each, filled in rank order.
 struct Layout {

@@ -15,9 +15,9 @@
 #include <string>
 #include <vector>
 
-namespace courier::net {
+#include "courier/core/rank.hpp"
 
-using rank_t = int;
+namespace courier::net {
 
 enum class Post : std::uint8_t {
   done,    // finished: the caller's bytes may be reused now

@@ -13,11 +13,11 @@
 #include <vector>
 
 #include "courier/core/backoff.hpp"
+#include "courier/core/rank.hpp"
 #include "courier/sync/wait.hpp"
 
 namespace courier::sync {
 
-using rank_t = int;
 using Bytes = std::vector<std::byte>;
 
 struct Received {

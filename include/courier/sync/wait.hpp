@@ -2,7 +2,7 @@
 // How the sync layer's threads wait for messages: a synchronisation phase is a few microseconds of
 // latency per round, so a waiting thread yields for a while (cheap: another thread that needs the
 // core gets it) and then sleeps only briefly, never long enough to add its sleep to every round.
-// The MPI baselines' communication thread waits the same way (src/sync/mpi/backoff.hpp).
+// The MPI baselines' communication thread waits the same way (one Backoff, these limits).
 #include <chrono>
 
 #include "courier/core/backoff.hpp"

@@ -43,6 +43,6 @@ struct SyncPlan {
 // Whether a proxy at `at` of an edge stored on some rank may be a mirror under `policy`.
 bool may_be_mirror(dist::Policy policy, At at);
 // The rule, written once: what a label with `access` needs after a round on `ranks` ranks.
-SyncPlan sync_plan(dist::Policy policy, dist::rank_t ranks, Access access);
+SyncPlan sync_plan(dist::Policy policy, rank_t ranks, Access access);
 
 }  // namespace courier::vertex

@@ -33,8 +33,8 @@ class Engine {
   const dist::LocalGraph& graph() const { return graph_; }
   sync::Channel& channel() { return channel_; }
   ThreadTeam& team() { return team_; }
-  dist::rank_t rank() const { return graph_.rank(); }
-  dist::rank_t ranks() const { return graph_.ranks(); }
+  rank_t rank() const { return graph_.rank(); }
+  rank_t ranks() const { return graph_.ranks(); }
 
   // ---- operators (compute time) ----
   // fn(begin, end, member) over chunks of [0, items) that members take as they finish the last.

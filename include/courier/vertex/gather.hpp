@@ -52,7 +52,7 @@ std::vector<T> gather_masters(Engine& engine, std::span<const T> labels) {
   if (engine.rank() != 0) return {};
   std::vector<T> all(graph.global_vertices());
   const auto& plan = graph.plan();
-  for (dist::rank_t r = 0; r < engine.ranks(); ++r) {
+  for (rank_t r = 0; r < engine.ranks(); ++r) {
     if (received[r].size() != plan.masters_end(r) - plan.masters_begin(r))
       throw Error("engine: a rank sent a different number of masters than the plan gives it");
     std::copy(received[r].begin(), received[r].end(), all.begin() + static_cast<std::ptrdiff_t>(plan.masters_begin(r)));

@@ -1,5 +1,7 @@
 #include "courier/net/mpi_device.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <chrono>
 #include <climits>
@@ -8,18 +10,14 @@
 #include <thread>
 #include <vector>
 
-#include <fmt/format.h>
-
+#include "../request_slots.hpp"
 #include "courier/core/error.hpp"
-#include "mpi_check.hpp"
+#include "courier/net/mpi_check.hpp"
 #include "courier/net/mpi_rank_nodes.hpp"
 #include "tag_pool.hpp"
-#include "../request_slots.hpp"
 
 namespace courier::net {
 namespace {
-
-using detail::mpi_check;
 
 constexpr int frame_tag = 0;
 
@@ -89,7 +87,7 @@ class MpiDevice final : public Device {
     int code = MPI_Isend(buffer, static_cast<int>(frame.size()), MPI_BYTE, dest, frame_tag, comm_, &request);
     if (code != MPI_SUCCESS) {
       free_sends_.give(slot);
-      detail::throw_mpi_error(code, "MPI_Isend (frame)");
+      throw_mpi_error(code, "MPI_Isend (frame)");
     }
     return Post::done;
   }
@@ -106,7 +104,7 @@ class MpiDevice final : public Device {
     if (code != MPI_SUCCESS) {
       tags_.release(tag);
       free_exposes_.give(slot);
-      detail::throw_mpi_error(code, "MPI_Irecv (exposed region)");
+      throw_mpi_error(code, "MPI_Irecv (exposed region)");
     }
     expose_contexts_[slot] = context;
     expose_tags_[slot] = tag;
@@ -128,7 +126,7 @@ class MpiDevice final : public Device {
                          static_cast<int>(region.key), comm_, &requests_[put_begin_ + slot]);
     if (code != MPI_SUCCESS) {
       free_puts_.give(slot);
-      detail::throw_mpi_error(code, "MPI_Isend (put)");
+      throw_mpi_error(code, "MPI_Isend (put)");
     }
     put_contexts_[slot] = context;
     return Post::posted;

@@ -2,19 +2,18 @@
 
 #include <mpi.h>
 
-#include "mpi_check.hpp"
+#include "courier/net/mpi_check.hpp"
 
 namespace courier::net {
 
 MpiEnvironment::MpiEnvironment(int* argc, char*** argv) {
   int initialised = 0;
-  detail::mpi_check(MPI_Initialized(&initialised), "MPI_Initialized");
+  mpi_check(MPI_Initialized(&initialised), "MPI_Initialized");
   if (initialised) {
-    detail::mpi_check(MPI_Query_thread(&thread_level_), "MPI_Query_thread");
+    mpi_check(MPI_Query_thread(&thread_level_), "MPI_Query_thread");
     return;
   }
-  detail::mpi_check(MPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &thread_level_),
-                    "MPI_Init_thread");
+  mpi_check(MPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &thread_level_), "MPI_Init_thread");
   owns_ = true;
 }
 
@@ -39,13 +38,13 @@ std::string MpiEnvironment::thread_level_name() const {
 
 int MpiEnvironment::world_rank() const {
   int rank = 0;
-  detail::mpi_check(MPI_Comm_rank(MPI_COMM_WORLD, &rank), "MPI_Comm_rank");
+  mpi_check(MPI_Comm_rank(MPI_COMM_WORLD, &rank), "MPI_Comm_rank");
   return rank;
 }
 
 int MpiEnvironment::world_size() const {
   int size = 0;
-  detail::mpi_check(MPI_Comm_size(MPI_COMM_WORLD, &size), "MPI_Comm_size");
+  mpi_check(MPI_Comm_size(MPI_COMM_WORLD, &size), "MPI_Comm_size");
   return size;
 }
 

@@ -1,10 +1,8 @@
 #include "courier/net/mpi_rank_nodes.hpp"
 
-#include "mpi_check.hpp"
+#include "courier/net/mpi_check.hpp"
 
 namespace courier::net {
-
-using detail::mpi_check;
 
 std::vector<int> group_leaders(MPI_Comm comm, MPI_Comm group) {
   int rank = 0, size = 0;

@@ -1,5 +1,6 @@
 #include "courier/net/ofi_device.hpp"
 
+#include <fmt/format.h>
 #include <rdma/fi_errno.h>
 #include <rdma/fi_rma.h>
 #include <rdma/fi_tagged.h>
@@ -11,19 +12,16 @@
 #include <unordered_map>
 #include <vector>
 
-#include <fmt/format.h>
-
-#include "../mpi/mpi_check.hpp"
-#include "courier/net/mpi_rank_nodes.hpp"
 #include "../request_slots.hpp"
 #include "courier/core/error.hpp"
+#include "courier/net/mpi_check.hpp"
+#include "courier/net/mpi_rank_nodes.hpp"
 #include "ofi_check.hpp"
 #include "ofi_fabric.hpp"
 
 namespace courier::net {
 namespace {
 
-using detail::mpi_check;
 using detail::ofi_check;
 
 // Frames travel with tag 0 behind a small header naming their source rank. (The rank is not

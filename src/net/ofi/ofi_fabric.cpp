@@ -1,5 +1,6 @@
 #include "ofi_fabric.hpp"
 
+#include <fmt/format.h>
 #include <rdma/fi_cm.h>
 #include <rdma/fi_errno.h>
 
@@ -7,10 +8,8 @@
 #include <cstdlib>
 #include <cstring>
 
-#include <fmt/format.h>
-
-#include "../mpi/mpi_check.hpp"
 #include "courier/core/error.hpp"
+#include "courier/net/mpi_check.hpp"
 #include "ofi_check.hpp"
 
 namespace courier::net::detail {

@@ -3,8 +3,10 @@
 #include <atomic>
 #include <string>
 
-#include "backoff.hpp"
-#include "mpi_check.hpp"
+#include "courier/core/backoff.hpp"
+#include "courier/core/error.hpp"
+#include "courier/net/mpi_check.hpp"
+#include "courier/sync/wait.hpp"
 
 namespace courier::sync::mpi {
 
@@ -19,7 +21,7 @@ int ranks_of(MPI_Comm comm, const char* layer) {
   MPI_Initialized(&initialized);
   if (!initialized) throw Error(std::string(layer) + ": MPI is not initialised; call MPI_Init_thread first");
   int size = 1;
-  check(MPI_Comm_size(comm, &size), "MPI_Comm_size");
+  net::mpi_check(MPI_Comm_size(comm, &size), "MPI_Comm_size");
   return size;
 }
 
@@ -28,7 +30,7 @@ int ranks_of(MPI_Comm comm, const char* layer) {
 ChannelCore::ChannelCore(MPI_Comm comm, const char* layer)
     : layer_(layer), pool_(static_cast<std::size_t>(4 * ranks_of(comm, layer) + 8)) {
   int provided = MPI_THREAD_SINGLE;
-  check(MPI_Query_thread(&provided), "MPI_Query_thread");
+  net::mpi_check(MPI_Query_thread(&provided), "MPI_Query_thread");
   if (provided < MPI_THREAD_SERIALIZED)
     throw Error(std::string(layer) +
                 ": needs MPI_THREAD_SERIALIZED or more (its communication thread is not the main thread); "
@@ -37,9 +39,9 @@ ChannelCore::ChannelCore(MPI_Comm comm, const char* layer)
     throw Error(std::string(layer) +
                 ": another MPI channel is alive and each has its own MPI thread; at MPI_THREAD_SERIALIZED only "
                 "one may exist at a time: call MPI_Init_thread with MPI_THREAD_MULTIPLE");
-  check(MPI_Comm_dup(comm, &comm_), "MPI_Comm_dup");
+  net::mpi_check(MPI_Comm_dup(comm, &comm_), "MPI_Comm_dup");
   ++live_channels;
-  // Errors on the channel's communicator come back as codes, which check() turns into exceptions.
+  // Errors on the channel's communicator come back as codes, which net::mpi_check() turns into exceptions.
   MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN);
   MPI_Comm_rank(comm_, &rank_);
   MPI_Comm_size(comm_, &ranks_);
@@ -52,10 +54,10 @@ ChannelCore::~ChannelCore() {
 }
 
 void ChannelCore::wait(MPI_Request& request) {
-  Backoff backoff;
+  Backoff backoff(kPhaseWait);
   for (;;) {
     int done = 0;
-    check(MPI_Test(&request, &done, MPI_STATUS_IGNORE), "MPI_Test");
+    net::mpi_check(MPI_Test(&request, &done, MPI_STATUS_IGNORE), "MPI_Test");
     if (done) return;
     if (thread_.progress_once() == Activity::worked)
       backoff.reset();
@@ -70,7 +72,7 @@ T ChannelCore::allreduce(T value, MPI_Datatype type, MPI_Op op) {
   return thread_.call([&] {
     T result{};
     MPI_Request request;
-    check(MPI_Iallreduce(&value, &result, 1, type, op, comm_, &request), "MPI_Iallreduce");
+    net::mpi_check(MPI_Iallreduce(&value, &result, 1, type, op, comm_, &request), "MPI_Iallreduce");
     wait(request);
     return result;
   });

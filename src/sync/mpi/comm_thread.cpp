@@ -2,7 +2,8 @@
 
 #include <chrono>
 
-#include "backoff.hpp"
+#include "courier/core/backoff.hpp"
+#include "courier/sync/wait.hpp"
 
 namespace courier::sync::mpi {
 
@@ -69,7 +70,7 @@ bool CommThread::run_tasks() {
 }
 
 void CommThread::loop() {
-  Backoff backoff;
+  Backoff backoff(kPhaseWait);
   bool failed = false;
   for (;;) {
     {

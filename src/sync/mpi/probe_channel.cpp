@@ -10,10 +10,12 @@
 #include <mutex>
 #include <string>
 
-#include "backoff.hpp"
 #include "channel_core.hpp"
+#include "courier/core/backoff.hpp"
+#include "courier/core/error.hpp"
+#include "courier/net/mpi_check.hpp"
 #include "courier/sync/mpi_probe_channel.hpp"
-#include "mpi_check.hpp"
+#include "courier/sync/wait.hpp"
 
 namespace courier::sync {
 
@@ -222,9 +224,9 @@ void ProbeChannel::flush(rank_t peer, Flush why) {
   Pending pending{MPI_REQUEST_NULL, std::move(out.wire), peer};
   out = Outgoing{};
   --packed_peers_;
-  check(MPI_Isend(pending.buffer.data(), count_of(pending.buffer.size(), "a message"), MPI_BYTE, peer, kTag,
-                  core_.comm(), &pending.request),
-        "MPI_Isend");
+  net::mpi_check(MPI_Isend(pending.buffer.data(), net::mpi_count(pending.buffer.size(), "a message"), MPI_BYTE, peer,
+                           kTag, core_.comm(), &pending.request),
+                 "MPI_Isend");
   wire_messages_.fetch_add(1, std::memory_order_relaxed);
   wire_bytes_.fetch_add(pending.buffer.size(), std::memory_order_relaxed);
   (why == Flush::size ? by_size_ : why == Flush::age ? by_age_ : at_close_).fetch_add(1, std::memory_order_relaxed);
@@ -249,7 +251,7 @@ bool ProbeChannel::complete(std::vector<Pending>& pending, bool receiving) {
   bool worked = false;
   for (std::size_t i = 0; i < pending.size();) {
     int done = 0;
-    check(MPI_Test(&pending[i].request, &done, MPI_STATUS_IGNORE), "MPI_Test");
+    net::mpi_check(MPI_Test(&pending[i].request, &done, MPI_STATUS_IGNORE), "MPI_Test");
     if (!done) {
       ++i;
       continue;
@@ -272,15 +274,16 @@ bool ProbeChannel::probe() {
   for (int i = 0; i < 16; ++i) {
     int arrived = 0;
     MPI_Status status;
-    check(MPI_Iprobe(MPI_ANY_SOURCE, kTag, core_.comm(), &arrived, &status), "MPI_Iprobe");
+    net::mpi_check(MPI_Iprobe(MPI_ANY_SOURCE, kTag, core_.comm(), &arrived, &status), "MPI_Iprobe");
     if (!arrived) break;
     int count = 0;
-    check(MPI_Get_count(&status, MPI_BYTE, &count), "MPI_Get_count");
+    net::mpi_check(MPI_Get_count(&status, MPI_BYTE, &count), "MPI_Get_count");
     Pending pending{MPI_REQUEST_NULL, core_.pool().acquire(static_cast<std::size_t>(count)), status.MPI_SOURCE};
     pending.buffer.resize(static_cast<std::size_t>(count));
     // Only this thread receives, so the receive from the probed source and tag gets the probed message.
-    check(MPI_Irecv(pending.buffer.data(), count, MPI_BYTE, status.MPI_SOURCE, kTag, core_.comm(), &pending.request),
-          "MPI_Irecv");
+    net::mpi_check(
+        MPI_Irecv(pending.buffer.data(), count, MPI_BYTE, status.MPI_SOURCE, kTag, core_.comm(), &pending.request),
+        "MPI_Irecv");
     receives_.push_back(std::move(pending));
     worked = true;
   }
@@ -330,7 +333,7 @@ void ProbeChannel::drain() {
   // Every message sent belongs to a phase its receiver takes, so these complete; the bound only
   // keeps a broken run from hanging at exit.
   const auto deadline = Clock::now() + std::chrono::seconds(30);
-  Backoff backoff;
+  Backoff backoff(kPhaseWait);
   while (!sends_.empty() || !receives_.empty()) {
     if (Clock::now() > deadline) throw Error("mpi-probe: messages still in flight after 30 s at close");
     if (progress() == Activity::worked)

@@ -9,11 +9,13 @@
 #include <mutex>
 #include <string>
 
-#include "backoff.hpp"
 #include "channel_core.hpp"
+#include "courier/core/backoff.hpp"
+#include "courier/core/error.hpp"
 #include "courier/core/timer.hpp"
+#include "courier/net/mpi_check.hpp"
 #include "courier/sync/mpi_rma_channel.hpp"
-#include "mpi_check.hpp"
+#include "courier/sync/wait.hpp"
 
 namespace courier::sync {
 
@@ -98,7 +100,7 @@ RmaChannel::RmaChannel(MPI_Comm comm)
       windows_(static_cast<std::size_t>(core_.ranks())),
       remote_capacity_(static_cast<std::size_t>(core_.ranks()), 0),
       size_words_(static_cast<std::size_t>(core_.ranks()), 0) {
-  check(MPI_Comm_group(core_.comm(), &everyone_), "MPI_Comm_group");
+  net::mpi_check(MPI_Comm_group(core_.comm(), &everyone_), "MPI_Comm_group");
   core_.thread().start([this] { return progress(); });
 }
 
@@ -192,7 +194,7 @@ void RmaChannel::end_phase() {
                 std::to_string(expected_sends_) + " messages sent and " + std::to_string(taken_.load()) + " of " +
                 std::to_string(expected_receives_) + " received; a phase sends and receives all of its messages");
   // The access epoch must be closed before the next one opens on this window.
-  Backoff backoff;
+  Backoff backoff(kPhaseWait);
   while (!access_done_.load(std::memory_order_acquire)) {
     core_.thread().rethrow_if_failed();
     backoff.pause();
@@ -217,7 +219,7 @@ Activity RmaChannel::progress() {
   bool worked = false;
   for (std::size_t i = 0; i < exposed_.size();) {
     int done = 0;
-    check(MPI_Win_test(windows_[static_cast<std::size_t>(exposed_[i])].win, &done), "MPI_Win_test");
+    net::mpi_check(MPI_Win_test(windows_[static_cast<std::size_t>(exposed_[i])].win, &done), "MPI_Win_test");
     if (!done) {
       ++i;
       continue;
@@ -239,10 +241,10 @@ void RmaChannel::resize_windows(std::vector<std::size_t> need) {
   // Window s is collective over all ranks: grow it everywhere if any rank needs more.
   std::vector<int> grow(ranks, 0);
   for (std::size_t s = 0; s < ranks; ++s) grow[s] = need[s] > windows_[s].bytes;
-  check(MPI_Allreduce(MPI_IN_PLACE, grow.data(), static_cast<int>(ranks), MPI_INT, MPI_MAX, core_.comm()),
-        "MPI_Allreduce");
+  net::mpi_check(MPI_Allreduce(MPI_IN_PLACE, grow.data(), static_cast<int>(ranks), MPI_INT, MPI_MAX, core_.comm()),
+                 "MPI_Allreduce");
   MPI_Info info;
-  check(MPI_Info_create(&info), "MPI_Info_create");
+  net::mpi_check(MPI_Info_create(&info), "MPI_Info_create");
   MPI_Info_set(info, "no_locks", "true");  // active target only: lets MPI skip lock support
   Timer timer;
   for (std::size_t s = 0; s < ranks; ++s) {
@@ -250,13 +252,13 @@ void RmaChannel::resize_windows(std::vector<std::size_t> need) {
     Window& window = windows_[s];
     const std::size_t bytes = std::max(window.bytes, need[s]);
     if (window.win != MPI_WIN_NULL) {
-      check(MPI_Win_free(&window.win), "MPI_Win_free");
+      net::mpi_check(MPI_Win_free(&window.win), "MPI_Win_free");
       core_.pool().remove_fixed(window.bytes);
       window_bytes_ -= window.bytes;
     }
     void* base = nullptr;
-    check(MPI_Win_allocate(static_cast<MPI_Aint>(bytes), 1, info, core_.comm(), &base, &window.win),
-          "MPI_Win_allocate");
+    net::mpi_check(MPI_Win_allocate(static_cast<MPI_Aint>(bytes), 1, info, core_.comm(), &base, &window.win),
+                   "MPI_Win_allocate");
     MPI_Win_set_errhandler(window.win, MPI_ERRORS_RETURN);
     window.base = static_cast<std::byte*>(base);
     window.bytes = bytes;
@@ -269,22 +271,23 @@ void RmaChannel::resize_windows(std::vector<std::size_t> need) {
   std::vector<std::uint64_t> capacity_here(ranks, 0), capacity_there(ranks, 0);
   for (std::size_t s = 0; s < ranks; ++s)
     capacity_here[s] = windows_[s].bytes > sizeof(SizeWord) ? windows_[s].bytes - sizeof(SizeWord) : 0;
-  check(MPI_Alltoall(capacity_here.data(), 1, MPI_UINT64_T, capacity_there.data(), 1, MPI_UINT64_T, core_.comm()),
-        "MPI_Alltoall");
+  net::mpi_check(
+      MPI_Alltoall(capacity_here.data(), 1, MPI_UINT64_T, capacity_there.data(), 1, MPI_UINT64_T, core_.comm()),
+      "MPI_Alltoall");
   for (std::size_t r = 0; r < ranks; ++r) remote_capacity_[r] = static_cast<std::size_t>(capacity_there[r]);
 }
 
 void RmaChannel::open_epochs(std::vector<rank_t> to, std::vector<rank_t> from) {
   // Expose each source's buffer to that source alone, so its window completes on its own.
   for (rank_t source : from) {
-    check(MPI_Win_post(group_of({source}), 0, windows_[static_cast<std::size_t>(source)].win), "MPI_Win_post");
+    net::mpi_check(MPI_Win_post(group_of({source}), 0, windows_[static_cast<std::size_t>(source)].win), "MPI_Win_post");
     exposed_.push_back(source);
   }
   if (!to.empty()) {
     puts_left_ = to.size();
     std::sort(to.begin(), to.end());
-    check(MPI_Win_start(group_of(std::move(to)), 0, windows_[static_cast<std::size_t>(core_.rank())].win),
-          "MPI_Win_start");
+    net::mpi_check(MPI_Win_start(group_of(std::move(to)), 0, windows_[static_cast<std::size_t>(core_.rank())].win),
+                   "MPI_Win_start");
   }
 }
 
@@ -292,14 +295,14 @@ void RmaChannel::put(rank_t peer, Bytes message) {
   const MPI_Win win = windows_[static_cast<std::size_t>(core_.rank())].win;
   SizeWord& size = size_words_[static_cast<std::size_t>(peer)];
   size = message.size();
-  check(MPI_Put(&size, sizeof size, MPI_BYTE, peer, 0, sizeof size, MPI_BYTE, win), "MPI_Put");
+  net::mpi_check(MPI_Put(&size, sizeof size, MPI_BYTE, peer, 0, sizeof size, MPI_BYTE, win), "MPI_Put");
   if (!message.empty()) {
-    const int count = count_of(message.size(), "a message");
-    check(MPI_Put(message.data(), count, MPI_BYTE, peer, sizeof size, count, MPI_BYTE, win), "MPI_Put");
+    const int count = net::mpi_count(message.size(), "a message");
+    net::mpi_check(MPI_Put(message.data(), count, MPI_BYTE, peer, sizeof size, count, MPI_BYTE, win), "MPI_Put");
   }
   in_flight_.push_back(std::move(message));
   if (--puts_left_ > 0) return;
-  check(MPI_Win_complete(win), "MPI_Win_complete");
+  net::mpi_check(MPI_Win_complete(win), "MPI_Win_complete");
   for (auto& sent : in_flight_) core_.pool().recycle(std::move(sent));
   in_flight_.clear();
   access_done_.store(true, std::memory_order_release);
@@ -308,15 +311,15 @@ void RmaChannel::put(rank_t peer, Bytes message) {
 MPI_Group RmaChannel::group_of(std::vector<rank_t> ranks) {
   auto [it, inserted] = groups_.try_emplace(std::move(ranks), MPI_GROUP_NULL);
   if (inserted)
-    check(MPI_Group_incl(everyone_, static_cast<int>(it->first.size()), it->first.data(), &it->second),
-          "MPI_Group_incl");
+    net::mpi_check(MPI_Group_incl(everyone_, static_cast<int>(it->first.size()), it->first.data(), &it->second),
+                   "MPI_Group_incl");
   return it->second;
 }
 
 void RmaChannel::close() {
   for (Window& window : windows_)
     if (window.win != MPI_WIN_NULL) {
-      check(MPI_Win_free(&window.win), "MPI_Win_free");
+      net::mpi_check(MPI_Win_free(&window.win), "MPI_Win_free");
       core_.pool().remove_fixed(window.bytes);
     }
   for (auto& [ranks, group] : groups_) MPI_Group_free(&group);
