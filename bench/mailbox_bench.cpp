@@ -111,7 +111,7 @@ struct Draw {
 // Mailbox: every message through async_send, then wait_empty. Returns seconds (max over ranks).
 template <std::size_t Bytes>
 Times mailbox_rate(courier::comm::Runtime& rt, const Options& o, std::uint64_t& checksum) {
-  const Draw draw{courier::stream_key(7, static_cast<std::uint64_t>(rt.rank())), rt.size()};
+  const Draw draw{courier::stream_key(7, static_cast<std::uint64_t>(rt.rank())), rt.ranks()};
   std::uint64_t sum = 0;
   mb::Config config;
   config.capacity_bytes = o.capacity;

@@ -174,10 +174,10 @@ MailboxComponents mailbox_cc(comm::Runtime& runtime, std::span<const graph::Edge
   LabelPropagation propagation(runtime, options.mailbox);
   const Delegates delegates =
       find_delegates(runtime, my_edges, num_vertices, options.delegates, setup, &out.setup_stats);
-  const mailbox::RoundRobin own(runtime.size(), runtime.rank(), num_vertices);
+  const mailbox::RoundRobin own(runtime.ranks(), runtime.rank(), num_vertices);
   std::vector<Arc> arcs = shuffle.run(
       [&](auto&& send) {
-        for (const graph::Edge& e : my_edges) place_edge(e, delegates, own, runtime.size(), send);
+        for (const graph::Edge& e : my_edges) place_edge(e, delegates, own, runtime.ranks(), send);
       },
       &out.setup_stats);
   const detail::Slots slots(own, delegates);

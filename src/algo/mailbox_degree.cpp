@@ -7,7 +7,7 @@ namespace courier::algo {
 
 MailboxDegrees mailbox_degrees(comm::Runtime& runtime, std::span<const graph::Edge> my_edges,
                                graph::vertex_t num_vertices, const mailbox::Config& config, DegreeCount count) {
-  const auto ranks = static_cast<graph::vertex_t>(runtime.size());
+  const auto ranks = static_cast<graph::vertex_t>(runtime.ranks());
   const auto rank = static_cast<graph::vertex_t>(runtime.rank());
   MailboxDegrees result;
   result.counts.assign(static_cast<std::size_t>(num_vertices / ranks + (rank < num_vertices % ranks ? 1 : 0)), 0);

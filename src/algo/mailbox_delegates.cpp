@@ -65,7 +65,7 @@ Delegates find_delegates(comm::Runtime& runtime, std::span<const graph::Edge> my
     box.wait_empty();
     threshold = automatic_delegate_threshold(edges, num_vertices);
   }
-  const mailbox::RoundRobin own(runtime.size(), runtime.rank(), num_vertices);
+  const mailbox::RoundRobin own(runtime.ranks(), runtime.rank(), num_vertices);
   for (std::size_t i = 0; i < degrees.counts.size(); ++i)
     if (degrees.counts[i] > threshold) box.async_bcast({Announcement::delegate, own.global(i)});
   box.wait_empty();

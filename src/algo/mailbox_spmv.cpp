@@ -118,12 +118,12 @@ MailboxMatrix::MailboxMatrix(comm::Runtime& runtime, std::span<const graph::Edge
   s.num_vertices = num_vertices;
   s.delegates = find_delegates(runtime, my_edges, num_vertices, options.delegates, setup, &s.setup_stats);
   const Delegates& delegates = s.delegates;
-  const mailbox::RoundRobin own(runtime.size(), runtime.rank(), num_vertices);
+  const mailbox::RoundRobin own(runtime.ranks(), runtime.rank(), num_vertices);
   std::vector<Nonzero> mine = shuffle.run(
       [&](auto&& send) {
         for (std::size_t i = 0; i < my_edges.size(); ++i) {
           const Nonzero a{my_edges[i].src, my_edges[i].dst, my_weights.empty() ? 1.0 : my_weights[i]};
-          send(keeper(a, delegates, own, runtime.size()), a);
+          send(keeper(a, delegates, own, runtime.ranks()), a);
         }
       },
       &s.setup_stats);

@@ -30,7 +30,7 @@ std::vector<double> x_vector(graph::vertex_t vertices) {
 engines::MailboxResult on_mailbox(const engines::MailboxShare& share) {
   MailboxMatrix a(share.runtime, share.edges, share.weights, share.vertices,
                   {share.config, DelegatePolicy{share.delegate_threshold}});
-  const mailbox::RoundRobin own(share.runtime.size(), share.runtime.rank(), share.vertices);
+  const mailbox::RoundRobin own(share.runtime.ranks(), share.runtime.rank(), share.vertices);
   std::vector<double> x(own.owned());
   for (std::size_t i = 0; i < x.size(); ++i) x[i] = x_of(own.global(i));
   Timer timer;

@@ -39,7 +39,7 @@ bool post_with_slot(RuntimeState& rt, rank_t dest, wire::Header h, const Transfe
 
 endpoint_id Endpoint::id() const { return state_->id; }
 rank_t Endpoint::rank() const { return runtime_->rank; }
-rank_t Endpoint::size() const { return runtime_->ranks; }
+rank_t Endpoint::ranks() const { return runtime_->ranks; }
 Runtime& Endpoint::runtime() { return runtime_->runtime; }
 Allocator& Endpoint::allocator() { return *state_->allocator; }
 void Endpoint::release(const Completion& received) { state_->allocator->deallocate(received.data, received.size); }

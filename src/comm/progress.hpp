@@ -30,11 +30,11 @@ class Progress {
  public:
   Progress(ProgressLock& lock, net::Device& device, PacketPool& pool, OriginSlots& slots, const Endpoints& endpoints,
            Windows& windows, const RuntimeOptions& options)
-      : shutdown(device.rank(), device.size(), options.shutdown_timeout),
-        outgoing(device, pool, lock, slots, device.size(), options.queue_packets),
+      : shutdown(device.rank(), device.ranks(), options.shutdown_timeout),
+        outgoing(device, pool, lock, slots, device.ranks(), options.queue_packets),
         delivery(shutdown),
         rendezvous(device, slots, endpoints, outgoing, delivery, device.rank()),
-        arrivals(endpoints, windows, delivery, rendezvous, device.size(), options.packet_count),
+        arrivals(endpoints, windows, delivery, rendezvous, device.ranks(), options.packet_count),
         lock_(lock),
         device_(device) {}
 

@@ -19,7 +19,7 @@ Runtime::~Runtime() {
 }
 
 rank_t Runtime::rank() const { return state_->rank; }
-rank_t Runtime::size() const { return state_->ranks; }
+rank_t Runtime::ranks() const { return state_->ranks; }
 net::Device& Runtime::device() { return *state_->device; }
 const RuntimeOptions& Runtime::options() const { return state_->options; }
 std::size_t Runtime::eager_limit() const { return state_->eager_limit; }

@@ -34,7 +34,7 @@ RuntimeState::RuntimeState(Runtime& rt, std::unique_ptr<net::Device> dev, Runtim
       options(opts),
       device(checked(std::move(dev))),
       rank(device->rank()),
-      ranks(device->size()),
+      ranks(device->ranks()),
       eager_limit(eager_limit_for(*device, options)),
       pool(std::max<std::size_t>(options.packet_count, 1), sizeof(wire::Header) + eager_limit),
       windows(rank),

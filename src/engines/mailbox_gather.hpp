@@ -50,7 +50,7 @@ class RoundRobinGather {
 
  private:
   void place(const Block& b) {
-    const mailbox::RoundRobin from(box_.size(), static_cast<int>(b.from), vertices_);
+    const mailbox::RoundRobin from(box_.ranks(), static_cast<int>(b.from), vertices_);
     for (std::uint32_t j = 0; j < b.count; ++j) all_[from.global(b.first + j)] = b.values[j];
   }
 
@@ -73,7 +73,7 @@ class ReportGather {
       : box_(runtime, [this](auto&, const Tagged& t) { reports_[static_cast<std::size_t>(t.from)] = t.report; }, config) {}
 
   std::vector<Report> run(const Report& mine) {
-    if (box_.rank() == 0) reports_.assign(static_cast<std::size_t>(box_.size()), Report{});
+    if (box_.rank() == 0) reports_.assign(static_cast<std::size_t>(box_.ranks()), Report{});
     box_.async_send(0, Tagged{box_.rank(), mine});
     box_.wait_empty();
     return std::move(reports_);

@@ -168,7 +168,7 @@ class VertexEngine final : public harness::Engine {
           std::unique_ptr<sync::Stack> stack = sync::Stack::open(stack_options, runtime, budget);
           const Loaded loaded = load_rank(algorithm, kernel, spec, *stack);
           // Ranks are threads of this process: each takes its own slice of the PUs.
-          const PlacementOptions placement{spec.options.flag("pin"), runtime.rank(), runtime.size()};
+          const PlacementOptions placement{spec.options.flag("pin"), runtime.rank(), runtime.ranks()};
           Timer timer;
           RankOutcome mine = run_rank(kernel, loaded, stack->channel(), spec.threads, placement);
           const double run_seconds = stack->channel().max_all(timer.lap());

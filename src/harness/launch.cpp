@@ -84,7 +84,7 @@ void run_local_ranks(int ranks, const std::function<void(comm::Runtime&)>& body,
   comm::run_local(
       ranks,
       [&](comm::Runtime& runtime) {
-        ending_the_run_on_failure(runtime.rank(), runtime.size(), [&] { body(runtime); });
+        ending_the_run_on_failure(runtime.rank(), runtime.ranks(), [&] { body(runtime); });
       },
       options);
 }

@@ -18,7 +18,7 @@ namespace courier::mailbox::detail {
 namespace {
 
 Topology topology_for(comm::Runtime& runtime, const Config& config) {
-  if (config.layout) return Topology::from_layout(*config.layout, runtime.size(), runtime.rank());
+  if (config.layout) return Topology::from_layout(*config.layout, runtime.ranks(), runtime.rank());
   return Topology::from_nodes(runtime.device().rank_nodes(), runtime.rank());
 }
 
@@ -71,7 +71,7 @@ Core::Core(comm::Runtime& runtime, const Config& config, std::size_t fixed_paylo
       config_(config),
       topology_(topology_for(runtime, config)),
       fixed_payload_(fixed_payload),
-      ranks_(static_cast<std::uint32_t>(topology_.size())),
+      ranks_(static_cast<std::uint32_t>(topology_.ranks())),
       deliver_(deliver),
       deliver_run_(deliver_run),
       owner_(owner) {
@@ -79,21 +79,21 @@ Core::Core(comm::Runtime& runtime, const Config& config, std::size_t fixed_paylo
     throw InputError("mailbox: capacity 0 bytes; give at least 1 (messages are sent once this many bytes are buffered)");
   }
   relieve_at_ = config.capacity_bytes;
-  const auto ranks = static_cast<std::size_t>(size());
-  next_hop_.resize(ranks);
-  hop_remote_.resize(ranks);
-  bcast_children_.resize(ranks);
-  windows_.resize(ranks);
-  direct_.resize(ranks);
-  routed_.resize(ranks);
-  listed_.resize(ranks);
-  for (rank_t r = 0; r < size(); ++r) {
+  const auto peers = static_cast<std::size_t>(ranks());
+  next_hop_.resize(peers);
+  hop_remote_.resize(peers);
+  bcast_children_.resize(peers);
+  windows_.resize(peers);
+  direct_.resize(peers);
+  routed_.resize(peers);
+  listed_.resize(peers);
+  for (rank_t r = 0; r < ranks(); ++r) {
     const auto i = static_cast<std::size_t>(r);
     next_hop_[i] = next_hop(topology_, config.routing, r);
     hop_remote_[i] = topology_.same_node(rank(), r) ? 0 : 1;
     bcast_children_[i] = detail::bcast_children(topology_, config.routing, r);
   }
-  termination_ = std::make_unique<Termination>(endpoint_, rank(), size());
+  termination_ = std::make_unique<Termination>(endpoint_, rank(), ranks());
   if (config.echo_config && rank() == 0) std::fprintf(stderr, "%s\n", describe(config, topology_).c_str());
 }
 
@@ -122,7 +122,7 @@ Core::~Core() {
 
 void Core::bad_destination(rank_t dest) const {
   throw InputError("mailbox: destination rank " + std::to_string(dest) + " is out of range; ranks are 0 to " +
-                   std::to_string(size() - 1));
+                   std::to_string(ranks() - 1));
 }
 
 void Core::bad_batch(std::size_t bytes) {

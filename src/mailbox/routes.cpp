@@ -54,7 +54,7 @@ std::vector<rank_t> bcast_children(const Topology& t, Routing routing, rank_t or
   switch (routing) {
     case Routing::no_route:
       if (me == origin) {
-        for (rank_t r = 0; r < t.size(); ++r) {
+        for (rank_t r = 0; r < t.ranks(); ++r) {
           if (r != me) out.push_back(r);
         }
       }
@@ -64,7 +64,7 @@ std::vector<rank_t> bcast_children(const Topology& t, Routing routing, rank_t or
       // with its core offset.
       if (here != home) break;
       if (me == origin) others_on_node(t, home, me, out);
-      for (rank_t r = 0; r < t.size(); ++r) {
+      for (rank_t r = 0; r < t.ranks(); ++r) {
         if (t.node_of(r) != home && node_local_sender(t, home, r) == me) out.push_back(r);
       }
       break;

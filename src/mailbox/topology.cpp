@@ -83,7 +83,7 @@ rank_t Topology::rank_at(int node, int core) const {
 
 std::string Topology::describe() const {
   return std::to_string(nodes()) + " node" + (nodes() == 1 ? "" : "s") + " x " + std::to_string(cores_per_node_) +
-         " core" + (cores_per_node_ == 1 ? "" : "s") + " (" + std::to_string(size()) + " ranks)";
+         " core" + (cores_per_node_ == 1 ? "" : "s") + " (" + std::to_string(ranks()) + " ranks)";
 }
 
 }  // namespace courier::mailbox

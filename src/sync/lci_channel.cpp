@@ -146,17 +146,17 @@ LciChannel::LciChannel(comm::Runtime& runtime, LciOptions options)
     : runtime_(runtime),
       stream_(options.stream),
       message_bytes_(options.message_bytes == 0 ? runtime.eager_limit() : options.message_bytes),
-      window_(peer_window(options.window, runtime.size())),
+      window_(peer_window(options.window, runtime.ranks())),
       room_batch_(static_cast<std::uint32_t>(std::max<std::size_t>(window_ / 2, 1))),
       wait_(options.wait),
-      pool_(std::make_unique<Pool>(static_cast<std::size_t>(runtime.size()) + 4)),
+      pool_(std::make_unique<Pool>(static_cast<std::size_t>(runtime.ranks()) + 4)),
       allocator_(std::make_unique<PoolAllocator>(*pool_)),
       messages_(runtime.create_endpoint(queue_endpoint(allocator_.get()))),
       collectives_(runtime.create_endpoint(queue_endpoint(nullptr))),
-      room_(std::make_shared<Room>(runtime.size(), window_)),
+      room_(std::make_shared<Room>(runtime.ranks(), window_)),
       credits_(runtime.create_endpoint(credit_endpoint(room_))),
-      owed_(new std::atomic<std::uint32_t>[static_cast<std::size_t>(runtime.size())]) {
-  for (rank_t r = 0; r < runtime.size(); ++r) owed_[r].store(0, std::memory_order_relaxed);
+      owed_(new std::atomic<std::uint32_t>[static_cast<std::size_t>(runtime.ranks())]) {
+  for (rank_t r = 0; r < runtime.ranks(); ++r) owed_[r].store(0, std::memory_order_relaxed);
 }
 
 LciChannel::~LciChannel() {
@@ -190,7 +190,7 @@ LciOptions LciChannel::options_for(const ProgressBudget& budget) {
 }
 
 rank_t LciChannel::rank() const { return runtime_.rank(); }
-rank_t LciChannel::ranks() const { return runtime_.size(); }
+rank_t LciChannel::ranks() const { return runtime_.ranks(); }
 std::size_t LciChannel::message_limit() const { return stream_ ? message_bytes_ : 0; }
 
 void LciChannel::post(comm::Endpoint& endpoint, rank_t peer, comm::tag_t tag, std::span<const std::byte> data,
@@ -307,7 +307,7 @@ void LciChannel::hand_over() {
 }
 
 std::vector<std::uint64_t> LciChannel::all_gather(std::uint64_t bits) {
-  const rank_t ranks = runtime_.size(), me = runtime_.rank();
+  const rank_t ranks = runtime_.ranks(), me = runtime_.rank();
   std::vector<std::uint64_t> values(static_cast<std::size_t>(ranks));
   values[me] = bits;
   const std::uint64_t sequence = ++collective_;

@@ -65,8 +65,8 @@ std::vector<T> run_round_robin(const graph::EdgeList& edges, const MailboxSetup&
   comm::run_local(
       setup.ranks,
       [&](comm::Runtime& runtime) {
-        const std::vector<T> mine = body(runtime, slice_of(edges, runtime.rank(), runtime.size()));
-        const mailbox::RoundRobin own(runtime.size(), runtime.rank(), edges.num_vertices);
+        const std::vector<T> mine = body(runtime, slice_of(edges, runtime.rank(), runtime.ranks()));
+        const mailbox::RoundRobin own(runtime.ranks(), runtime.rank(), edges.num_vertices);
         if (mine.size() != own.owned()) throw std::runtime_error("a rank returned the wrong number of values");
         for (std::size_t i = 0; i < mine.size(); ++i) all[own.global(i)] = mine[i];  // disjoint per rank
       },

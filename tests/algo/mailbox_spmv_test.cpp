@@ -68,7 +68,7 @@ Outcome run_spmv(const graph::EdgeList& edges, const std::vector<double>& x, con
         const std::size_t first = static_cast<std::size_t>(mine.data() - edges.edges.data());
         const std::span<const double> my_weights(all_weights.data() + first, mine.size());
         algo::MailboxMatrix a(rt, mine, my_weights, edges.num_vertices, options);
-        const courier::mailbox::RoundRobin own(rt.size(), rt.rank(), edges.num_vertices);
+        const courier::mailbox::RoundRobin own(rt.ranks(), rt.rank(), edges.num_vertices);
         std::vector<double> my_x(own.owned());
         for (std::size_t i = 0; i < my_x.size(); ++i) my_x[i] = x[own.global(i)];
         std::vector<double> y = a.multiply(my_x);

@@ -25,14 +25,14 @@ void ping_everyone(comm::Runtime& rt, bool explicit_progress) {
   comm::Endpoint& ep = rt.endpoint();
   courier::Backoff backoff;
   const auto message = text("hello from " + std::to_string(rt.rank()));
-  for (courier::rank_t d = 0; d < rt.size(); ++d) {
+  for (courier::rank_t d = 0; d < rt.ranks(); ++d) {
     while (ep.send(d, 100 + static_cast<comm::tag_t>(rt.rank()), message) != comm::Post::done) {
       if (explicit_progress) rt.progress();
       backoff.pause();
     }
   }
-  std::vector<int> heard(static_cast<std::size_t>(rt.size()), 0);
-  for (int received = 0; received < rt.size();) {
+  std::vector<int> heard(static_cast<std::size_t>(rt.ranks()), 0);
+  for (int received = 0; received < rt.ranks();) {
     comm::Completion c;
     if (ep.poll(c)) {
       ASSERT_EQ(c.op, comm::Op::recv);

@@ -19,7 +19,7 @@ class World {
     for (rank_t r = 0; r < ranks; ++r) runtimes_.push_back(std::make_unique<Runtime>(fabric_.device(r), options));
   }
   Runtime& operator[](rank_t r) { return *runtimes_[static_cast<std::size_t>(r)]; }
-  rank_t size() const { return static_cast<rank_t>(runtimes_.size()); }
+  rank_t ranks() const { return static_cast<rank_t>(runtimes_.size()); }
 
   // body(runtime) on one thread per rank, then shutdown; rethrows the first failure.
   void run(const std::function<void(Runtime&)>& body) {

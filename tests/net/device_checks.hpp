@@ -130,7 +130,7 @@ inline std::vector<std::byte> make_frame(rank_t source, std::uint32_t seq, std::
 // must arrive exactly once, at the right rank, from the right source, with the right bytes.
 inline void check_random_frames(Device& device, std::size_t count) {
   const rank_t me = device.rank();
-  const rank_t ranks = device.size();
+  const rank_t ranks = device.ranks();
   const std::size_t max_bytes = device.max_frame_bytes();
   RecordingSink sink;
 
@@ -180,8 +180,8 @@ inline void check_random_frames(Device& device, std::size_t count) {
 // provider may push back earlier (ofi) passes exact = false; mpi must take exactly that many.
 inline void check_send_retry(Device& device, std::size_t send_buffers, bool exact) {
   const rank_t me = device.rank();
-  const rank_t next = (me + 1) % device.size();
-  const rank_t previous = (me + device.size() - 1) % device.size();
+  const rank_t next = (me + 1) % device.ranks();
+  const rank_t previous = (me + device.ranks() - 1) % device.ranks();
   RecordingSink sink;
   std::vector<std::byte> frame(64);
   // A first frame each way, so that connections are up before the test proper.
@@ -230,7 +230,7 @@ inline void check_send_retry(Device& device, std::size_t send_buffers, bool exac
 inline void check_puts(Device& device) {
   const std::vector<std::size_t> sizes = {0, 1, 8, 4095, 65536 + 3, 1 << 20};
   const rank_t me = device.rank();
-  const rank_t ranks = device.size();
+  const rank_t ranks = device.ranks();
   const std::size_t per_pair = sizes.size();
   RecordingSink sink;
   auto arrived_context = [&](rank_t origin, std::size_t k) { return 1000 * origin + k; };
@@ -302,16 +302,16 @@ inline void check_puts(Device& device) {
 // steady_clock is the machine's monotonic clock, shared by processes on one machine.
 inline void check_barrier(Device& device) {
   using namespace std::chrono;
-  if (device.rank() == device.size() - 1) std::this_thread::sleep_for(milliseconds(100));
+  if (device.rank() == device.ranks() - 1) std::this_thread::sleep_for(milliseconds(100));
   std::int64_t times[2];
   times[0] = duration_cast<nanoseconds>(steady_clock::now().time_since_epoch()).count();
   device.barrier();
   times[1] = duration_cast<nanoseconds>(steady_clock::now().time_since_epoch()).count();
-  std::vector<std::int64_t> all(2 * device.size());
+  std::vector<std::int64_t> all(2 * device.ranks());
   MPI_Allgather(times, 2, MPI_INT64_T, all.data(), 2, MPI_INT64_T, MPI_COMM_WORLD);
   std::int64_t last_entry = 0;
   std::int64_t first_exit = INT64_MAX;
-  for (rank_t r = 0; r < device.size(); ++r) {
+  for (rank_t r = 0; r < device.ranks(); ++r) {
     last_entry = std::max(last_entry, all[2 * r]);
     first_exit = std::min(first_exit, all[2 * r + 1]);
   }

@@ -42,7 +42,7 @@ TEST(LocalDevice, FramesArriveIntactAndFullRingAnswersRetry) {
   auto b = fabric.device(1);
   EXPECT_EQ(a->name(), "local");
   EXPECT_EQ(b->rank(), 1);
-  EXPECT_EQ(a->size(), 2);
+  EXPECT_EQ(a->ranks(), 2);
   EXPECT_EQ(a->max_frame_bytes(), 1024u);
   EXPECT_THROW(fabric.device(0), courier::Error);
 

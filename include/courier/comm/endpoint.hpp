@@ -49,7 +49,7 @@ class Endpoint {
 
   endpoint_id id() const;
   rank_t rank() const;
-  rank_t size() const;
+  rank_t ranks() const;
   Runtime& runtime();
 
   // Two-sided send of `data` to `dest`. Up to Runtime::eager_limit() bytes go eager: the data is

@@ -62,7 +62,7 @@ class Runtime {
   Runtime& operator=(const Runtime&) = delete;
 
   rank_t rank() const;
-  rank_t size() const;
+  rank_t ranks() const;
   net::Device& device();
   const RuntimeOptions& options() const;
   std::size_t eager_limit() const;  // sends up to this many bytes go eager

@@ -41,7 +41,7 @@ class Core {
   Core& operator=(const Core&) = delete;
 
   rank_t rank() const { return topology_.rank(); }
-  rank_t size() const { return topology_.size(); }
+  rank_t ranks() const { return topology_.ranks(); }
   const Topology& topology() const { return topology_; }
   const Config& config() const { return config_; }
 

@@ -77,7 +77,7 @@ class Mailbox {
   bool test_empty() { return core_.test_empty(); }
 
   rank_t rank() const { return core_.rank(); }
-  rank_t size() const { return core_.size(); }
+  rank_t ranks() const { return core_.ranks(); }
   const Topology& topology() const { return core_.topology(); }
   const Config& config() const { return core_.config(); }
   Stats local_stats() const { return core_.stats(); }

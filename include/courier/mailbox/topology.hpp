@@ -36,7 +36,7 @@ class Topology {
   static Topology from_nodes(const std::vector<int>& node_of_rank, rank_t rank);
 
   rank_t rank() const { return rank_; }
-  rank_t size() const { return static_cast<rank_t>(node_of_.size()); }
+  rank_t ranks() const { return static_cast<rank_t>(node_of_.size()); }
   int nodes() const { return static_cast<int>(members_.size()); }
   int cores_per_node() const { return cores_per_node_; }  // the largest node's rank count (C)
   int node() const { return node_of(rank_); }

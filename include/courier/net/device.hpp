@@ -50,13 +50,13 @@ class Device {
   virtual ~Device() = default;
 
   virtual rank_t rank() const = 0;
-  virtual rank_t size() const = 0;
+  virtual rank_t ranks() const = 0;
   virtual std::string name() const = 0;  // "local", "mpi", "ofi"
   // Largest frame try_send takes; the runtime's eager limit and packing are sized by it.
   virtual std::size_t max_frame_bytes() const = 0;
   // Each rank's node, indexed by rank: equal values share a machine's memory (the mailbox routes
   // by it). A transport that cannot tell reports every rank on node 0.
-  virtual std::vector<int> rank_nodes() const { return std::vector<int>(static_cast<std::size_t>(size()), 0); }
+  virtual std::vector<int> rank_nodes() const { return std::vector<int>(static_cast<std::size_t>(ranks()), 0); }
 
   // Sends `frame` to `dest` (which may be this rank). `done` means the bytes were copied or sent
   // and the span may be reused; `retry` means nothing was sent. Frames from one source to one

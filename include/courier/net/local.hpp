@@ -39,7 +39,7 @@ class LocalFabric {
   LocalFabric(const LocalFabric&) = delete;
   LocalFabric& operator=(const LocalFabric&) = delete;
 
-  rank_t size() const;
+  rank_t ranks() const;
   const LocalOptions& options() const;
   // Rank `rank`'s device; each rank's device may be taken once. Devices may outlive the fabric.
   std::unique_ptr<Device> device(rank_t rank);

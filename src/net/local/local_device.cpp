@@ -25,7 +25,7 @@ LocalDevice::LocalDevice(std::shared_ptr<LocalFabric::State> state, rank_t rank)
   }
 }
 
-rank_t LocalDevice::size() const { return ranks_; }
+rank_t LocalDevice::ranks() const { return ranks_; }
 std::size_t LocalDevice::max_frame_bytes() const { return frame_bytes_; }
 
 void LocalDevice::rank_error(rank_t r, const char* what) const {

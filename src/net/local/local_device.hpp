@@ -19,7 +19,7 @@ class alignas(cache_line_bytes) LocalDevice final : public Device {
   LocalDevice(std::shared_ptr<LocalFabric::State> state, rank_t rank);
 
   rank_t rank() const override { return rank_; }
-  rank_t size() const override;
+  rank_t ranks() const override;
   std::string name() const override { return "local"; }
   std::size_t max_frame_bytes() const override;
 

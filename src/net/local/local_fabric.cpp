@@ -29,7 +29,7 @@ LocalFabric::LocalFabric(rank_t ranks, LocalOptions options) {
 
 LocalFabric::~LocalFabric() = default;
 
-rank_t LocalFabric::size() const { return state_->ranks; }
+rank_t LocalFabric::ranks() const { return state_->ranks; }
 const LocalOptions& LocalFabric::options() const { return state_->options; }
 
 std::unique_ptr<Device> LocalFabric::device(rank_t rank) {

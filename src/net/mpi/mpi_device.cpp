@@ -67,7 +67,7 @@ class MpiDevice final : public Device {
   static void validate(const MpiDeviceOptions& options);
 
   rank_t rank() const override { return rank_; }
-  rank_t size() const override { return size_; }
+  rank_t ranks() const override { return size_; }
   std::string name() const override { return "mpi"; }
   std::size_t max_frame_bytes() const override { return options_.max_frame_bytes; }
   std::vector<int> rank_nodes() const override { return rank_nodes_; }

@@ -108,7 +108,7 @@ class OfiDevice final : public Device {
   ~OfiDevice() override { shut_down(); }
 
   rank_t rank() const override { return rank_; }
-  rank_t size() const override { return size_; }
+  rank_t ranks() const override { return size_; }
   std::string name() const override { return "ofi"; }
   std::vector<int> rank_nodes() const override { return rank_nodes_; }
   std::size_t max_frame_bytes() const override { return options_.max_frame_bytes; }

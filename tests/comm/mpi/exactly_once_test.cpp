@@ -26,14 +26,14 @@ void exactly_once(std::unique_ptr<courier::net::Device> device, int threads, int
   options.progress_thread = progress_thread;
   options.packet_count = 256;
   comm::Runtime rt(std::move(device), options);
-  const Plan plan{rt.size(), threads, messages};
+  const Plan plan{rt.ranks(), threads, messages};
   comm::testing::exchange_exactly_once(rt, plan, !progress_thread);
   rt.shutdown();
   const comm::Stats s = rt.stats();
   EXPECT_EQ(s.dropped, 0u);
   EXPECT_EQ(s.discarded, 0u);
   const std::uint64_t sent = sum_over_ranks(s.messages_sent), received = sum_over_ranks(s.messages_received);
-  EXPECT_EQ(sent, static_cast<std::uint64_t>(rt.size()) * static_cast<std::uint64_t>(threads * messages));
+  EXPECT_EQ(sent, static_cast<std::uint64_t>(rt.ranks()) * static_cast<std::uint64_t>(threads * messages));
   EXPECT_EQ(received, sent);
   EXPECT_EQ(sum_over_ranks(s.bytes_received), sum_over_ranks(s.bytes_sent));
   EXPECT_GT(sum_over_ranks(s.rendezvous_sent), 0u);

@@ -37,7 +37,7 @@ struct Item {
 
 void exactly_once(mb::Routing routing, std::optional<mb::Layout> layout, std::size_t capacity) {
   comm::Runtime rt(courier::net::make_mpi_device());
-  const int P = rt.size(), me = rt.rank();
+  const int P = rt.ranks(), me = rt.rank();
   std::uint64_t delivered = 0, value_sum = 0;
   mb::Config config;
   config.capacity_bytes = capacity;
@@ -75,7 +75,7 @@ TEST(MailboxOverMpi, DiscoversOneNodeOnOneMachine) {
   comm::Runtime rt(courier::net::make_mpi_device());
   mb::Mailbox<int> box(rt, [](auto&, int) {}, 64);
   EXPECT_EQ(box.topology().nodes(), 1);
-  EXPECT_EQ(box.topology().cores_per_node(), rt.size());
+  EXPECT_EQ(box.topology().cores_per_node(), rt.ranks());
   EXPECT_EQ(box.topology().core(), rt.rank());
   box.wait_empty();
   rt.shutdown();

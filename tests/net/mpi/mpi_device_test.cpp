@@ -21,14 +21,14 @@ TEST(MpiDevice, DescribesItself) {
   MPI_Comm_size(MPI_COMM_WORLD, &world_size);
   EXPECT_EQ(device->name(), "mpi");
   EXPECT_EQ(device->rank(), world_rank);
-  EXPECT_EQ(device->size(), world_size);
+  EXPECT_EQ(device->ranks(), world_size);
   EXPECT_EQ(device->max_frame_bytes(), MpiDeviceOptions{}.max_frame_bytes);
 }
 
 // One machine: every rank on the node of rank 0, as the launcher placed them.
 TEST(MpiDevice, RanksOfOneMachineShareNodeZero) {
   auto device = make_mpi_device();
-  EXPECT_EQ(device->rank_nodes(), std::vector<int>(static_cast<std::size_t>(device->size()), 0));
+  EXPECT_EQ(device->rank_nodes(), std::vector<int>(static_cast<std::size_t>(device->ranks()), 0));
 }
 
 // Several nodes acted out by a split of the world in pairs, listed backwards: every rank is named
@@ -66,7 +66,7 @@ TEST(MpiDevice, RejectsOversizedFramesAndBadRanks) {
   auto device = make_mpi_device(options);
   std::vector<std::byte> frame(129);
   EXPECT_THROW(device->try_send(0, frame), Error);
-  EXPECT_THROW(device->try_send(device->size(), std::span(frame).first(8)), Error);
+  EXPECT_THROW(device->try_send(device->ranks(), std::span(frame).first(8)), Error);
   device->barrier();
 }
 

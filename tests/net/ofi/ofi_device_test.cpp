@@ -40,7 +40,7 @@ TEST_P(OfiDeviceTest, DescribesItself) {
   MPI_Comm_size(MPI_COMM_WORLD, &world_size);
   EXPECT_EQ(device->name(), "ofi");
   EXPECT_EQ(device->rank(), world_rank);
-  EXPECT_EQ(device->size(), world_size);
+  EXPECT_EQ(device->ranks(), world_size);
   OfiDescription description = describe_ofi_device(*device);
   EXPECT_NE(description.provider.find(GetParam().provider), std::string::npos)
       << description.provider;
