@@ -20,7 +20,7 @@ Runtime::~Runtime() {
 
 rank_t Runtime::rank() const { return state_->rank; }
 rank_t Runtime::ranks() const { return state_->ranks; }
-net::Device& Runtime::device() { return *state_->device; }
+std::vector<int> Runtime::rank_nodes() const { return state_->device->rank_nodes(); }
 const RuntimeOptions& Runtime::options() const { return state_->options; }
 std::size_t Runtime::eager_limit() const { return state_->eager_limit; }
 Endpoint& Runtime::endpoint() { return *state_->endpoints.find(0)->handle; }

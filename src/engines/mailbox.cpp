@@ -136,7 +136,7 @@ Gathered run_rank(const MailboxKernel& kernel, sync::Stack& stack, const RunSpec
     run_and_gather<std::uint64_t>(kernel, mine, quiet, g);
   const mailbox::Topology topology =
       config.layout ? mailbox::Topology::from_layout(*config.layout, runtime.ranks(), runtime.rank())
-                    : mailbox::Topology::from_nodes(runtime.device().rank_nodes(), runtime.rank());
+                    : mailbox::Topology::from_nodes(runtime.rank_nodes(), runtime.rank());
   g.topology = topology.describe();
   return g;
 }

@@ -19,7 +19,7 @@ namespace {
 
 Topology topology_for(comm::Runtime& runtime, const Config& config) {
   if (config.layout) return Topology::from_layout(*config.layout, runtime.ranks(), runtime.rank());
-  return Topology::from_nodes(runtime.device().rank_nodes(), runtime.rank());
+  return Topology::from_nodes(runtime.rank_nodes(), runtime.rank());
 }
 
 comm::EndpointOptions endpoint_options(comm::Allocator& allocator) {

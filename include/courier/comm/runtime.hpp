@@ -35,6 +35,7 @@
 #include <cstddef>
 #include <memory>
 #include <span>
+#include <vector>
 
 #include "courier/comm/endpoint.hpp"
 #include "courier/comm/stats.hpp"
@@ -63,7 +64,9 @@ class Runtime {
 
   rank_t rank() const;
   rank_t ranks() const;
-  net::Device& device();
+  // The node of every rank, indexed by rank, as the transport reports it (ranks that share
+  // memory share a node): what a topology-aware user (the mailbox's routes) needs of the device.
+  std::vector<int> rank_nodes() const;
   const RuntimeOptions& options() const;
   std::size_t eager_limit() const;  // sends up to this many bytes go eager
 
