@@ -7,10 +7,10 @@
 #include <cstdio>
 #include <string>
 
+#include "courier/comm/buffer_pool.hpp"
 #include "courier/core/backoff.hpp"
 #include "courier/core/error.hpp"
 #include "courier/mailbox/routes.hpp"
-#include "recycling_allocator.hpp"
 #include "termination.hpp"
 
 namespace courier::mailbox::detail {
@@ -62,12 +62,21 @@ constexpr std::size_t drain_batch = 64;  // completions handled before batches a
 constexpr std::size_t relief_slice_bytes = 256;  // a received run is delivered in slices this big (a block)
 constexpr std::size_t max_spares = 8;
 
+// Where the mailbox's endpoints put arriving batches: pooled buffers, since batches are large and
+// come at a steady rate. One pool serves every mailbox of the process because the runtime frees
+// messages left in an endpoint when it shuts down, which may be after the mailbox is gone.
+comm::Allocator& batch_allocator() {
+  static comm::BufferPool pool(64);
+  static comm::PooledAllocator allocator(pool);
+  return allocator;
+}
+
 }  // namespace
 
 Core::Core(comm::Runtime& runtime, const Config& config, std::size_t fixed_payload, Deliver deliver,
            DeliverRun deliver_run, void* owner)
     : runtime_(runtime),
-      endpoint_(runtime.create_endpoint(endpoint_options(RecyclingAllocator::shared()))),
+      endpoint_(runtime.create_endpoint(endpoint_options(batch_allocator()))),
       config_(config),
       topology_(topology_for(runtime, config)),
       fixed_payload_(fixed_payload),

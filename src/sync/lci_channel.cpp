@@ -12,96 +12,6 @@
 
 namespace courier::sync {
 
-// Recycled buffers, and the bytes of buffers alive (handed out or kept for reuse): the layer's
-// communication-buffer footprint.
-class LciChannel::Pool {
- public:
-  explicit Pool(std::size_t keep) : keep_(keep) {}
-
-  Bytes acquire(std::size_t bytes) {
-    Bytes buffer;
-    {
-      std::lock_guard lock(mutex_);
-      // Not a much larger one (say a load's): a small message would hold all of it.
-      if (!free_.empty() && free_.back().capacity() <= std::max<std::size_t>(4 * bytes, kSmall)) {
-        buffer = std::move(free_.back());
-        free_.pop_back();
-      }
-    }
-    const std::size_t before = buffer.capacity();
-    buffer.clear();
-    buffer.reserve(std::max<std::size_t>(bytes, 1));  // never empty: data() names the buffer
-    if (buffer.capacity() != before) grow(buffer.capacity() - before);  // a recycled one rarely grows
-    return buffer;
-  }
-
-  void give(Bytes buffer) {
-    std::lock_guard lock(mutex_);
-    if (free_.size() < keep_) {
-      free_.push_back(std::move(buffer));
-      return;
-    }
-    live_ -= std::min(live_, buffer.capacity());
-  }
-
-  std::uint64_t peak() const {
-    std::lock_guard lock(mutex_);
-    return peak_;
-  }
-
-  // Frees the kept buffers; the peak starts again from what is handed out.
-  void restart_peak() {
-    std::lock_guard lock(mutex_);
-    for (const Bytes& buffer : free_) live_ -= std::min(live_, buffer.capacity());
-    free_.clear();
-    peak_ = live_;
-  }
-
- private:
-  void grow(std::size_t bytes) {
-    std::lock_guard lock(mutex_);
-    live_ += bytes;
-    peak_ = std::max<std::uint64_t>(peak_, live_);
-  }
-
-  static constexpr std::size_t kSmall = 64 << 10;  // any buffer up to this size serves any request
-
-  const std::size_t keep_;
-  mutable std::mutex mutex_;
-  std::vector<Bytes> free_;
-  std::uint64_t live_ = 0, peak_ = 0;
-};
-
-// The runtime allocates received messages here, so they arrive in pooled vectors.
-class LciChannel::PoolAllocator final : public comm::Allocator {
- public:
-  explicit PoolAllocator(Pool& pool) : pool_(pool) {}
-
-  std::byte* allocate(std::size_t bytes) override {
-    Bytes buffer = pool_.acquire(bytes);
-    buffer.resize(bytes);
-    std::byte* data = buffer.data();
-    std::lock_guard lock(mutex_);
-    lent_.emplace(data, std::move(buffer));  // moving a vector keeps its data where it is
-    return data;
-  }
-  void deallocate(std::byte* data, std::size_t) override { pool_.give(take(data)); }
-
-  Bytes take(const std::byte* data) {
-    std::lock_guard lock(mutex_);
-    const auto it = lent_.find(data);
-    if (it == lent_.end()) throw Error("lci channel: a received buffer the channel did not allocate");
-    Bytes buffer = std::move(it->second);
-    lent_.erase(it);
-    return buffer;
-  }
-
- private:
-  Pool& pool_;
-  std::mutex mutex_;
-  std::unordered_map<const std::byte*, Bytes> lent_;
-};
-
 // How many more messages each peer may send this rank before it gives room back. Kept apart
 // from the channel: the credit endpoint's handler holds it, and the runtime may run that handler
 // after the channel is gone (a late credit message).
@@ -149,8 +59,8 @@ LciChannel::LciChannel(comm::Runtime& runtime, LciOptions options)
       window_(peer_window(options.window, runtime.ranks())),
       room_batch_(static_cast<std::uint32_t>(std::max<std::size_t>(window_ / 2, 1))),
       wait_(options.wait),
-      pool_(std::make_unique<Pool>(static_cast<std::size_t>(runtime.ranks()) + 4)),
-      allocator_(std::make_unique<PoolAllocator>(*pool_)),
+      pool_(std::make_unique<comm::BufferPool>(static_cast<std::size_t>(runtime.ranks()) + 4)),
+      allocator_(std::make_unique<comm::PooledAllocator>(*pool_)),
       messages_(runtime.create_endpoint(queue_endpoint(allocator_.get()))),
       collectives_(runtime.create_endpoint(queue_endpoint(nullptr))),
       room_(std::make_shared<Room>(runtime.ranks(), window_)),
@@ -235,7 +145,7 @@ void LciChannel::send(rank_t peer, Bytes message) {
   if (window_ != 0) room_->free[peer].fetch_sub(1, std::memory_order_relaxed);
   if (message.size() <= runtime_.eager_limit()) {
     post(messages_, peer, phase, data, nullptr);  // eager: copied into packets at once
-    pool_->give(std::move(message));
+    pool_->recycle(std::move(message));
     return;
   }
   // Rendezvous: the bytes must stay put until the runtime reports the send finished.
@@ -257,7 +167,7 @@ std::optional<Received> LciChannel::take(const comm::Completion& completion) {
       done = std::move(it->second);
       in_flight_.erase(it);
     }
-    pool_->give(std::move(done));
+    pool_->recycle(std::move(done));
     return std::nullopt;
   }
   Received received{completion.rank, allocator_->take(completion.data)};
@@ -294,7 +204,7 @@ std::optional<Received> LciChannel::try_receive() {
   return std::nullopt;
 }
 
-void LciChannel::release(Bytes buffer) { pool_->give(std::move(buffer)); }
+void LciChannel::release(Bytes buffer) { pool_->recycle(std::move(buffer)); }
 
 void LciChannel::end_phase() { hand_over(); }
 
@@ -393,7 +303,7 @@ ChannelStats LciChannel::stats() const {
   stats.messages_sent = messages_sent_.load(std::memory_order_relaxed);
   stats.bytes_sent = bytes_sent_.load(std::memory_order_relaxed);
   stats.phases = phases_.load(std::memory_order_relaxed);
-  stats.buffer_bytes_peak = pool_->peak();
+  stats.buffer_bytes_peak = pool_->peak_bytes();
   return stats;
 }
 

@@ -19,6 +19,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "courier/comm/buffer_pool.hpp"
 #include "courier/comm/runtime.hpp"
 #include "courier/sync/channel.hpp"
 #include "courier/sync/progress_mode.hpp"
@@ -81,8 +82,6 @@ class LciChannel final : public Channel {
   void restart_buffer_peak() override;
 
  private:
-  class Pool;
-  class PoolAllocator;
   struct Room;
   static comm::EndpointOptions credit_endpoint(std::shared_ptr<Room> room);
 
@@ -106,8 +105,8 @@ class LciChannel final : public Channel {
   const std::size_t window_;        // per peer; 0: no flow control
   const std::uint32_t room_batch_;  // room given back per credit message
   const Backoff::Limits wait_;
-  std::unique_ptr<Pool> pool_;
-  std::unique_ptr<PoolAllocator> allocator_;
+  std::unique_ptr<comm::BufferPool> pool_;
+  std::unique_ptr<comm::PooledAllocator> allocator_;
   comm::Endpoint& messages_;
   comm::Endpoint& collectives_;
   // Shared with the credit endpoint's handler, which the runtime keeps after this channel goes.

@@ -6,8 +6,8 @@
 
 #include <cstdint>
 
-#include "buffer_pool.hpp"
 #include "comm_thread.hpp"
+#include "courier/comm/buffer_pool.hpp"
 #include "courier/sync/channel.hpp"
 
 namespace courier::sync::mpi {
@@ -27,8 +27,8 @@ class ChannelCore {
   rank_t ranks() const { return ranks_; }
   const char* layer() const { return layer_; }
   CommThread& thread() { return thread_; }
-  BufferPool& pool() { return pool_; }
-  const BufferPool& pool() const { return pool_; }
+  comm::BufferPool& pool() { return pool_; }
+  const comm::BufferPool& pool() const { return pool_; }
 
   // On the communication thread: waits for `request`, progressing the channel meanwhile.
   void wait(MPI_Request& request);
@@ -47,7 +47,7 @@ class ChannelCore {
   const char* layer_;
   MPI_Comm comm_ = MPI_COMM_NULL;
   rank_t rank_ = 0, ranks_ = 1;
-  BufferPool pool_;
+  comm::BufferPool pool_;
   CommThread thread_;
 };
 
