@@ -1,9 +1,9 @@
-// tc: triangle counting on the undirected simple graph, per vertex and in all (triangles.cpp);
+// tc: triangle counting on the undirected simple graph, per vertex and in all (tc.cpp);
 // checked against the sequential reference.
 #include <fmt/format.h>
 
 #include "courier/algo/algorithms.hpp"
-#include "courier/algo/triangles.hpp"
+#include "courier/algo/tc.hpp"
 #include "courier/engines/vertex.hpp"
 #include "courier/graph/reference/triangles.hpp"
 #include "courier/graph/verify.hpp"
@@ -26,8 +26,8 @@ harness::Algorithm tc_algorithm() {
   a.about = "triangle counting: the triangles each vertex is a corner of, and in all";
   a.needs = {.simple_undirected = true};
   a.reference = [](const graph::Csr& g, const harness::Request&) {
-    graph::reference::TriangleResult tc = graph::reference::triangles(g);
-    return harness::Output{std::move(tc.per_vertex), Total{tc.total}};
+    graph::reference::TriangleResult counted = graph::reference::triangles(g);
+    return harness::Output{std::move(counted.per_vertex), Total{counted.total}};
   };
   a.verify = [](const graph::Csr& g, const harness::Request&, const harness::Output& out, bool is_reference) {
     if (is_reference) return describe::by_itself("tc");
@@ -39,8 +39,8 @@ harness::Algorithm tc_algorithm() {
     return harness::Summary{{{"Triangles", fmt::format("{}", total)}}, {{"triangles", total}}};
   };
   a.kernels["vertex"] = std::make_shared<engines::VertexKernel>([](vertex::Engine& e, const harness::Request&) {
-    TriangleResult tc = triangles(e);
-    return harness::Output{std::move(tc.per_vertex), Total{tc.total}};
+    TriangleResult counted = tc(e);
+    return harness::Output{std::move(counted.per_vertex), Total{counted.total}};
   });
   return a;
 }

@@ -8,11 +8,11 @@
 #include "courier/algo/kcore.hpp"
 #include "courier/algo/pagerank.hpp"
 #include "courier/algo/sssp.hpp"
-#include "courier/algo/triangles.hpp"
-#include "courier/vertex/gather.hpp"
+#include "courier/algo/tc.hpp"
 #include "courier/graph/csr.hpp"
 #include "courier/graph/reference.hpp"
 #include "courier/graph/transform.hpp"
+#include "courier/vertex/gather.hpp"
 #include "support/ranks.hpp"
 
 namespace courier::test_support {
@@ -56,7 +56,7 @@ inline void expect_every_algorithm_equals_reference(dist::Policy policy, int ran
       undirected_parts, threads,
       [&](vertex::Engine& e) {
         auto k = vertex::gather_masters<std::uint32_t>(e, algo::kcore(e));
-        auto t = vertex::gather_masters<std::uint64_t>(e, algo::triangles(e).per_vertex);
+        auto t = vertex::gather_masters<std::uint64_t>(e, algo::tc(e).per_vertex);
         if (e.rank() == 0) got_core = std::move(k), got_tri = std::move(t);
       },
       layer);

@@ -11,7 +11,7 @@ struct TriangleResult {
   std::uint64_t total = 0;                // all triangles, on every rank
 };
 
-// Triangles of the undirected simple graph (partition graph::simple_undirected's edges), the same
+// tc: the triangles of the undirected simple graph (partition graph::simple_undirected's edges), the same
 // as graph::reference::triangles. Each triangle a < b < c is found once, on the rank that stores
 // edge (a, b), by intersecting the forward lists N+(a) and N+(b) (neighbours with larger ids).
 // Those lists need neighbours that other ranks store, so they travel:
@@ -21,6 +21,6 @@ struct TriangleResult {
 //   3. corner credits for a third vertex c that is no proxy here go to c's master: 16 bytes per
 //      distinct such c. Memory: each rank keeps the forward lists of all its proxies.
 // Collective.
-TriangleResult triangles(vertex::Engine& engine);
+TriangleResult tc(vertex::Engine& engine);
 
 }  // namespace courier::algo

@@ -1,14 +1,14 @@
 // Triangle counts (per vertex and total) on every policy and 1-4 ranks equal the sequential
 // reference.
-#include "courier/algo/triangles.hpp"
+#include "courier/algo/tc.hpp"
 
 #include <gtest/gtest.h>
 
 #include "algo/algo_graphs.hpp"
-#include "courier/vertex/gather.hpp"
 #include "courier/graph/csr.hpp"
 #include "courier/graph/reference/triangles.hpp"
 #include "courier/graph/transform.hpp"
+#include "courier/vertex/gather.hpp"
 #include "support/ranks.hpp"
 
 using namespace courier;
@@ -29,7 +29,7 @@ TEST(AlgoTriangles, EqualsReference) {
         std::vector<std::uint64_t> per_vertex;
         std::vector<std::uint64_t> totals(static_cast<std::size_t>(ranks));
         test_support::on_every_rank(parts, 2, [&](vertex::Engine& engine) {
-          const auto mine = algo::triangles(engine);
+          const auto mine = algo::tc(engine);
           auto all = vertex::gather_masters<std::uint64_t>(engine, mine.per_vertex);
           totals[engine.rank()] = mine.total;
           if (engine.rank() == 0) per_vertex = std::move(all);

@@ -1,11 +1,11 @@
-// Triangle counting by forward-list intersection; see triangles.hpp for the design and its cost.
-#include "courier/algo/triangles.hpp"
+// Triangle counting by forward-list intersection; see tc.hpp for the design and its cost.
+#include "courier/algo/tc.hpp"
 
 #include <algorithm>
 #include <atomic>
 
-#include "courier/vertex/gather.hpp"
 #include "courier/sync/reduction.hpp"
+#include "courier/vertex/gather.hpp"
 
 namespace courier::algo {
 
@@ -59,7 +59,7 @@ ForwardLists forward_lists(Engine& engine) {
     const auto& data = rows_in[peer];
     std::size_t at = 0;
     for (local_t mirror : g.mirrors_owned_by(peer)) {
-      if (at >= data.size() || at + 1 + data[at] > data.size()) throw Error("triangles: a truncated forward list");
+      if (at >= data.size() || at + 1 + data[at] > data.size()) throw Error("tc: a truncated forward list");
       const auto n = static_cast<std::ptrdiff_t>(data[at]);
       mirror_rows[mirror - g.masters()].assign(data.begin() + static_cast<std::ptrdiff_t>(at) + 1,
                                                data.begin() + static_cast<std::ptrdiff_t>(at) + 1 + n);
@@ -83,7 +83,7 @@ void add(std::vector<std::uint64_t>& count, local_t v, std::uint64_t amount) {
 
 }  // namespace
 
-TriangleResult triangles(Engine& engine) {
+TriangleResult tc(Engine& engine) {
   const dist::LocalGraph& g = engine.graph();
   const ForwardLists forward = forward_lists(engine);
   Field<std::uint64_t, sync::Sum> corners(g, 0, {At::any, At::master});
