@@ -1,8 +1,8 @@
 // engine_bench: Table II of paper 000 at this machine's scale. bfs, cc, sssp (delta-stepping) and
 // pagerank (20 fixed iterations) on symmetrized, weighted graphs, on 2 and 4 ranks of one mpirun,
-// with every communication layer in the same run, interleaved (lci, mpi-probe, mpi-rma, lci, ...),
+// with every sync channel in the same run, interleaved (lci, mpi-probe, mpi-rma, lci, ...),
 // medians of the repeats. Each graph is loaded once and partitioned once per rank count (outgoing
-// edge cut); each run makes its layer inside the timing (MPI-RMA's windows count) and ends when
+// edge cut); each run makes its channel inside the timing (MPI-RMA's windows count) and ends when
 // the result is complete on every rank. Ranks beyond a run's count wait asleep.
 // Single-rank mode: 1 rank x T threads against the sequential reference, in edges per second.
 //
@@ -12,10 +12,13 @@
 //   build/bench/engine_bench --single --threads 2 --json engine_single.json
 //
 // Smaller selections: --graphs kron:18 --algorithms bfs,pagerank --ranks 2 --repeats 3;
-// --layers lci,lci-thread,lci-whole,lci-explicit,lci-eager-server,lci-4k,lci-unbounded,lci-w8,lci-64k,mpi-probe,mpi-rma adds lci variants
-// (see engine/layers.hpp);
+// --channels
+// lci,lci-thread,lci-whole,lci-explicit,lci-eager-server,lci-4k,lci-unbounded,lci-w8,lci-64k,mpi-probe,mpi-rma adds lci
+// variants (see engine/channels.hpp);
 // --verify checks every result against the sequential reference (rank 0 builds the whole graph).
+#include <fmt/format.h>
 #include <mpi.h>
+#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -24,21 +27,18 @@
 #include <cstdlib>
 #include <fstream>
 #include <map>
-#include <thread>
-#include <unistd.h>
-
-#include <fmt/format.h>
 #include <nlohmann/json.hpp>
+#include <thread>
 
 #include "courier/core/error.hpp"
 #include "courier/core/timer.hpp"
-#include "courier/vertex/run.hpp"
 #include "courier/graph/csr.hpp"
 #include "courier/net/mpi_environment.hpp"
 #include "courier/sync/solo_channel.hpp"
+#include "courier/vertex/run.hpp"
+#include "engine/channels.hpp"
 #include "engine/graph_share.hpp"
 #include "engine/kernels.hpp"
-#include "engine/layers.hpp"
 
 #ifndef COURIER_COMMIT
 #define COURIER_COMMIT "unknown"
@@ -50,7 +50,7 @@ namespace {
 struct Options {
   std::vector<std::string> graphs{"kron:18", "kron:19", "kron:20", "urand:20"};
   std::vector<std::string> kernels = kKernels;
-  std::vector<std::string> layers = kLayers;
+  std::vector<std::string> channels = kChannels;
   std::vector<int> ranks{2, 4};
   unsigned threads = 0;  // 0: 1 per rank distributed, 2 in single-rank mode
   int repeats = 3;
@@ -99,14 +99,14 @@ Fingerprint sum_over(MPI_Comm comm, const Fingerprint& mine) {
   return total;
 }
 
-// One timed run of a kernel on one layer.
+// One timed run of a kernel on one channel.
 struct Sample {
   double seconds = 0;
   vertex::RunStats stats;
   Fingerprint print;
 };
 
-Sample run_once(const dist::LocalGraph& share, const std::string& layer_name, const Kernel& kernel, unsigned threads,
+Sample run_once(const dist::LocalGraph& share, const std::string& channel_name, const Kernel& kernel, unsigned threads,
                 bool pin, MPI_Comm comm) {
   Sample sample;
   // The ranks outside this run sleep, so this run's ranks split the PUs between them.
@@ -115,7 +115,7 @@ Sample run_once(const dist::LocalGraph& share, const std::string& layer_name, co
   MPI_Barrier(comm);
   Timer timer;
   {
-    const std::unique_ptr<sync::Stack> stack = sync::Stack::open(layer_spec(layer_name, threads), comm);
+    const std::unique_ptr<sync::Stack> stack = sync::Stack::open(channel_spec(channel_name, threads), comm);
     sample.stats = vertex::run(share, stack->channel(), threads, [&](vertex::Engine& e) {
       mine = run_kernel(kernel, e);
       sample.seconds = timer.elapsed();
@@ -127,54 +127,64 @@ Sample run_once(const dist::LocalGraph& share, const std::string& layer_name, co
 }
 
 struct Row {
-  std::string graph, kernel, layer;
+  std::string graph, kernel, channel;
   int ranks = 0;
   unsigned threads = 0;
   double seconds = 0, compute = 0, comm = 0, setup = 0;
   std::size_t rounds = 0;
   std::uint64_t messages = 0, bytes = 0, footprint = 0;
-  double lci_speedup = 0;  // this layer's time over the lci layer's
+  double lci_speedup = 0;  // this channel's time over the lci channel's
 };
 
 void print_header() {
   fmt::print("{:<10} {:>5} {:<9} {:<13} {:>9} {:>9} {:>9} {:>7} {:>9} {:>10} {:>11} {:>8} {:>8}\n", "graph", "ranks",
-             "kernel", "layer", "time s", "compute", "comm", "rounds", "messages", "MB sent", "buffers MB",
-             "setup s", "lci x");
+             "kernel", "channel", "time s", "compute", "comm", "rounds", "messages", "MB sent", "buffers MB", "setup s",
+             "lci x");
 }
 
 void print_row(const Row& r) {
-  fmt::print("{:<10} {:>5} {:<9} {:<13} {:>9.4f} {:>9.4f} {:>9.4f} {:>7} {:>9} {:>10.2f} {:>11.2f} {:>8.4f} {:>7.2f}x\n",
-             r.graph, r.ranks, r.kernel, r.layer, r.seconds, r.compute, r.comm, r.rounds, r.messages, r.bytes / 1e6,
-             r.footprint / 1e6, r.setup, r.lci_speedup);
+  fmt::print(
+      "{:<10} {:>5} {:<9} {:<13} {:>9.4f} {:>9.4f} {:>9.4f} {:>7} {:>9} {:>10.2f} {:>11.2f} {:>8.4f} {:>7.2f}x\n",
+      r.graph, r.ranks, r.kernel, r.channel, r.seconds, r.compute, r.comm, r.rounds, r.messages, r.bytes / 1e6,
+      r.footprint / 1e6, r.setup, r.lci_speedup);
   std::fflush(stdout);
 }
 
 nlohmann::json to_json(const Row& r) {
-  return {{"graph", r.graph},         {"ranks", r.ranks},        {"threads", r.threads},
-          {"kernel", r.kernel},       {"layer", r.layer},        {"seconds", r.seconds},
-          {"compute_seconds", r.compute}, {"comm_seconds", r.comm}, {"setup_seconds", r.setup},
-          {"rounds", r.rounds},       {"messages", r.messages}, {"bytes", r.bytes},
-          {"buffer_bytes_peak", r.footprint}, {"lci_speedup", r.lci_speedup}};
+  return {{"graph", r.graph},
+          {"ranks", r.ranks},
+          {"threads", r.threads},
+          {"kernel", r.kernel},
+          {"channel", r.channel},
+          {"seconds", r.seconds},
+          {"compute_seconds", r.compute},
+          {"comm_seconds", r.comm},
+          {"setup_seconds", r.setup},
+          {"rounds", r.rounds},
+          {"messages", r.messages},
+          {"bytes", r.bytes},
+          {"buffer_bytes_peak", r.footprint},
+          {"lci_speedup", r.lci_speedup}};
 }
 
-// Geometric means of the lci layer's speedups per (graph, ranks), and the footprint ratios.
+// Geometric means of the lci channel's speedups per (graph, ranks), and the footprint ratios.
 void print_summary(const std::vector<Row>& rows, const Options& o) {
   std::map<std::pair<std::string, int>, std::map<std::string, std::vector<const Row*>>> groups;
-  for (const Row& r : rows) groups[{r.graph, r.ranks}][r.layer].push_back(&r);
-  fmt::print("\nlci against each layer (geometric mean of time ratios over the kernels; buffer footprint ratio):\n");
-  for (const auto& [key, by_layer] : groups) {
-    for (const std::string& layer : o.layers) {
-      if (layer == "lci" || !by_layer.count(layer)) continue;
+  for (const Row& r : rows) groups[{r.graph, r.ranks}][r.channel].push_back(&r);
+  fmt::print("\nlci against each channel (geometric mean of time ratios over the kernels; buffer footprint ratio):\n");
+  for (const auto& [key, by_channel] : groups) {
+    for (const std::string& channel : o.channels) {
+      if (channel == "lci" || !by_channel.count(channel)) continue;
       double log_sum = 0, footprint_ratio = 0;
-      for (const Row* r : by_layer.at(layer)) log_sum += std::log(r->lci_speedup);
-      const auto& lci = by_layer.count("lci") ? by_layer.at("lci") : by_layer.at(layer);
+      for (const Row* r : by_channel.at(channel)) log_sum += std::log(r->lci_speedup);
+      const auto& lci = by_channel.count("lci") ? by_channel.at("lci") : by_channel.at(channel);
       std::uint64_t lci_bytes = 0, other_bytes = 0;
       for (const Row* r : lci) lci_bytes = std::max(lci_bytes, r->footprint);
-      for (const Row* r : by_layer.at(layer)) other_bytes = std::max(other_bytes, r->footprint);
+      for (const Row* r : by_channel.at(channel)) other_bytes = std::max(other_bytes, r->footprint);
       footprint_ratio = lci_bytes == 0 ? 0 : static_cast<double>(other_bytes) / static_cast<double>(lci_bytes);
       fmt::print("  {:<10} {} ranks: lci {:.2f}x faster than {} (geometric mean), {} buffers {:.1f}x lci's\n",
-                 key.first, key.second, std::exp(log_sum / static_cast<double>(by_layer.at(layer).size())), layer,
-                 layer, footprint_ratio);
+                 key.first, key.second, std::exp(log_sum / static_cast<double>(by_channel.at(channel).size())), channel,
+                 channel, footprint_ratio);
     }
   }
 }
@@ -209,22 +219,21 @@ int run_distributed(const Options& o, int world_rank, int world_size) {
           const Kernel found = find_kernel(kernel, kernel_options);
           std::map<std::string, std::vector<Sample>> samples;
           for (int repeat = 0; repeat < o.repeats; ++repeat)
-            for (const std::string& layer : o.layers)
-              samples[layer].push_back(run_once(*share, layer, found, threads, o.pin, comm));
+            for (const std::string& channel : o.channels)
+              samples[channel].push_back(run_once(*share, channel, found, threads, o.pin, comm));
           std::vector<Row> block;
-          for (const std::string& layer : o.layers) {
-            const auto& s = samples[layer];
-            Row r{spec, kernel, layer, ranks, threads};
+          for (const std::string& channel : o.channels) {
+            const auto& s = samples[channel];
+            Row r{spec, kernel, channel, ranks, threads};
             std::vector<double> seconds, compute, comm_time, setup;
             for (const Sample& x : s) {
               seconds.push_back(x.seconds);
               compute.push_back(x.stats.compute_seconds);
               comm_time.push_back(x.stats.sync_seconds);
               setup.push_back(x.stats.setup_seconds);
-              if (!x.print.matches(s.front().print) ||
-                  !x.print.matches(samples[o.layers.front()].front().print))
-                throw Error(fmt::format("engine_bench: {} on {} gave a different result on {} than on {}", kernel,
-                                        spec, layer, o.layers.front()));
+              if (!x.print.matches(s.front().print) || !x.print.matches(samples[o.channels.front()].front().print))
+                throw Error(fmt::format("engine_bench: {} on {} gave a different result on {} than on {}", kernel, spec,
+                                        channel, o.channels.front()));
             }
             if (world_rank == 0 && o.verify && !s.front().print.matches(reference.at(kernel)))
               throw Error(fmt::format("engine_bench: {} on {} differs from the sequential reference", kernel, spec));
@@ -238,7 +247,7 @@ int run_distributed(const Options& o, int world_rank, int world_size) {
             r.footprint = s.back().stats.buffer_bytes_peak;
             block.push_back(r);
           }
-          const auto lci = std::find_if(block.begin(), block.end(), [](const Row& r) { return r.layer == "lci"; });
+          const auto lci = std::find_if(block.begin(), block.end(), [](const Row& r) { return r.channel == "lci"; });
           for (Row& r : block) {
             r.lci_speedup = lci == block.end() ? 0 : r.seconds / lci->seconds;
             if (world_rank == 0) print_row(r);
@@ -317,14 +326,18 @@ int run_single(const Options& o) {
 int main(int argc, char** argv) {
   using namespace courier::bench;
   courier::net::MpiEnvironment mpi(&argc, &argv);
-  CLI::App app{"Table II of the LCI paper: bfs, cc, sssp, pagerank on every communication layer (under mpirun)"};
+  CLI::App app{"Table II of the LCI paper: bfs, cc, sssp, pagerank on every sync channel (under mpirun)"};
   Options o;
   app.add_option("--graphs", o.graphs, "Generator specs or files (symmetrized, with uint32 weights)")->delimiter(',');
   app.add_option("--algorithms", o.kernels, "Any of bfs, cc, sssp, pagerank")->delimiter(',');
-  app.add_option("--layers", o.layers, "Any of lci, mpi-probe, mpi-rma (variants: lci-thread, lci-explicit, lci-eager, lci-whole, lci-eager-server, lci-4k, lci-unbounded, lci-wN (window N), lci-mN (N KiB messages), lci-yN (N yields), lci-nap, lci-64k)")->delimiter(',');
+  app.add_option(
+         "--channels,--channels", o.channels,
+         "Any of lci, mpi-probe, mpi-rma (variants: lci-thread, lci-explicit, lci-eager, lci-whole, lci-eager-server, "
+         "lci-4k, lci-unbounded, lci-wN (window N), lci-mN (N KiB messages), lci-yN (N yields), lci-nap, lci-64k)")
+      ->delimiter(',');
   app.add_option("--ranks", o.ranks, "Rank counts, each run on the first ranks of the job")->delimiter(',');
   app.add_option("--threads", o.threads, "Threads per rank (default 1; 2 with --single)");
-  app.add_option("--repeats", o.repeats, "Median of this many runs per layer")->check(CLI::Range(1, 99));
+  app.add_option("--repeats", o.repeats, "Median of this many runs per channel")->check(CLI::Range(1, 99));
   app.add_option("--delta", o.delta, "sssp's delta-stepping bucket width (0: Bellman-Ford)");
   app.add_flag("--dedupe", o.dedupe, "Remove duplicate edges after symmetrizing");
   app.add_flag("--verify", o.verify, "Check every result against the sequential reference");

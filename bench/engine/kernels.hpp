@@ -1,6 +1,6 @@
 #pragma once
 // The four kernels of Table II (paper 000) as the engine benchmark runs them, through their
-// descriptors (algo/algorithms.hpp), each reduced to a fingerprint of its result so that layers,
+// descriptors (algo/algorithms.hpp), each reduced to a fingerprint of its result so that channels,
 // rank counts and the sequential reference can be compared without gathering whole results.
 #include <cstdint>
 #include <string>

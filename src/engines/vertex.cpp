@@ -94,21 +94,21 @@ harness::EngineRun finish(RankOutcome root, const Loaded& loaded, const RunSpec&
   stats->quality = loaded.graph.quality;
   stats->load_seconds = loaded.graph.load_seconds;
   stats->partition_seconds = loaded.graph.partition_seconds;
-  stats->comm = spec.options.text("comm");
+  stats->channel = spec.options.text("channel");
   stats->progress_thread = progress_thread;
   const std::string& progress = spec.options.text("progress");
-  const std::string comm =
-      stats->comm != "lci"       ? stats->comm
-      : progress != "auto"       ? "lci (progress " + progress + ")"
-                                 : std::string("lci (progress auto: ") + (progress_thread ? "thread" : "explicit") + ")";
-  run.description = fmt::format("vertex engine, {} x {} threads, policy {}, comm {}", ranks_text, spec.threads,
-                                spec.options.text("policy"), comm);
+  const std::string channel =
+      stats->channel != "lci" ? stats->channel
+      : progress != "auto"    ? "lci (progress " + progress + ")"
+                              : std::string("lci (progress auto: ") + (progress_thread ? "thread" : "explicit") + ")";
+  run.description = fmt::format("vertex engine, {} x {} threads, policy {}, channel {}", ranks_text, spec.threads,
+                                spec.options.text("policy"), channel);
   run.stats = std::move(stats);
   return run;
 }
 
 sync::StackSpec stack_spec(const RunSpec& spec) {
-  return {.channel = spec.options.text("comm"),
+  return {.channel = spec.options.text("channel"),
           .progress = sync::parse_progress_mode(spec.options.text("progress")),
           .threads_per_rank = spec.threads};
 }
@@ -124,31 +124,39 @@ class VertexEngine final : public harness::Engine {
 
   std::vector<harness::OptionSpec> options() const override {
     return {
-        {.name = "policy", .help = "partition policy (oec, iec, cvc, hash)", .fallback = "oec",
+        {.name = "policy",
+         .help = "partition policy (oec, iec, cvc, hash)",
+         .fallback = "oec",
          .choices = {"oec", "iec", "cvc", "hash"}},
-        {.name = "comm", .help = "communication layer (lci, mpi-probe, mpi-rma)", .fallback = "lci",
-         .choices = {"lci", "mpi-probe", "mpi-rma"}},
+        {.name = "channel",
+         .help = "how the sync layer communicates (lci, mpi-probe, mpi-rma)",
+         .fallback = "lci",
+         .choices = {"lci", "mpi-probe", "mpi-rma"},
+         .aliases = {"comm"}},
         {.name = "progress",
-         .help = "--comm lci: who drives each rank's communication runtime: auto (a progress thread only when "
+         .help = "--channel lci: who drives each rank's communication runtime: auto (a progress thread only when "
                  "ranks on the node x --threads leave a hardware thread spare), thread (always a progress "
                  "thread), explicit (the threads that wait for messages)",
          .fallback = "auto",
          .check = [](const std::string& value) { sync::parse_progress_mode(value); }},
-        {.name = "pin", .help = "do not pin each rank's threads to processing units", .fallback = "true",
+        {.name = "pin",
+         .help = "do not pin each rank's threads to processing units",
+         .fallback = "true",
          .kind = harness::OptionSpec::Kind::flag_off},
     };
   }
 
   void check(const Algorithm&, const RunSpec& spec, const Launch& launch) const override {
-    const std::string& comm = spec.options.text("comm");
-    if (!launch.under_mpi() && comm != "lci")
-      throw InputError(fmt::format("--comm {} needs MPI: run courier under mpirun (without a launcher, ranks are "
-                                   "threads of one process and talk through --comm lci)",
-                                   comm));
-    const std::string& progress = spec.options.text("progress");
-    if (progress != "auto" && comm != "lci")
+    const std::string& channel = spec.options.text("channel");
+    if (!launch.under_mpi() && channel != "lci")
       throw InputError(
-          fmt::format("--progress {} is for --comm lci (the {} layer makes its own progress)", progress, comm));
+          fmt::format("--channel {} needs MPI: run courier under mpirun (without a launcher, ranks are "
+                      "threads of one process and talk through --channel lci)",
+                      channel));
+    const std::string& progress = spec.options.text("progress");
+    if (progress != "auto" && channel != "lci")
+      throw InputError(
+          fmt::format("--progress {} is for --channel lci (the {} channel makes its own progress)", progress, channel));
   }
 
   harness::EngineRun run(const Algorithm& algorithm, const RunSpec& spec, const Launch& launch) const override {
@@ -191,7 +199,7 @@ class VertexEngine final : public harness::Engine {
     harness::ending_the_run_on_failure(launch.rank(), launch.ranks(),
                                        [&] { loaded.emplace(load_rank(algorithm, kernel, spec, *stack)); });
     if (stack->channel().rank() != launch.rank() || stack->channel().ranks() != launch.ranks())
-      throw Error(fmt::format("the {} channel numbers ranks unlike MPI_COMM_WORLD", spec.options.text("comm")));
+      throw Error(fmt::format("the {} channel numbers ranks unlike MPI_COMM_WORLD", spec.options.text("channel")));
     // The others wait for this rank in the channel's exchanges: a failure here ends the run at once.
     RankOutcome outcome;
     double run_seconds = 0;
@@ -236,14 +244,15 @@ nlohmann::json VertexStats::to_json() const {
                          {"edge_imbalance", quality.edge_imbalance},
                          {"load_seconds", load_seconds},
                          {"partition_seconds", partition_seconds}};
-  if (comm == "lci") json["progress_thread"] = progress_thread;
+  json["channel"] = channel;
+  if (channel == "lci") json["progress_thread"] = progress_thread;
   return json;
 }
 
 std::string VertexStats::describe(bool verbose) const {
   std::string text = fmt::format(
       "Engine:     {} rounds, compute {:.6f} s, communication {:.6f} s, {} messages, {} bytes\n"
-      "Buffers:    peak {} bytes on the busiest rank, layer set-up {:.6f} s\n"
+      "Buffers:    peak {} bytes on the busiest rank, channel set-up {:.6f} s\n"
       "Partition:  replication {:.3f} proxies per vertex, edge imbalance {:.3f}\n",
       run.rounds.size(), run.compute_seconds, run.sync_seconds, run.messages, run.bytes, run.buffer_bytes_peak,
       run.setup_seconds, quality.replication, quality.edge_imbalance);

@@ -62,9 +62,10 @@ std::unique_ptr<Stack> Stack::open(const StackSpec& spec, MPI_Comm comm) {
 std::unique_ptr<Stack> Stack::open(const StackSpec& spec, comm::Runtime& runtime, const ProgressBudget& budget) {
   check_name(spec.channel);
   if (spec.channel != "lci")
-    throw InputError(fmt::format("--comm {} needs MPI: run courier under mpirun (without a launcher, ranks are "
-                                 "threads of one process and talk through --comm lci)",
-                                 spec.channel));
+    throw InputError(
+        fmt::format("--channel {} needs MPI: run courier under mpirun (without a launcher, ranks are "
+                    "threads of one process and talk through --channel lci)",
+                    spec.channel));
   std::unique_ptr<Stack> stack(new Stack());
   stack->runtime_ = &runtime;
   stack->channel_ = std::make_unique<LciChannel>(runtime, lci_options(spec, budget));

@@ -35,7 +35,7 @@ void Substrate::reserve(Pattern& pattern, bool reducing, std::size_t value_bytes
   // Collective: every rank synchronises the same labels in the same order, so all get here.
   const std::size_t ranks = static_cast<std::size_t>(graph_.ranks());
   std::vector<std::size_t> max_send(ranks, 0), max_receive(ranks, 0);
-  // A streaming layer's messages are never longer than its limit.
+  // A streaming channel's messages are never longer than its limit.
   const std::size_t limit = channel_.message_limit();
   auto largest = [&](std::size_t entries) {
     const std::size_t whole = max_message_bytes(entries, value_bytes);

@@ -17,9 +17,9 @@
 
 namespace courier::test_support {
 
-// Every algorithm on `ranks` ranks of `threads` threads under `policy`, through `layer`, equals
+// Every algorithm on `ranks` ranks of `threads` threads under `policy`, through `channel`, equals
 // the reference.
-inline void expect_every_algorithm_equals_reference(dist::Policy policy, int ranks, Layer layer,
+inline void expect_every_algorithm_equals_reference(dist::Policy policy, int ranks, Channel channel,
                                                     unsigned threads = 2) {
   const graph::EdgeList directed = generated(graph::Generator::kronecker, 8, true);
   const graph::Csr csr = graph::build_csr(directed);
@@ -50,7 +50,7 @@ inline void expect_every_algorithm_equals_reference(dist::Policy policy, int ran
           got_pr = std::move(p);
         }
       },
-      layer);
+      channel);
   std::vector<std::uint32_t> got_core;
   on_every_rank(
       undirected_parts, threads,
@@ -59,7 +59,7 @@ inline void expect_every_algorithm_equals_reference(dist::Policy policy, int ran
         auto t = vertex::gather_masters<std::uint64_t>(e, algo::tc(e).per_vertex);
         if (e.rank() == 0) got_core = std::move(k), got_tri = std::move(t);
       },
-      layer);
+      channel);
   EXPECT_EQ(got_bfs, bfs);
   EXPECT_EQ(got_sssp, sssp);
   EXPECT_EQ(got_lp, cc);

@@ -3,9 +3,9 @@
 #include "algo/every_algorithm.hpp"
 
 using namespace courier;
-using courier::test_support::Layer;
+using courier::test_support::Channel;
 
 TEST(AlgoSevenRanks, EveryAlgorithmEqualsReference) {
   for (dist::Policy policy : {dist::Policy::cvc, dist::Policy::hash})
-    test_support::expect_every_algorithm_equals_reference(policy, 7, Layer::loopback);
+    test_support::expect_every_algorithm_equals_reference(policy, 7, Channel::loopback);
 }

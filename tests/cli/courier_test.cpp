@@ -182,7 +182,7 @@ TEST(Cli, TheVertexEngineReportsEveryRoundOnRequest) {
   EXPECT_NE(run.output.find(last), std::string::npos) << run.output;
 }
 
-TEST(Cli, TheVertexEngineReportsItsLayersBuffersAndRunsUnpinnedOnRequest) {
+TEST(Cli, TheVertexEngineReportsItsChannelsBuffersAndRunsUnpinnedOnRequest) {
   const fs::path dir = scratch("buffers");
   for (const char* pin : {"", " --no-pin"}) {
     const Outcome run = courier(std::string("run pagerank --graph kron:10 --symmetrize --ranks 2 --threads 1 --verify") +
@@ -196,7 +196,7 @@ TEST(Cli, TheVertexEngineReportsItsLayersBuffersAndRunsUnpinnedOnRequest) {
   }
 }
 
-TEST(Cli, TheLciLayerRunsInEveryProgressModeAndRejectsOthersClearly) {
+TEST(Cli, TheLciChannelRunsInEveryProgressModeAndRejectsOthersClearly) {
   const fs::path dir = scratch("progress");
   for (const char* mode : {"auto", "thread", "explicit"}) {
     const Outcome run = courier(std::string("run cc --graph kron:10 --ranks 3 --threads 2 --verify --progress ") + mode +
@@ -208,7 +208,7 @@ TEST(Cli, TheLciLayerRunsInEveryProgressModeAndRejectsOthersClearly) {
     // with fewer than 7.
     const bool thread = json["engine_stats"]["progress_thread"].get<bool>();
     const std::string line = std::string(mode) == "auto" ? std::string("auto: ") + (thread ? "thread" : "explicit") : mode;
-    EXPECT_NE(run.output.find("comm lci (progress " + line + ")"), std::string::npos) << run.output;
+    EXPECT_NE(run.output.find("channel lci (progress " + line + ")"), std::string::npos) << run.output;
     if (std::string(mode) != "auto") {
       EXPECT_EQ(thread, std::string(mode) == "thread");
     } else if (std::thread::hardware_concurrency() < 7) {
@@ -334,9 +334,12 @@ TEST(Cli, WrongOptionsFailWithAClearMessage) {
   const Outcome extension = courier("generate kron --scale 4 -o graph.xyz");
   EXPECT_NE(extension.status, 0);
   EXPECT_NE(extension.output.find(".xyz"), std::string::npos) << extension.output;
-  const Outcome layer = courier("run bfs --graph kron:4 --comm mpi-probe");
-  EXPECT_NE(layer.status, 0);
-  EXPECT_NE(layer.output.find("mpirun"), std::string::npos) << layer.output;
+  const Outcome channel = courier("run bfs --graph kron:4 --channel mpi-probe");
+  EXPECT_NE(channel.status, 0);
+  EXPECT_NE(channel.output.find("mpirun"), std::string::npos) << channel.output;
+  const Outcome former = courier("run bfs --graph kron:4 --comm mpi-probe");  // the former name still works
+  EXPECT_NE(former.status, 0);
+  EXPECT_NE(former.output.find("--channel mpi-probe needs MPI"), std::string::npos) << former.output;
   EXPECT_NE(courier("run bfs --graph kron:4 --policy metis").status, 0);
   const Outcome unweighted = courier("run sssp --graph kron:4");
   EXPECT_NE(unweighted.status, 0);

@@ -80,9 +80,9 @@ one_rank_fails() {
 last=$((ranks - 1))
 for comm in lci mpi-probe; do
   one_rank_fails "$last:shuffle" "courier: error: partitioning failed on rank $last: injected failure at step 'shuffle'" \
-    "$@" "$ranks" "$courier" run cc --graph kron:10 --dedupe --comm $comm --threads 1 --output "$dir/out.txt"
+    "$@" "$ranks" "$courier" run cc --graph kron:10 --dedupe --channel $comm --threads 1 --output "$dir/out.txt"
   one_rank_fails "$last:run" "courier: error (rank $last of $ranks): injected failure at step 'run'" \
-    "$@" "$ranks" "$courier" run bfs --graph kron:10 --comm $comm --threads 1 --output "$dir/out.txt"
+    "$@" "$ranks" "$courier" run bfs --graph kron:10 --channel $comm --threads 1 --output "$dir/out.txt"
 done
 one_rank_fails "0:local graph:oom" "partitioning failed on rank 0: out of memory (std::bad_alloc)" \
   "$@" "$ranks" "$courier" run kcore --graph kron:10 --threads 1 --output "$dir/out.txt"

@@ -1,6 +1,6 @@
 #pragma once
 // A Channel between ranks that are threads of this test: a test double, so the substrate's logic
-// is tested apart from the real layers. Messages carry their phase number; one that arrives early
+// is tested apart from the real channels. Messages carry their phase number; one that arrives early
 // waits until its phase begins.
 #include <condition_variable>
 #include <deque>
@@ -73,7 +73,7 @@ class LoopbackHub {
 
 class LoopbackChannel final : public Channel {
  public:
-  // `message_limit` > 0 makes it a streaming layer (Channel::message_limit) that rejects
+  // `message_limit` > 0 makes it a streaming channel (Channel::message_limit) that rejects
   // longer messages.
   LoopbackChannel(LoopbackHub& hub, rank_t rank, std::size_t message_limit = 0)
       : hub_(hub), rank_(rank), message_limit_(message_limit) {}

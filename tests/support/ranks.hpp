@@ -15,17 +15,17 @@
 
 namespace courier::test_support {
 
-// The channel the ranks talk through: the loopback test double, or the real lci layer on the
+// The channel the ranks talk through: the loopback test double, or the real lci channel on the
 // comm runtime's local transport, its progress mode chosen for this machine (lci) or forced:
 // a progress thread per rank, or none (the waiting threads progress).
-enum class Layer { loopback, lci, lci_thread, lci_explicit };
+enum class Channel { loopback, lci, lci_thread, lci_explicit };
 
 inline void on_every_rank(const std::vector<dist::LocalGraph>& parts, unsigned threads_per_rank,
-                          const std::function<void(vertex::Engine&)>& body, Layer layer = Layer::loopback) {
-  if (layer != Layer::loopback) {
-    const sync::ProgressMode mode = layer == Layer::lci_thread     ? sync::ProgressMode::thread
-                                    : layer == Layer::lci_explicit ? sync::ProgressMode::explicit_calls
-                                                                   : sync::ProgressMode::automatic;
+                          const std::function<void(vertex::Engine&)>& body, Channel channel = Channel::loopback) {
+  if (channel != Channel::loopback) {
+    const sync::ProgressMode mode = channel == Channel::lci_thread     ? sync::ProgressMode::thread
+                                    : channel == Channel::lci_explicit ? sync::ProgressMode::explicit_calls
+                                                                       : sync::ProgressMode::automatic;
     const sync::StackSpec spec{.progress = mode, .threads_per_rank = threads_per_rank};
     const sync::ProgressBudget budget = sync::Stack::local_budget(static_cast<int>(parts.size()), threads_per_rank);
     comm::run_local(

@@ -1,4 +1,4 @@
-// The lci layer on the comm runtime (local transport, ranks as threads): phases deliver exactly
+// The lci channel on the comm runtime (local transport, ranks as threads): phases deliver exactly
 // one intact message per peer, eager and rendezvous sizes alike, early messages wait for their
 // phase, collectives agree, and recycled buffers keep the footprint small.
 #include "courier/sync/lci_channel.hpp"

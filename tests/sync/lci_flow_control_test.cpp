@@ -1,4 +1,4 @@
-// The lci layer's receive-side flow control: a peer that runs ahead holds at most a window of
+// The lci channel's receive-side flow control: a peer that runs ahead holds at most a window of
 // messages at a rank still computing (and without the window it holds them all, so the test can
 // tell), and ranks that send to each other while nobody receives outside the waits for room still
 // finish, also with a tiny packet pool and a transport that delays, reorders and refuses frames;

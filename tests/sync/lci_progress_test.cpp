@@ -1,4 +1,4 @@
-// The lci layer's progress mode: the automatic choice (a progress thread only when the node has a
+// The lci channel's progress mode: the automatic choice (a progress thread only when the node has a
 // hardware thread to spare), its parsing, and explicit progress that never strands a peer: each
 // rank leaves phases and collectives for a wait outside the runtime (a barrier of the test's
 // threads, as a rank that computes or enters an MPI collective), and the others still finish.

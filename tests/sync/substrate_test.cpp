@@ -127,7 +127,7 @@ TEST(Substrate, OnlyUpdatedMastersReachTheirMirrors) {
   }
 }
 
-TEST(Substrate, AStreamingLayerCutsEveryListIntoMessagesWithinItsLimitByWhatIsSent) {
+TEST(Substrate, AStreamingChannelCutsEveryListIntoMessagesWithinItsLimitByWhatIsSent) {
   // 2 ranks, most vertices mirrored: lists of hundreds of entries. With every 4-byte label updated
   // a message of at most 600 bytes carries 144 of them (16 + 8 bytes of headers, no metadata);
   // with one label updated, one message per peer covers the whole list. The loopback rejects
@@ -164,9 +164,9 @@ TEST(Substrate, AStreamingLayerCutsEveryListIntoMessagesWithinItsLimitByWhatIsSe
   }
 }
 
-TEST(Substrate, AStreamingLayerDealsMessagesToItsPeersInTurn) {
+TEST(Substrate, AStreamingChannelDealsMessagesToItsPeersInTurn) {
   // 4 ranks, each list cut into several messages. A rank sends its peers one message each in
-  // turn, so a layer that gives each peer room for only a few messages (lci where ranks share
+  // turn, so a channel that gives each peer room for only a few messages (lci where ranks share
   // cores) never holds back the others while it waits for one: the k-th message to a peer goes
   // out only after every peer with more than k - 1 messages has had its (k - 1)-th.
   const EdgeList g = random_graph(800, 30000, 5);

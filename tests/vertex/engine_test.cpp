@@ -214,7 +214,7 @@ TEST(Engine, RunOnOneRankWithTheSoloChannelReportsItsRounds) {
   EXPECT_EQ(stats.messages, 0u);
 }
 
-TEST(Engine, RunStatsCarryTheLayersBufferFootprintFromTheBusiestRank) {
+TEST(Engine, RunStatsCarryTheChannelsBufferFootprintFromTheBusiestRank) {
   const auto edges = random_graph(2000, 20000, 7);
   for (int ranks = 2; ranks <= 3; ++ranks) {
     const auto parts = dist::partition_in_memory(edges, Policy::cvc, ranks, false);
@@ -229,7 +229,7 @@ TEST(Engine, RunStatsCarryTheLayersBufferFootprintFromTheBusiestRank) {
           own_peak[engine.rank()] = engine.channel().stats().buffer_bytes_peak;
           stats[engine.rank()] = engine.finish();
         },
-        test_support::Layer::lci);
+        test_support::Channel::lci);
     const std::uint64_t busiest = *std::max_element(own_peak.begin(), own_peak.end());
     EXPECT_GT(busiest, 0u);
     for (const RunStats& s : stats) {

@@ -80,6 +80,13 @@ CLI::Validator checking(const harness::OptionSpec& spec) {
       "");
 }
 
+// "--NAME" and its former names, for CLI11.
+std::string spelled(const std::string& prefix, const harness::OptionSpec& spec) {
+  std::string names = prefix + spec.name;
+  for (const std::string& alias : spec.aliases) names += "," + prefix + alias;
+  return names;
+}
+
 // One --NAME per option the engines and algorithms declare; its help says who reads it.
 void add_declared_options(CLI::App& command, const harness::Registry& registry, Invocation& call) {
   for (const harness::Registry::Declared& declared : registry.options()) {
@@ -89,17 +96,19 @@ void add_declared_options(CLI::App& command, const harness::Registry& registry, 
     CLI::Option* option = nullptr;
     switch (spec.kind) {
       case harness::OptionSpec::Kind::value: {
-        std::string names = "--" + spec.name;
+        std::string names = spelled("--", spec);
         if (spec.letter != 0) names = std::string("-") + spec.letter + "," + names;
         option = command.add_option(names, value, help)->check(checking(spec));
         if (!spec.fallback.empty()) option->default_str(spec.fallback);
         break;
       }
       case harness::OptionSpec::Kind::flag:
-        option = command.add_flag_callback("--" + spec.name, [&value] { value = "true"; }, help);
+        option = command.add_flag_callback(
+            spelled("--", spec), [&value] { value = "true"; }, help);
         break;
       case harness::OptionSpec::Kind::flag_off:
-        option = command.add_flag_callback("--no-" + spec.name, [&value] { value = "false"; }, help);
+        option = command.add_flag_callback(
+            spelled("--no-", spec), [&value] { value = "false"; }, help);
         break;
     }
     call.given[spec.name] = option;

@@ -2,8 +2,8 @@
 // The `vertex` engine: the graph partitioned over ranks (every rank reads its own part, no rank
 // holds the whole graph) and the algorithm run as a distributed vertex program (vertex/, sync/),
 // its values gathered to rank 0. Ranks are threads of this process on the local transport, talking
-// through the lci channel, or the processes of an MPI launcher with --comm lci|mpi-probe|mpi-rma.
-// Options: policy, comm, progress, pin.
+// through the lci channel, or the processes of an MPI launcher with --channel lci|mpi-probe|mpi-rma.
+// Options: policy, channel (also --comm), progress, pin.
 #include <functional>
 #include <memory>
 #include <string>
@@ -29,8 +29,8 @@ struct VertexStats : harness::EngineStats {
   dist::PartitionQuality quality;
   double load_seconds = 0;
   double partition_seconds = 0;
-  std::string comm;
-  bool progress_thread = false;  // comm lci: each rank's runtime has a progress server
+  std::string channel;
+  bool progress_thread = false;  // channel lci: each rank's runtime has a progress server
   nlohmann::json to_json() const override;
   std::string describe(bool verbose) const override;
 };

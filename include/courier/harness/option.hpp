@@ -28,6 +28,8 @@ struct OptionSpec {
   // Throws InputError naming the option and what it accepts; empty: choices (if any) decide.
   std::function<void(const std::string&)> check{};
   char letter = 0;  // a one-letter alias (-s), or 0
+  // Former names the CLI still accepts (without dashes), so that users' scripts keep working.
+  std::vector<std::string> aliases{};
 };
 
 // Checks `value` against `spec` (choices, then check); throws InputError naming --NAME.

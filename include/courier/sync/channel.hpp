@@ -1,5 +1,5 @@
 #pragma once
-// Channel: the communication layer under master/mirror synchronisation (paper 000, III-A). One
+// Channel: how master/mirror synchronisation communicates (the "communication layer" of paper 000, III-A). One
 // synchronisation is a phase in which this rank sends one message to each rank in a known set and
 // receives one from each rank in another; compute threads gather into buffers and hand them over,
 // and take received buffers as they arrive, in any order, to scatter them. Three implementations
@@ -46,23 +46,23 @@ class Channel {
   // with it; the others ignore it. Collective.
   virtual void reserve(std::span<const std::size_t> max_send, std::span<const std::size_t> max_receive) = 0;
 
-  // The largest message this layer wants, or 0 for any size. A layer that streams (lci) gets
+  // The largest message this channel wants, or 0 for any size. A channel that streams (lci) gets
   // every peer's share cut into messages of at most this many bytes, each sent as soon as it is
   // gathered and scattered as soon as it arrives, so that its buffers stay few and small however
   // large the graph. A sparse phase then sends one small message per peer, a dense one many.
   virtual std::size_t message_limit() const { return 0; }
 
   // Starts a phase: one message goes to each entry of `to` (a rank appears once per message);
-  // one comes from each rank of `from`, or, on a streaming layer, as many as that rank cut its
+  // one comes from each rank of `from`, or, on a streaming channel, as many as that rank cut its
   // share into (the messages say how many). Called by one thread; the calls below may come from
   // many threads at once.
   virtual void begin_phase(std::span<const rank_t> to, std::span<const rank_t> from) = 0;
   // A buffer of at least `bytes` capacity to gather into (recycled when possible), empty. Gather
-  // no more than `bytes` into it: a buffer that grows escapes the layer's footprint accounting.
+  // no more than `bytes` into it: a buffer that grows escapes the channel's footprint accounting.
   virtual Bytes acquire(std::size_t bytes) = 0;
   // Whether `peer` has room for another message now (receive-side flow control). A caller that
   // gets false receives (try_receive) before asking again, so that two ranks waiting for each
-  // other's room still progress. Advisory: send() never refuses, and a layer lets a few threads
+  // other's room still progress. Advisory: send() never refuses, and a channel lets a few threads
   // that asked at once overshoot. Layers without flow control always answer true.
   virtual bool may_send(rank_t /*peer*/) { return true; }
   // Hands the message for `peer` over; the channel owns `message` from now on.

@@ -1,7 +1,7 @@
 #pragma once
-// LciChannel: the `lci` layer of sync/, on Courier's own runtime (paper 000, III-D). Compute
+// LciChannel: the `lci` channel of sync/, on Courier's own runtime (paper 000, III-D). Compute
 // threads post their gathered buffers straight to a queue endpoint (small ones eager, large ones
-// by rendezvous, without a communication thread of the layer's own: the runtime's progress server
+// by rendezvous, without a communication thread of the channel's own: the runtime's progress server
 // moves them) and take received buffers in first-packet order. Received messages land in
 // recycled buffers: the runtime's allocator hands out vectors from this channel's pool, so the
 // working set of buffers stays small (paper 000, Fig. 5).
@@ -28,14 +28,14 @@ namespace courier::sync {
 
 struct LciOptions {
   // Cut every peer's share into messages of at most message_bytes (message_limit); false sends
-  // one message per peer and phase, as the MPI layers do.
+  // one message per peer and phase, as the MPI channels do.
   bool stream = true;
   // The largest streamed message; 0: the runtime's eager limit (each message copied into packets
   // at once). Larger ones go by rendezvous: no copy through packets, one round trip each.
   std::size_t message_bytes = 0;
   // Messages sent to this rank and not yet taken by it, from all peers together: each peer has
   // room for window / (ranks - 1), at least 2 (one taken while the next travels). 0 turns flow
-  // control off (every arrival is copied into a layer buffer at once). 12 eager messages are
+  // control off (every arrival is copied into a channel buffer at once). 12 eager messages are
   // about 100 KB whatever the rank count.
   std::size_t window = 12;
   // How its waiting threads back off between looks (Channel::wait_limits).
@@ -48,12 +48,12 @@ class LciChannel final : public Channel {
   // in the same order on every rank. The runtime must outlive the channel.
   explicit LciChannel(comm::Runtime& runtime, LciOptions options = {});
   ~LciChannel() override;
-  // The runtime options this layer is meant to run on: a progress server as `mode` chooses for
+  // The runtime options this channel is meant to run on: a progress server as `mode` chooses for
   // `budget` (progress_mode.hpp), and a lazy one, since the channel's waiting threads drive
-  // progress themselves; without it they are the only ones. Every place that makes the layer's
+  // progress themselves; without it they are the only ones. Every place that makes the channel's
   // runtime goes through here, so all choose alike.
   static comm::RuntimeOptions runtime_options(ProgressMode mode, const ProgressBudget& budget);
-  // The layer's options for `budget`: eager-sized messages (the smallest buffers), except where
+  // The channel's options for `budget`: eager-sized messages (the smallest buffers), except where
   // ranks outnumber the hardware threads. There every message costs hand-offs between processes
   // that take turns on a core, so fewer, larger ones (16 KiB by rendezvous, window 4) win:
   // 3-7% on 4 ranks on 2 cores, for about 0.2 MB of buffers instead of 0.1 MB. 64 KiB ones were
@@ -65,7 +65,7 @@ class LciChannel final : public Channel {
   std::string name() const override { return "lci"; }
   void reserve(std::span<const std::size_t>, std::span<const std::size_t>) override {}
   // Eager-sized messages (by default): each is copied into the runtime's packets at once and its
-  // buffer recycled, so the layer's own buffers are a few per thread (paper 000, Fig. 5).
+  // buffer recycled, so the channel's own buffers are a few per thread (paper 000, Fig. 5).
   std::size_t message_limit() const override;
   void begin_phase(std::span<const rank_t> to, std::span<const rank_t> from) override;
   Bytes acquire(std::size_t bytes) override;

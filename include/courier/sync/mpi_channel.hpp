@@ -1,5 +1,5 @@
 #pragma once
-// The MPI communication layers by name, for --comm: "mpi-probe" or "mpi-rma".
+// The MPI channels by name, for --channel: "mpi-probe" or "mpi-rma".
 #include <mpi.h>
 
 #include <array>
@@ -10,9 +10,9 @@
 
 namespace courier::sync {
 
-inline constexpr std::array<std::string_view, 2> mpi_layers{"mpi-probe", "mpi-rma"};
+inline constexpr std::array<std::string_view, 2> mpi_channels{"mpi-probe", "mpi-rma"};
 
 // Collective over `comm`. Throws InputError for any other name.
-std::unique_ptr<Channel> make_mpi_channel(std::string_view layer, MPI_Comm comm);
+std::unique_ptr<Channel> make_mpi_channel(std::string_view name, MPI_Comm comm);
 
 }  // namespace courier::sync

@@ -15,7 +15,7 @@
 // ChannelStats::setup_seconds is the time spent creating windows, buffer_bytes_peak counts the
 // windows plus the buffers messages are gathered into and copied out to (Bytes must own memory).
 //
-// Thread level: the paper's layer puts from compute threads and polls from a helper thread, so it
+// Thread level: the paper's channel puts from compute threads and polls from a helper thread, so it
 // needs MPI_THREAD_MULTIPLE. Here one communication thread issues every MPI call (puts handed to it
 // through a queue, window tests, collectives), which is simpler to reason about and needs only
 // MPI_THREAD_SERIALIZED (MULTIPLE if the program calls MPI itself while a channel lives, or keeps

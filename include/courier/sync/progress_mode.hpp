@@ -1,5 +1,5 @@
 #pragma once
-// How the lci layer's runtime makes progress (issue 5). A progress server thread moves messages
+// How the lci channel's runtime makes progress (issue 5). A progress server thread moves messages
 // while every compute thread computes, but it needs a hardware thread of its own (paper 000
 // reserves a core for it): where the node's ranks x compute threads already take every hardware
 // thread, the server only takes time from compute, so the threads that wait for messages drive

@@ -28,7 +28,7 @@
 namespace courier::sync {
 
 struct StackSpec {
-  std::string channel = "lci";  // lci | mpi-probe | mpi-rma (the CLI's --comm)
+  std::string channel = "lci";                      // lci | mpi-probe | mpi-rma (the CLI's --channel)
   ProgressMode progress = ProgressMode::automatic;  // lci: who drives the runtime
   unsigned threads_per_rank = 1;                    // compute threads, for the progress budget
   // Adjusts what the lci channel's runtime and channel are made with, after they were chosen for

@@ -4,7 +4,7 @@
 // copies updated masters to their mirrors. Only labels marked in the `updated` bitset travel.
 // Compute threads of the team gather per-destination buffers in parallel and scatter received
 // buffers as they arrive, in any order; scatters into masters combine atomically because one
-// master may hear from several ranks at once. A layer that streams (Channel::message_limit) gets
+// master may hear from several ranks at once. A channel that streams (Channel::message_limit) gets
 // each list cut into small messages, gathered, sent and scattered one by one.
 #include <algorithm>
 #include <atomic>
@@ -58,7 +58,7 @@ class Substrate {
     std::size_t first, entries, bytes;
     std::uint32_t messages = 1;
   };
-  // What starts every message of a streaming layer: the range of the list it covers, and how
+  // What starts every message of a streaming channel: the range of the list it covers, and how
   // many messages its sender cut its list into this phase (the receiver learns it from any one).
   struct StreamHeader {
     std::uint64_t first;
@@ -131,7 +131,7 @@ void Substrate::exchange(Pattern& pattern, bool reducing, std::vector<T>& value,
   };
   team_.run([&](unsigned) {
     // Gather: each member takes whole messages until none are left; between two, a streaming
-    // layer's arrivals are scattered, so they never pile up.
+    // channel's arrivals are scattered, so they never pile up.
     for (std::size_t i = next_send.fetch_add(1); i < plan.sends.size(); i = next_send.fetch_add(1)) {
       const Piece piece = plan.sends[i];
       // Gather only what the peer has room for: its early arrivals stay bounded, and the labels
@@ -191,7 +191,7 @@ Substrate::Plan Substrate::cut(const Pattern& pattern, std::size_t value_bytes, 
     const std::size_t metadata = k == 0 || k == n ? 0 : std::min((n + 63) / 64 * 8, k * sizeof(std::uint32_t));
     return sizeof(StreamHeader) + sizeof(MessageHeader) + metadata + k * value_bytes;
   };
-  // Each peer's pieces, dealt out a piece per peer in turn. A layer may give a peer room for only
+  // Each peer's pieces, dealt out a piece per peer in turn. A channel may give a peer room for only
   // a few messages (lci where ranks share cores: 2); in peer order a sender would then wait on
   // one peer's room for almost every message while its other peers got nothing.
   std::vector<std::vector<Piece>> by_peer;

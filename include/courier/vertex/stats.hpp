@@ -27,7 +27,7 @@ struct RunStats {
   std::uint64_t bytes = 0;         // sent by all ranks
   std::uint64_t reduces = 0, broadcasts = 0;  // on this rank (the same on every rank)
   // The channel's communication buffers (paper 000, Fig. 5): the largest peak working set of any
-  // rank, and the largest time any rank spent setting the layer up (e.g. MPI-RMA's windows).
+  // rank, and the largest time any rank spent setting the channel up (e.g. MPI-RMA's windows).
   std::uint64_t buffer_bytes_peak = 0;
   double setup_seconds = 0;
 

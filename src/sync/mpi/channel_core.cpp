@@ -16,10 +16,10 @@ namespace {
 std::atomic<int> live_channels{0};
 
 // Checked first of all: no MPI call is legal before MPI_Init.
-int ranks_of(MPI_Comm comm, const char* layer) {
+int ranks_of(MPI_Comm comm, const char* name) {
   int initialized = 0;
   MPI_Initialized(&initialized);
-  if (!initialized) throw Error(std::string(layer) + ": MPI is not initialised; call MPI_Init_thread first");
+  if (!initialized) throw Error(std::string(name) + ": MPI is not initialised; call MPI_Init_thread first");
   int size = 1;
   net::mpi_check(MPI_Comm_size(comm, &size), "MPI_Comm_size");
   return size;
@@ -27,16 +27,16 @@ int ranks_of(MPI_Comm comm, const char* layer) {
 
 }  // namespace
 
-ChannelCore::ChannelCore(MPI_Comm comm, const char* layer)
-    : layer_(layer), pool_(static_cast<std::size_t>(4 * ranks_of(comm, layer) + 8)) {
+ChannelCore::ChannelCore(MPI_Comm comm, const char* name)
+    : name_(name), pool_(static_cast<std::size_t>(4 * ranks_of(comm, name) + 8)) {
   int provided = MPI_THREAD_SINGLE;
   net::mpi_check(MPI_Query_thread(&provided), "MPI_Query_thread");
   if (provided < MPI_THREAD_SERIALIZED)
-    throw Error(std::string(layer) +
+    throw Error(std::string(name) +
                 ": needs MPI_THREAD_SERIALIZED or more (its communication thread is not the main thread); "
                 "call MPI_Init_thread with MPI_THREAD_MULTIPLE");
   if (provided < MPI_THREAD_MULTIPLE && live_channels.load() > 0)
-    throw Error(std::string(layer) +
+    throw Error(std::string(name) +
                 ": another MPI channel is alive and each has its own MPI thread; at MPI_THREAD_SERIALIZED only "
                 "one may exist at a time: call MPI_Init_thread with MPI_THREAD_MULTIPLE");
   net::mpi_check(MPI_Comm_dup(comm, &comm_), "MPI_Comm_dup");
@@ -84,7 +84,7 @@ double ChannelCore::max_all(double value) { return allreduce(value, MPI_DOUBLE, 
 
 void ChannelCore::check_peer(rank_t peer, const char* where) const {
   if (peer < 0 || peer >= ranks_)
-    throw Error(std::string(layer_) + ": " + where + " to rank " + std::to_string(peer) + " of " +
+    throw Error(std::string(name_) + ": " + where + " to rank " + std::to_string(peer) + " of " +
                 std::to_string(ranks_));
 }
 

@@ -14,9 +14,9 @@ namespace courier::sync::mpi {
 
 class ChannelCore {
  public:
-  // Checks the thread level (see mpi_probe_channel.hpp) and duplicates `comm`. `layer` names the
+  // Checks the thread level (see mpi_probe_channel.hpp) and duplicates `comm`. `name` names the
   // channel in error messages.
-  ChannelCore(MPI_Comm comm, const char* layer);
+  ChannelCore(MPI_Comm comm, const char* name);
   // The owner stops the thread first (its progress function uses the owner's members).
   ~ChannelCore();
   ChannelCore(const ChannelCore&) = delete;
@@ -25,7 +25,7 @@ class ChannelCore {
   MPI_Comm comm() const { return comm_; }
   rank_t rank() const { return rank_; }
   rank_t ranks() const { return ranks_; }
-  const char* layer() const { return layer_; }
+  const char* name() const { return name_; }
   CommThread& thread() { return thread_; }
   comm::BufferPool& pool() { return pool_; }
   const comm::BufferPool& pool() const { return pool_; }
@@ -44,7 +44,7 @@ class ChannelCore {
   template <class T>
   T allreduce(T value, MPI_Datatype type, MPI_Op op);
 
-  const char* layer_;
+  const char* name_;
   MPI_Comm comm_ = MPI_COMM_NULL;
   rank_t rank_ = 0, ranks_ = 1;
   comm::BufferPool pool_;

@@ -7,10 +7,10 @@
 
 namespace courier::sync {
 
-std::unique_ptr<Channel> make_mpi_channel(std::string_view layer, MPI_Comm comm) {
-  if (layer == "mpi-probe") return MpiProbeChannel::create(comm);
-  if (layer == "mpi-rma") return MpiRmaChannel::create(comm);
-  throw InputError("unknown MPI communication layer '" + std::string(layer) + "': use mpi-probe or mpi-rma");
+std::unique_ptr<Channel> make_mpi_channel(std::string_view name, MPI_Comm comm) {
+  if (name == "mpi-probe") return MpiProbeChannel::create(comm);
+  if (name == "mpi-rma") return MpiRmaChannel::create(comm);
+  throw InputError("unknown MPI channel '" + std::string(name) + "': use mpi-probe or mpi-rma");
 }
 
 }  // namespace courier::sync

@@ -1,4 +1,4 @@
-// The MPI layers (mpi-probe, mpi-rma) under the substrate, run as real MPI ranks (mpirun -np 2, 3,
+// The MPI channels (mpi-probe, mpi-rma) under the substrate, run as real MPI ranks (mpirun -np 2, 3,
 // 4): every rank builds the whole small graph, partitions it in memory and keeps its own part, so
 // each can work out what every proxy must hold. Named *_mpitest.cpp so the plain test glob of
 // tests/sync leaves it to tests/sync/mpi/CMakeLists.txt, which runs it under mpirun.
@@ -40,18 +40,18 @@ namespace {
 // A value every proxy of v on rank r starts with: different on every rank.
 std::uint64_t initial(vertex_t v, int r) { return (v * 7919 + static_cast<vertex_t>(r) * 104729) % 1000 + 1; }
 
-class MpiLayer : public ::testing::TestWithParam<const char*> {
+class MpiChannels : public ::testing::TestWithParam<const char*> {
  protected:
   std::unique_ptr<Channel> channel() { return make_mpi_channel(GetParam(), MPI_COMM_WORLD); }
 };
 
-std::string layer_name(const ::testing::TestParamInfo<const char*>& info) {
+std::string channel_name(const ::testing::TestParamInfo<const char*>& info) {
   return std::string(info.param) == "mpi-probe" ? "probe" : "rma";
 }
 
 }  // namespace
 
-TEST_P(MpiLayer, ReduceMinThenBroadcastGivesEveryProxyTheMinimumOnEveryPolicy) {
+TEST_P(MpiChannels, ReduceMinThenBroadcastGivesEveryProxyTheMinimumOnEveryPolicy) {
   const int rank = world_rank(), ranks = world_size();
   const EdgeList g = random_graph(200, 1500, 11);
   for (Policy policy : {Policy::oec, Policy::iec, Policy::cvc, Policy::hash}) {
@@ -87,7 +87,7 @@ TEST_P(MpiLayer, ReduceMinThenBroadcastGivesEveryProxyTheMinimumOnEveryPolicy) {
   }
 }
 
-TEST_P(MpiLayer, ReduceSumCountsEachMirrorOnceAndAPhaseWithNothingUpdatedChangesNothing) {
+TEST_P(MpiChannels, ReduceSumCountsEachMirrorOnceAndAPhaseWithNothingUpdatedChangesNothing) {
   const int rank = world_rank(), ranks = world_size();
   const EdgeList g = random_graph(100, 800, 5);
   const auto parts = dist::partition_in_memory(g, Policy::cvc, ranks, false);
@@ -116,7 +116,7 @@ TEST_P(MpiLayer, ReduceSumCountsEachMirrorOnceAndAPhaseWithNothingUpdatedChanges
 // all), and a collective after each round as termination detection would do: every master must
 // hold the minimum of what was written to its proxies, exactly the updated masters reach their
 // mirrors, and the others keep what they had.
-TEST_P(MpiLayer, ManyRoundsWithRandomUpdatedSets) {
+TEST_P(MpiChannels, ManyRoundsWithRandomUpdatedSets) {
   const int rank = world_rank(), ranks = world_size();
   const EdgeList g = random_graph(300, 2000, 17);
   const auto parts = dist::partition_in_memory(g, Policy::hash, ranks, false);
@@ -178,7 +178,7 @@ TEST_P(MpiLayer, ManyRoundsWithRandomUpdatedSets) {
   EXPECT_EQ(channel->stats().phases, 2u * rounds);
 }
 
-TEST_P(MpiLayer, CollectivesAgreeOnEveryRank) {
+TEST_P(MpiChannels, CollectivesAgreeOnEveryRank) {
   const int rank = world_rank();
   const auto ranks = static_cast<std::uint64_t>(world_size());
   auto channel = this->channel();
@@ -197,7 +197,7 @@ TEST_P(MpiLayer, CollectivesAgreeOnEveryRank) {
 
 // The footprint counts every communication buffer; mpi-rma's is dominated by its windows, sized
 // for every vertex active in both patterns whatever was actually sent.
-TEST_P(MpiLayer, FootprintCountsTheBuffersAndRmaItsWorstCaseWindows) {
+TEST_P(MpiChannels, FootprintCountsTheBuffersAndRmaItsWorstCaseWindows) {
   const int rank = world_rank(), ranks = world_size();
   const EdgeList g = random_graph(400, 3000, 23);
   const auto parts = dist::partition_in_memory(g, Policy::cvc, ranks, false);
@@ -229,7 +229,7 @@ TEST_P(MpiLayer, FootprintCountsTheBuffersAndRmaItsWorstCaseWindows) {
 
 // A label wider than the channel was reserved for reserves again: mpi-rma grows its windows (on
 // every rank together) and the results stay right.
-TEST_P(MpiLayer, AWiderLabelAfterANarrowOneGrowsTheWindows) {
+TEST_P(MpiChannels, AWiderLabelAfterANarrowOneGrowsTheWindows) {
   const int rank = world_rank(), ranks = world_size();
   const EdgeList g = random_graph(150, 1200, 29);
   const auto parts = dist::partition_in_memory(g, Policy::oec, ranks, false);
@@ -267,9 +267,9 @@ TEST_P(MpiLayer, AWiderLabelAfterANarrowOneGrowsTheWindows) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Layers, MpiLayer, ::testing::Values("mpi-probe", "mpi-rma"), layer_name);
+INSTANTIATE_TEST_SUITE_P(Channels, MpiChannels, ::testing::Values("mpi-probe", "mpi-rma"), channel_name);
 
-TEST(MpiChannelFactory, NamesTheLayersAndRejectsOthers) {
+TEST(MpiChannelFactory, NamesTheChannelsAndRejectsOthers) {
   EXPECT_EQ(make_mpi_channel("mpi-probe", MPI_COMM_WORLD)->name(), "mpi-probe");
   EXPECT_EQ(make_mpi_channel("mpi-rma", MPI_COMM_WORLD)->name(), "mpi-rma");
   EXPECT_THROW(make_mpi_channel("lci", MPI_COMM_WORLD), InputError);

@@ -1,4 +1,4 @@
-// The MPI layers at MPI_THREAD_SERIALIZED, the least they need: one channel at a time works
+// The MPI channels at MPI_THREAD_SERIALIZED, the least they need: one channel at a time works
 // (its communication thread is the only thread calling MPI), a second one alive at once is
 // refused with an Error that names the fix, since two communication threads would call MPI
 // concurrently.
@@ -28,7 +28,7 @@ TEST_P(SerializedLevel, OneChannelWorksASecondAtOnceIsRefused) {
   EXPECT_EQ(next->max_all(static_cast<double>(next->rank())), static_cast<double>(ranks - 1));
 }
 
-INSTANTIATE_TEST_SUITE_P(Layers, SerializedLevel, ::testing::Values("mpi-probe", "mpi-rma"),
+INSTANTIATE_TEST_SUITE_P(Channels, SerializedLevel, ::testing::Values("mpi-probe", "mpi-rma"),
                          [](const auto& info) { return std::string(info.param) == "mpi-probe" ? "probe" : "rma"; });
 
 int main(int argc, char** argv) {

@@ -1,4 +1,4 @@
-#include "engine/layers.hpp"
+#include "engine/channels.hpp"
 
 #include <string>
 
@@ -12,19 +12,21 @@ namespace {
 // lci-wN, lci-mN, lci-yN: `prefix` followed by digits only (lci-whole is not lci-wN).
 bool numbered(const std::string& name, const char* prefix) {
   const std::string p(prefix);
-  return name.size() > p.size() && name.starts_with(p) && name.find_first_not_of("0123456789", p.size()) == std::string::npos;
+  return name.size() > p.size() && name.starts_with(p) &&
+         name.find_first_not_of("0123456789", p.size()) == std::string::npos;
 }
 
 }  // namespace
 
-sync::StackSpec layer_spec(const std::string& name, unsigned threads_per_rank) {
+sync::StackSpec channel_spec(const std::string& name, unsigned threads_per_rank) {
   sync::StackSpec spec{.channel = name, .threads_per_rank = threads_per_rank};
   if (name == "mpi-probe" || name == "mpi-rma" || name == "lci") return spec;
   const bool window = numbered(name, "lci-w"), message = numbered(name, "lci-m"), yield = numbered(name, "lci-y");
   if (!(name == "lci-thread" || name == "lci-explicit" || name == "lci-whole" || name == "lci-eager-server" ||
         name == "lci-4k" || name == "lci-unbounded" || name == "lci-64k" || name == "lci-nap" || name == "lci-eager" ||
         window || yield || message))
-    throw InputError("engine_bench: no layer '" + name + "' (choose from lci, lci-thread, lci-explicit, lci-eager, "
+    throw InputError("engine_bench: no channel '" + name +
+                     "' (choose from lci, lci-thread, lci-explicit, lci-eager, "
                      "lci-whole, lci-eager-server, lci-4k, lci-unbounded, lci-wN, lci-mN, lci-yN, lci-nap, lci-64k, "
                      "mpi-probe, mpi-rma)");
   spec.channel = "lci";

@@ -1,5 +1,5 @@
 #pragma once
-// The communication layers the engine benchmark compares, by name, as sync::Stack specs: the lci
+// The sync channels the engine benchmark compares, by name, as sync::Stack specs: the lci
 // channel on Courier's runtime over the mpi transport, its progress mode and messages chosen for
 // the node as `courier run` chooses them (a progress server only when a hardware thread is spare;
 // 16 KiB messages where ranks outnumber the hardware threads, else eager-sized ones), and
@@ -20,10 +20,10 @@
 
 namespace courier::bench {
 
-inline const std::vector<std::string> kLayers{"lci", "mpi-probe", "mpi-rma"};
+inline const std::vector<std::string> kChannels{"lci", "mpi-probe", "mpi-rma"};
 
-// The stack spec of layer `name` for ranks of `threads_per_rank` compute threads. InputError for
+// The stack spec of channel `name` for ranks of `threads_per_rank` compute threads. InputError for
 // an unknown name.
-sync::StackSpec layer_spec(const std::string& name, unsigned threads_per_rank);
+sync::StackSpec channel_spec(const std::string& name, unsigned threads_per_rank);
 
 }  // namespace courier::bench
