@@ -1,6 +1,6 @@
 // Courier's runtime itself (comm::Runtime with queue endpoints) on a transport, measured the same
-// way as the MPI baselines: what a graph layer gets when its threads never enter MPI and the
-// progress engine packs the packets queued for one destination into one frame. Two progress
+// way as the MPI baselines: what a sync channel gets when its threads never enter MPI and the
+// progress round packs the packets queued for one destination into one frame. Two progress
 // modes: a progress server thread ("courier-X"), or the waiting threads progressing themselves
 // ("courier-X-explicit", for runs with more threads than cores).
 #include <memory>

@@ -31,7 +31,7 @@ class BatchBuffer {
   }
 
   // Makes room for `bytes` more after the end (allocated now, not yet part of the buffer) and
-  // returns where they start: Core's fast appends write there and commit what they wrote later.
+  // returns where they start: Untyped's fast appends write there and commit what they wrote later.
   std::byte* reserve_tail(std::size_t bytes) {
     if (size_ + bytes > capacity_) grow(size_ + bytes);
     return data_ + size_;

@@ -35,8 +35,8 @@
 #include "courier/comm/runtime.hpp"
 #include "courier/mailbox/codec.hpp"
 #include "courier/mailbox/config.hpp"
-#include "courier/mailbox/core.hpp"
 #include "courier/mailbox/stats.hpp"
+#include "courier/mailbox/untyped.hpp"
 
 namespace courier::mailbox {
 
@@ -50,7 +50,8 @@ class Mailbox {
 
   // Creates an endpoint on `runtime`: build mailboxes in the same order on every rank.
   Mailbox(comm::Runtime& runtime, Receive receive, const Config& config = {})
-      : receive_(std::move(receive)), core_(runtime, config, Codec::fixed_bytes, &Mailbox::deliver, &Mailbox::deliver_run, this) {}
+      : receive_(std::move(receive)),
+        untyped_(runtime, config, Codec::fixed_bytes, &Mailbox::deliver, &Mailbox::deliver_run, this) {}
   Mailbox(comm::Runtime& runtime, Receive receive, std::size_t capacity_bytes)
       : Mailbox(runtime, std::move(receive), with_capacity(capacity_bytes)) {}
   Mailbox(const Mailbox&) = delete;
@@ -59,28 +60,28 @@ class Mailbox {
   // Runs the receive callback on `message` at rank `dest` (this rank included), once.
   void async_send(rank_t dest, const Message& message) {
     const auto payload = codec_.encode(message);
-    core_.template send<Codec::fixed_bytes>(dest, payload.data(), payload.size());
+    untyped_.template send<Codec::fixed_bytes>(dest, payload.data(), payload.size());
   }
   // Runs the receive callback on `message` at every rank, this one included, once each.
   void async_bcast(const Message& message) {
     const auto payload = codec_.encode(message);
-    core_.bcast(payload.data(), payload.size());
+    untyped_.bcast(payload.data(), payload.size());
   }
 
   // Collective: returns on every rank once no message is buffered, in flight or being handled
   // anywhere, including messages sent by callbacks. The mailbox may be used again afterwards.
-  void wait_empty() { core_.wait_empty(); }
+  void wait_empty() { untyped_.wait_empty(); }
   // The non-blocking form of wait_empty, for programs with their own work queues: call it when
   // this rank has no work of its own; true once wait_empty would return (then, on every rank).
   // A call that ran callbacks does not count this rank as idle, so work they queued (also through
   // messages to this rank) is done before the ranks agree on the end.
-  bool test_empty() { return core_.test_empty(); }
+  bool test_empty() { return untyped_.test_empty(); }
 
-  rank_t rank() const { return core_.rank(); }
-  rank_t ranks() const { return core_.ranks(); }
-  const Topology& topology() const { return core_.topology(); }
-  const Config& config() const { return core_.config(); }
-  Stats local_stats() const { return core_.stats(); }
+  rank_t rank() const { return untyped_.rank(); }
+  rank_t ranks() const { return untyped_.ranks(); }
+  const Topology& topology() const { return untyped_.topology(); }
+  const Config& config() const { return untyped_.config(); }
+  Stats local_stats() const { return untyped_.stats(); }
 
  private:
   using Codec = detail::Codec<Message>;
@@ -102,15 +103,15 @@ class Mailbox {
     const auto use = [&self](const Message& message) { self.receive_(self, message); };
     std::size_t count = 0;
     if constexpr (Codec::fixed_bytes > 0) {
-      if (bytes % Codec::fixed_bytes != 0) detail::Core::bad_batch(bytes);
+      if (bytes % Codec::fixed_bytes != 0) detail::Untyped::bad_batch(bytes);
       count = bytes / Codec::fixed_bytes;
       self.decoder_.decode_run(data, count, use);
     } else {
       for (const std::byte* at = data; at < data + bytes; ++count) {
         std::uint32_t size;
-        if (static_cast<std::size_t>(data + bytes - at) < sizeof size) detail::Core::bad_batch(bytes);
+        if (static_cast<std::size_t>(data + bytes - at) < sizeof size) detail::Untyped::bad_batch(bytes);
         std::memcpy(&size, at, sizeof size);
-        if (static_cast<std::size_t>(data + bytes - at) - sizeof size < size) detail::Core::bad_batch(bytes);
+        if (static_cast<std::size_t>(data + bytes - at) - sizeof size < size) detail::Untyped::bad_batch(bytes);
         self.decoder_.decode(at + sizeof size, size, use);
         at += sizeof size + size;
       }
@@ -121,7 +122,7 @@ class Mailbox {
   Receive receive_;
   Codec codec_;    // sends
   Codec decoder_;  // receives (a callback may send while its message is still being read)
-  detail::Core core_;
+  detail::Untyped untyped_;
 };
 
 // A mailbox whose callback type is the lambda's own (inlined on receipt):

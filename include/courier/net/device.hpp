@@ -6,7 +6,7 @@
 //
 // A Device is driven by one thread at a time (the runtime's progress server, or whichever caller
 // holds the runtime's progress lock); it need not be thread-safe. Worker threads reach it only
-// through that lock: they hand packets to the runtime, whose progress engine packs the packets
+// through that lock: they hand packets to the runtime, whose progress round packs the packets
 // queued for one destination into one frame (or, on the latency path, hand their own frame).
 #include <cstddef>
 #include <cstdint>

@@ -8,8 +8,8 @@
 // each list cut into small messages, gathered, sent and scattered one by one.
 #include <algorithm>
 #include <atomic>
-#include <cstring>
 #include <cstdint>
+#include <cstring>
 #include <span>
 #include <vector>
 
@@ -20,8 +20,8 @@
 #include "courier/core/timer.hpp"
 #include "courier/dist/local_graph.hpp"
 #include "courier/sync/channel.hpp"
+#include "courier/sync/encoding.hpp"
 #include "courier/sync/wait.hpp"
-#include "courier/sync/wire.hpp"
 
 namespace courier::sync {
 
@@ -84,9 +84,11 @@ class Substrate {
   template <class SendList>
   Plan cut(const Pattern& pattern, std::size_t value_bytes, const Bitset& updated, SendList send_list);
 
+  // One channel phase of a reduce or a broadcast: gather the updated entries of send_list, send,
+  // and apply what arrives to receive_list.
   template <class T, class SendList, class ReceiveList, class Apply>
-  void exchange(Pattern& pattern, bool reducing, std::vector<T>& value, const Bitset& updated, SendList send_list,
-                ReceiveList receive_list, Apply apply);
+  void run_phase(Pattern& pattern, bool reducing, std::vector<T>& value, const Bitset& updated, SendList send_list,
+                 ReceiveList receive_list, Apply apply);
 
   const dist::LocalGraph& graph_;
   Channel& channel_;
@@ -98,8 +100,8 @@ class Substrate {
 // ---- templates ----
 
 template <class T, class SendList, class ReceiveList, class Apply>
-void Substrate::exchange(Pattern& pattern, bool reducing, std::vector<T>& value, const Bitset& updated,
-                         SendList send_list, ReceiveList receive_list, Apply apply) {
+void Substrate::run_phase(Pattern& pattern, bool reducing, std::vector<T>& value, const Bitset& updated,
+                          SendList send_list, ReceiveList receive_list, Apply apply) {
   reserve(pattern, reducing, sizeof(T));
   const bool streamed = channel_.message_limit() != 0;
   const Plan plan = cut(pattern, sizeof(T), updated, send_list);
@@ -241,7 +243,7 @@ Substrate::Plan Substrate::cut(const Pattern& pattern, std::size_t value_bytes, 
 template <class Op, class T>
 void Substrate::reduce(std::vector<T>& value, Bitset& updated) {
   Timer timer;
-  exchange(
+  run_phase(
       reduce_, true, value, updated, [&](rank_t peer) { return reduce_send_list(peer); },
       [&](rank_t peer) { return reduce_receive_list(peer); },
       [&](local_t master, T incoming) {
@@ -268,7 +270,7 @@ void Substrate::reduce(std::vector<T>& value, Bitset& updated) {
 template <class T>
 void Substrate::broadcast(std::vector<T>& value, Bitset& updated) {
   Timer timer;
-  exchange(
+  run_phase(
       broadcast_, false, value, updated, [&](rank_t peer) { return graph_.masters_mirrored_on(peer); },
       [&](rank_t peer) { return graph_.mirrors_owned_by(peer); },
       [&](local_t mirror, T incoming) {

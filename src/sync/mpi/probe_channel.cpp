@@ -10,12 +10,12 @@
 #include <mutex>
 #include <string>
 
-#include "channel_core.hpp"
 #include "courier/core/backoff.hpp"
 #include "courier/core/error.hpp"
 #include "courier/net/mpi_check.hpp"
 #include "courier/sync/mpi_probe_channel.hpp"
 #include "courier/sync/wait.hpp"
+#include "plumbing.hpp"
 
 namespace courier::sync {
 
@@ -37,30 +37,30 @@ struct Trailer {
 class ProbeChannel final : public MpiProbeChannel {
  public:
   ProbeChannel(MPI_Comm comm, MpiProbeOptions options)
-      : core_(comm, "mpi-probe"), options_(options), outgoing_(static_cast<std::size_t>(core_.ranks())) {
-    core_.thread().start([this] { return progress(); });
+      : plumbing_(comm, "mpi-probe"), options_(options), outgoing_(static_cast<std::size_t>(plumbing_.ranks())) {
+    plumbing_.thread().start([this] { return progress(); });
   }
   ~ProbeChannel() override;
 
-  rank_t rank() const override { return core_.rank(); }
-  rank_t ranks() const override { return core_.ranks(); }
+  rank_t rank() const override { return plumbing_.rank(); }
+  rank_t ranks() const override { return plumbing_.ranks(); }
   std::string name() const override { return "mpi-probe"; }
   MpiProbeOptions options() const override { return options_; }
 
   // Messages of any size fit: the receiver learns the size from MPI_Iprobe.
   void reserve(std::span<const std::size_t>, std::span<const std::size_t>) override {}
   void begin_phase(std::span<const rank_t> to, std::span<const rank_t> from) override;
-  Bytes acquire(std::size_t bytes) override { return core_.pool().acquire(bytes + sizeof(Trailer)); }
+  Bytes acquire(std::size_t bytes) override { return plumbing_.pool().acquire(bytes + sizeof(Trailer)); }
   void send(rank_t peer, Bytes message) override;
   std::optional<Received> try_receive() override;
-  void release(Bytes buffer) override { core_.pool().recycle(std::move(buffer)); }
+  void release(Bytes buffer) override { plumbing_.pool().recycle(std::move(buffer)); }
   void end_phase() override;
 
-  std::uint64_t sum_all(std::uint64_t value) override { return core_.sum_all(value); }
-  double sum_all(double value) override { return core_.sum_all(value); }
-  double max_all(double value) override { return core_.max_all(value); }
+  std::uint64_t sum_all(std::uint64_t value) override { return plumbing_.sum_all(value); }
+  double sum_all(double value) override { return plumbing_.sum_all(value); }
+  double max_all(double value) override { return plumbing_.max_all(value); }
 
-  void restart_buffer_peak() override { core_.pool().restart_peak(); }
+  void restart_buffer_peak() override { plumbing_.pool().restart_peak(); }
   ChannelStats stats() const override;
   MpiProbeStats probe_stats() const override;
 
@@ -87,7 +87,7 @@ class ProbeChannel final : public MpiProbeChannel {
   void deliver(rank_t source, Bytes wire);
   void drain();
 
-  mpi::ChannelCore core_;
+  mpi::Plumbing plumbing_;
   const MpiProbeOptions options_;
 
   // comm thread only
@@ -110,19 +110,19 @@ class ProbeChannel final : public MpiProbeChannel {
 
 ProbeChannel::~ProbeChannel() {
   try {
-    core_.thread().rethrow_if_failed();
-    core_.thread().call([this] { drain(); });
+    plumbing_.thread().rethrow_if_failed();
+    plumbing_.thread().call([this] { drain(); });
   } catch (const std::exception& error) {
     std::fprintf(stderr, "mpi-probe: closing after an error: %s\n", error.what());
   }
-  core_.thread().stop();
+  plumbing_.thread().stop();
 }
 
 void ProbeChannel::begin_phase(std::span<const rank_t> to, std::span<const rank_t> from) {
-  core_.thread().rethrow_if_failed();
+  plumbing_.thread().rethrow_if_failed();
   if (phase_open_.load()) throw Error("mpi-probe: begin_phase while the previous phase is still open");
-  for (rank_t peer : to) core_.check_peer(peer, "begin_phase: a send");
-  for (rank_t peer : from) core_.check_peer(peer, "begin_phase: a receive");
+  for (rank_t peer : to) plumbing_.check_peer(peer, "begin_phase: a send");
+  for (rank_t peer : from) plumbing_.check_peer(peer, "begin_phase: a receive");
   expected_sends_ = to.size();
   expected_receives_ = from.size();
   sent_ = 0;
@@ -137,23 +137,22 @@ void ProbeChannel::begin_phase(std::span<const rank_t> to, std::span<const rank_
     }
   }
   phase_open_.store(true);
-  core_.thread().wake();
+  plumbing_.thread().wake();
 }
 
 void ProbeChannel::send(rank_t peer, Bytes message) {
-  core_.thread().rethrow_if_failed();
-  core_.check_peer(peer, "send");
+  plumbing_.thread().rethrow_if_failed();
+  plumbing_.check_peer(peer, "send");
   messages_.fetch_add(1, std::memory_order_relaxed);
   bytes_.fetch_add(message.size(), std::memory_order_relaxed);
   sent_.fetch_add(1, std::memory_order_relaxed);
   const std::uint64_t phase = phase_.load(std::memory_order_relaxed);
-  core_.thread().post([this, peer, phase, message = std::move(message)]() mutable {
-    pack(peer, phase, std::move(message));
-  });
+  plumbing_.thread().post(
+      [this, peer, phase, message = std::move(message)]() mutable { pack(peer, phase, std::move(message)); });
 }
 
 std::optional<Received> ProbeChannel::try_receive() {
-  core_.thread().rethrow_if_failed();
+  plumbing_.thread().rethrow_if_failed();
   std::lock_guard lock(inbox_mutex_);
   if (ready_.empty()) return std::nullopt;
   Received message = std::move(ready_.front());
@@ -163,7 +162,7 @@ std::optional<Received> ProbeChannel::try_receive() {
 }
 
 void ProbeChannel::end_phase() {
-  core_.thread().rethrow_if_failed();
+  plumbing_.thread().rethrow_if_failed();
   if (sent_.load() != expected_sends_ || taken_.load() != expected_receives_)
     throw Error("mpi-probe: end_phase with " + std::to_string(sent_.load()) + " of " +
                 std::to_string(expected_sends_) + " messages sent and " + std::to_string(taken_.load()) + " of " +
@@ -177,7 +176,7 @@ ChannelStats ProbeChannel::stats() const {
   s.messages_sent = messages_.load();
   s.bytes_sent = bytes_.load();
   s.phases = phases_.load();
-  s.buffer_bytes_peak = core_.pool().peak_bytes();
+  s.buffer_bytes_peak = plumbing_.pool().peak_bytes();
   return s;
 }
 
@@ -206,13 +205,13 @@ void ProbeChannel::pack(rank_t peer, std::uint64_t phase, Bytes message) {
   if (out.messages > 0) wire.insert(wire.end(), message.begin(), message.end());
   const auto* bytes = reinterpret_cast<const std::byte*>(&trailer);
   wire.insert(wire.end(), bytes, bytes + sizeof trailer);
-  if (wire.capacity() != capacity) core_.pool().resized(capacity, wire.capacity());
+  if (wire.capacity() != capacity) plumbing_.pool().resized(capacity, wire.capacity());
   if (out.messages == 0) {
     out.wire = std::move(message);
     out.oldest = Clock::now();
     ++packed_peers_;
   } else {
-    core_.pool().recycle(std::move(message));
+    plumbing_.pool().recycle(std::move(message));
   }
   ++out.messages;
   if (out.wire.size() >= options_.eager_limit) flush(peer, Flush::size);
@@ -225,7 +224,7 @@ void ProbeChannel::flush(rank_t peer, Flush why) {
   out = Outgoing{};
   --packed_peers_;
   net::mpi_check(MPI_Isend(pending.buffer.data(), net::mpi_count(pending.buffer.size(), "a message"), MPI_BYTE, peer,
-                           kTag, core_.comm(), &pending.request),
+                           kTag, plumbing_.comm(), &pending.request),
                  "MPI_Isend");
   wire_messages_.fetch_add(1, std::memory_order_relaxed);
   wire_bytes_.fetch_add(pending.buffer.size(), std::memory_order_relaxed);
@@ -237,7 +236,7 @@ bool ProbeChannel::flush_aged() {
   if (packed_peers_ == 0) return false;
   const auto now = Clock::now();
   bool flushed = false;
-  for (rank_t peer = 0; peer < core_.ranks(); ++peer) {
+  for (rank_t peer = 0; peer < plumbing_.ranks(); ++peer) {
     const Outgoing& out = outgoing_[static_cast<std::size_t>(peer)];
     if (out.messages > 0 && now - out.oldest >= options_.max_age) {
       flush(peer, Flush::age);
@@ -262,7 +261,7 @@ bool ProbeChannel::complete(std::vector<Pending>& pending, bool receiving) {
     if (receiving)
       deliver(finished.peer, std::move(finished.buffer));
     else
-      core_.pool().recycle(std::move(finished.buffer));
+      plumbing_.pool().recycle(std::move(finished.buffer));
     worked = true;
   }
   return worked;
@@ -274,15 +273,15 @@ bool ProbeChannel::probe() {
   for (int i = 0; i < 16; ++i) {
     int arrived = 0;
     MPI_Status status;
-    net::mpi_check(MPI_Iprobe(MPI_ANY_SOURCE, kTag, core_.comm(), &arrived, &status), "MPI_Iprobe");
+    net::mpi_check(MPI_Iprobe(MPI_ANY_SOURCE, kTag, plumbing_.comm(), &arrived, &status), "MPI_Iprobe");
     if (!arrived) break;
     int count = 0;
     net::mpi_check(MPI_Get_count(&status, MPI_BYTE, &count), "MPI_Get_count");
-    Pending pending{MPI_REQUEST_NULL, core_.pool().acquire(static_cast<std::size_t>(count)), status.MPI_SOURCE};
+    Pending pending{MPI_REQUEST_NULL, plumbing_.pool().acquire(static_cast<std::size_t>(count)), status.MPI_SOURCE};
     pending.buffer.resize(static_cast<std::size_t>(count));
     // Only this thread receives, so the receive from the probed source and tag gets the probed message.
     net::mpi_check(
-        MPI_Irecv(pending.buffer.data(), count, MPI_BYTE, status.MPI_SOURCE, kTag, core_.comm(), &pending.request),
+        MPI_Irecv(pending.buffer.data(), count, MPI_BYTE, status.MPI_SOURCE, kTag, plumbing_.comm(), &pending.request),
         "MPI_Irecv");
     receives_.push_back(std::move(pending));
     worked = true;
@@ -306,7 +305,7 @@ void ProbeChannel::deliver(rank_t source, Bytes wire) {
       messages.emplace_back(trailer.phase, std::move(wire));
       break;
     }
-    Bytes copy = core_.pool().acquire(trailer.bytes);
+    Bytes copy = plumbing_.pool().acquire(trailer.bytes);
     copy.insert(copy.end(), wire.begin() + static_cast<std::ptrdiff_t>(begin),
                 wire.begin() + static_cast<std::ptrdiff_t>(body_end));
     messages.emplace_back(trailer.phase, std::move(copy));
@@ -328,7 +327,7 @@ void ProbeChannel::deliver(rank_t source, Bytes wire) {
 }
 
 void ProbeChannel::drain() {
-  for (rank_t peer = 0; peer < core_.ranks(); ++peer)
+  for (rank_t peer = 0; peer < plumbing_.ranks(); ++peer)
     if (outgoing_[static_cast<std::size_t>(peer)].messages > 0) flush(peer, Flush::close);
   // Every message sent belongs to a phase its receiver takes, so these complete; the bound only
   // keeps a broken run from hanging at exit.

@@ -9,13 +9,13 @@
 #include <mutex>
 #include <string>
 
-#include "channel_core.hpp"
 #include "courier/core/backoff.hpp"
 #include "courier/core/error.hpp"
 #include "courier/core/timer.hpp"
 #include "courier/net/mpi_check.hpp"
 #include "courier/sync/mpi_rma_channel.hpp"
 #include "courier/sync/wait.hpp"
+#include "plumbing.hpp"
 
 namespace courier::sync {
 
@@ -33,23 +33,23 @@ class RmaChannel final : public MpiRmaChannel {
   explicit RmaChannel(MPI_Comm comm);
   ~RmaChannel() override;
 
-  rank_t rank() const override { return core_.rank(); }
-  rank_t ranks() const override { return core_.ranks(); }
+  rank_t rank() const override { return plumbing_.rank(); }
+  rank_t ranks() const override { return plumbing_.ranks(); }
   std::string name() const override { return "mpi-rma"; }
 
   void reserve(std::span<const std::size_t> max_send, std::span<const std::size_t> max_receive) override;
   void begin_phase(std::span<const rank_t> to, std::span<const rank_t> from) override;
-  Bytes acquire(std::size_t bytes) override { return core_.pool().acquire(bytes); }
+  Bytes acquire(std::size_t bytes) override { return plumbing_.pool().acquire(bytes); }
   void send(rank_t peer, Bytes message) override;
   std::optional<Received> try_receive() override;
-  void release(Bytes buffer) override { core_.pool().recycle(std::move(buffer)); }
+  void release(Bytes buffer) override { plumbing_.pool().recycle(std::move(buffer)); }
   void end_phase() override;
 
-  std::uint64_t sum_all(std::uint64_t value) override { return core_.sum_all(value); }
-  double sum_all(double value) override { return core_.sum_all(value); }
-  double max_all(double value) override { return core_.max_all(value); }
+  std::uint64_t sum_all(std::uint64_t value) override { return plumbing_.sum_all(value); }
+  double sum_all(double value) override { return plumbing_.sum_all(value); }
+  double max_all(double value) override { return plumbing_.max_all(value); }
 
-  void restart_buffer_peak() override { core_.pool().restart_peak(); }
+  void restart_buffer_peak() override { plumbing_.pool().restart_peak(); }
   ChannelStats stats() const override;
   std::uint64_t window_bytes() const override { return window_bytes_.load(); }
 
@@ -68,7 +68,7 @@ class RmaChannel final : public MpiRmaChannel {
   MPI_Group group_of(std::vector<rank_t> ranks);
   void close();
 
-  mpi::ChannelCore core_;
+  mpi::Plumbing plumbing_;
   MPI_Group everyone_ = MPI_GROUP_NULL;
   std::map<std::vector<rank_t>, MPI_Group> groups_;  // cached: patterns repeat every round
 
@@ -96,47 +96,47 @@ class RmaChannel final : public MpiRmaChannel {
 };
 
 RmaChannel::RmaChannel(MPI_Comm comm)
-    : core_(comm, "mpi-rma"),
-      windows_(static_cast<std::size_t>(core_.ranks())),
-      remote_capacity_(static_cast<std::size_t>(core_.ranks()), 0),
-      size_words_(static_cast<std::size_t>(core_.ranks()), 0) {
-  net::mpi_check(MPI_Comm_group(core_.comm(), &everyone_), "MPI_Comm_group");
-  core_.thread().start([this] { return progress(); });
+    : plumbing_(comm, "mpi-rma"),
+      windows_(static_cast<std::size_t>(plumbing_.ranks())),
+      remote_capacity_(static_cast<std::size_t>(plumbing_.ranks()), 0),
+      size_words_(static_cast<std::size_t>(plumbing_.ranks()), 0) {
+  net::mpi_check(MPI_Comm_group(plumbing_.comm(), &everyone_), "MPI_Comm_group");
+  plumbing_.thread().start([this] { return progress(); });
 }
 
 RmaChannel::~RmaChannel() {
   try {
-    core_.thread().rethrow_if_failed();
-    core_.thread().call([this] { close(); });
+    plumbing_.thread().rethrow_if_failed();
+    plumbing_.thread().call([this] { close(); });
   } catch (const std::exception& error) {
     std::fprintf(stderr, "mpi-rma: closing after an error: %s\n", error.what());
   }
-  core_.thread().stop();
+  plumbing_.thread().stop();
 }
 
 void RmaChannel::reserve(std::span<const std::size_t> max_send, std::span<const std::size_t> max_receive) {
-  core_.thread().rethrow_if_failed();
-  const auto ranks = static_cast<std::size_t>(core_.ranks());
+  plumbing_.thread().rethrow_if_failed();
+  const auto ranks = static_cast<std::size_t>(plumbing_.ranks());
   if (max_send.size() != ranks || max_receive.size() != ranks)
     throw Error("mpi-rma: reserve needs one size per rank (" + std::to_string(ranks) + ")");
   if (phase_open_) throw Error("mpi-rma: reserve during a phase; call it before begin_phase");
   std::vector<std::size_t> need(ranks, 0);
   for (std::size_t s = 0; s < ranks; ++s)
-    if (static_cast<rank_t>(s) != core_.rank() && max_receive[s] > 0)
+    if (static_cast<rank_t>(s) != plumbing_.rank() && max_receive[s] > 0)
       need[s] = sizeof(SizeWord) + round_up(max_receive[s]);
-  core_.thread().call([&] { resize_windows(std::move(need)); });
+  plumbing_.thread().call([&] { resize_windows(std::move(need)); });
 }
 
 void RmaChannel::begin_phase(std::span<const rank_t> to, std::span<const rank_t> from) {
-  core_.thread().rethrow_if_failed();
+  plumbing_.thread().rethrow_if_failed();
   if (phase_open_) throw Error("mpi-rma: begin_phase while the previous phase is still open");
   for (rank_t peer : to) {
-    core_.check_peer(peer, "begin_phase: a send");
+    plumbing_.check_peer(peer, "begin_phase: a send");
     if (remote_capacity_[static_cast<std::size_t>(peer)] == 0)
       throw Error("mpi-rma: no window to send to rank " + std::to_string(peer) + "; reserve() sizes first");
   }
   for (rank_t peer : from) {
-    core_.check_peer(peer, "begin_phase: a receive");
+    plumbing_.check_peer(peer, "begin_phase: a receive");
     if (windows_[static_cast<std::size_t>(peer)].bytes == 0)
       throw Error("mpi-rma: no window to receive from rank " + std::to_string(peer) + "; reserve() sizes first");
   }
@@ -146,15 +146,15 @@ void RmaChannel::begin_phase(std::span<const rank_t> to, std::span<const rank_t>
   taken_ = 0;
   access_done_ = to.empty();
   phase_open_ = true;
-  core_.thread().post([this, to = std::vector<rank_t>(to.begin(), to.end()),
-                       from = std::vector<rank_t>(from.begin(), from.end())]() mutable {
+  plumbing_.thread().post([this, to = std::vector<rank_t>(to.begin(), to.end()),
+                           from = std::vector<rank_t>(from.begin(), from.end())]() mutable {
     open_epochs(std::move(to), std::move(from));
   });
 }
 
 void RmaChannel::send(rank_t peer, Bytes message) {
-  core_.thread().rethrow_if_failed();
-  core_.check_peer(peer, "send");
+  plumbing_.thread().rethrow_if_failed();
+  plumbing_.check_peer(peer, "send");
   const std::size_t capacity = remote_capacity_[static_cast<std::size_t>(peer)];
   if (message.size() > capacity)
     throw Error("mpi-rma: a message of " + std::to_string(message.size()) + " bytes for rank " +
@@ -163,11 +163,11 @@ void RmaChannel::send(rank_t peer, Bytes message) {
   messages_.fetch_add(1, std::memory_order_relaxed);
   bytes_.fetch_add(message.size(), std::memory_order_relaxed);
   sent_.fetch_add(1, std::memory_order_relaxed);
-  core_.thread().post([this, peer, message = std::move(message)]() mutable { put(peer, std::move(message)); });
+  plumbing_.thread().post([this, peer, message = std::move(message)]() mutable { put(peer, std::move(message)); });
 }
 
 std::optional<Received> RmaChannel::try_receive() {
-  core_.thread().rethrow_if_failed();
+  plumbing_.thread().rethrow_if_failed();
   rank_t source;
   {
     std::lock_guard lock(landed_mutex_);
@@ -181,14 +181,14 @@ std::optional<Received> RmaChannel::try_receive() {
   std::memcpy(&size, window.base, sizeof size);
   if (size > window.bytes - sizeof size)
     throw Error("mpi-rma: rank " + std::to_string(source) + " wrote a size beyond its window");
-  Bytes bytes = core_.pool().acquire(static_cast<std::size_t>(size));
+  Bytes bytes = plumbing_.pool().acquire(static_cast<std::size_t>(size));
   bytes.insert(bytes.end(), window.base + sizeof size, window.base + sizeof size + size);
   taken_.fetch_add(1, std::memory_order_relaxed);
   return Received{source, std::move(bytes)};
 }
 
 void RmaChannel::end_phase() {
-  core_.thread().rethrow_if_failed();
+  plumbing_.thread().rethrow_if_failed();
   if (sent_.load() != expected_sends_ || taken_.load() != expected_receives_)
     throw Error("mpi-rma: end_phase with " + std::to_string(sent_.load()) + " of " +
                 std::to_string(expected_sends_) + " messages sent and " + std::to_string(taken_.load()) + " of " +
@@ -196,7 +196,7 @@ void RmaChannel::end_phase() {
   // The access epoch must be closed before the next one opens on this window.
   Backoff backoff(kPhaseWait);
   while (!access_done_.load(std::memory_order_acquire)) {
-    core_.thread().rethrow_if_failed();
+    plumbing_.thread().rethrow_if_failed();
     backoff.pause();
   }
   phase_open_ = false;
@@ -208,7 +208,7 @@ ChannelStats RmaChannel::stats() const {
   s.messages_sent = messages_.load();
   s.bytes_sent = bytes_.load();
   s.phases = phases_.load();
-  s.buffer_bytes_peak = core_.pool().peak_bytes();
+  s.buffer_bytes_peak = plumbing_.pool().peak_bytes();
   s.setup_seconds = setup_seconds_;
   return s;
 }
@@ -237,11 +237,11 @@ Activity RmaChannel::progress() {
 }
 
 void RmaChannel::resize_windows(std::vector<std::size_t> need) {
-  const auto ranks = static_cast<std::size_t>(core_.ranks());
+  const auto ranks = static_cast<std::size_t>(plumbing_.ranks());
   // Window s is collective over all ranks: grow it everywhere if any rank needs more.
   std::vector<int> grow(ranks, 0);
   for (std::size_t s = 0; s < ranks; ++s) grow[s] = need[s] > windows_[s].bytes;
-  net::mpi_check(MPI_Allreduce(MPI_IN_PLACE, grow.data(), static_cast<int>(ranks), MPI_INT, MPI_MAX, core_.comm()),
+  net::mpi_check(MPI_Allreduce(MPI_IN_PLACE, grow.data(), static_cast<int>(ranks), MPI_INT, MPI_MAX, plumbing_.comm()),
                  "MPI_Allreduce");
   MPI_Info info;
   net::mpi_check(MPI_Info_create(&info), "MPI_Info_create");
@@ -253,16 +253,16 @@ void RmaChannel::resize_windows(std::vector<std::size_t> need) {
     const std::size_t bytes = std::max(window.bytes, need[s]);
     if (window.win != MPI_WIN_NULL) {
       net::mpi_check(MPI_Win_free(&window.win), "MPI_Win_free");
-      core_.pool().remove_fixed(window.bytes);
+      plumbing_.pool().remove_fixed(window.bytes);
       window_bytes_ -= window.bytes;
     }
     void* base = nullptr;
-    net::mpi_check(MPI_Win_allocate(static_cast<MPI_Aint>(bytes), 1, info, core_.comm(), &base, &window.win),
+    net::mpi_check(MPI_Win_allocate(static_cast<MPI_Aint>(bytes), 1, info, plumbing_.comm(), &base, &window.win),
                    "MPI_Win_allocate");
     MPI_Win_set_errhandler(window.win, MPI_ERRORS_RETURN);
     window.base = static_cast<std::byte*>(base);
     window.bytes = bytes;
-    core_.pool().add_fixed(bytes);
+    plumbing_.pool().add_fixed(bytes);
     window_bytes_ += bytes;
   }
   setup_seconds_ += timer.elapsed();
@@ -272,7 +272,7 @@ void RmaChannel::resize_windows(std::vector<std::size_t> need) {
   for (std::size_t s = 0; s < ranks; ++s)
     capacity_here[s] = windows_[s].bytes > sizeof(SizeWord) ? windows_[s].bytes - sizeof(SizeWord) : 0;
   net::mpi_check(
-      MPI_Alltoall(capacity_here.data(), 1, MPI_UINT64_T, capacity_there.data(), 1, MPI_UINT64_T, core_.comm()),
+      MPI_Alltoall(capacity_here.data(), 1, MPI_UINT64_T, capacity_there.data(), 1, MPI_UINT64_T, plumbing_.comm()),
       "MPI_Alltoall");
   for (std::size_t r = 0; r < ranks; ++r) remote_capacity_[r] = static_cast<std::size_t>(capacity_there[r]);
 }
@@ -286,13 +286,13 @@ void RmaChannel::open_epochs(std::vector<rank_t> to, std::vector<rank_t> from) {
   if (!to.empty()) {
     puts_left_ = to.size();
     std::sort(to.begin(), to.end());
-    net::mpi_check(MPI_Win_start(group_of(std::move(to)), 0, windows_[static_cast<std::size_t>(core_.rank())].win),
+    net::mpi_check(MPI_Win_start(group_of(std::move(to)), 0, windows_[static_cast<std::size_t>(plumbing_.rank())].win),
                    "MPI_Win_start");
   }
 }
 
 void RmaChannel::put(rank_t peer, Bytes message) {
-  const MPI_Win win = windows_[static_cast<std::size_t>(core_.rank())].win;
+  const MPI_Win win = windows_[static_cast<std::size_t>(plumbing_.rank())].win;
   SizeWord& size = size_words_[static_cast<std::size_t>(peer)];
   size = message.size();
   net::mpi_check(MPI_Put(&size, sizeof size, MPI_BYTE, peer, 0, sizeof size, MPI_BYTE, win), "MPI_Put");
@@ -303,7 +303,7 @@ void RmaChannel::put(rank_t peer, Bytes message) {
   in_flight_.push_back(std::move(message));
   if (--puts_left_ > 0) return;
   net::mpi_check(MPI_Win_complete(win), "MPI_Win_complete");
-  for (auto& sent : in_flight_) core_.pool().recycle(std::move(sent));
+  for (auto& sent : in_flight_) plumbing_.pool().recycle(std::move(sent));
   in_flight_.clear();
   access_done_.store(true, std::memory_order_release);
 }
@@ -320,7 +320,7 @@ void RmaChannel::close() {
   for (Window& window : windows_)
     if (window.win != MPI_WIN_NULL) {
       net::mpi_check(MPI_Win_free(&window.win), "MPI_Win_free");
-      core_.pool().remove_fixed(window.bytes);
+      plumbing_.pool().remove_fixed(window.bytes);
     }
   for (auto& [ranks, group] : groups_) MPI_Group_free(&group);
   groups_.clear();

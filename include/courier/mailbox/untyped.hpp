@@ -1,5 +1,5 @@
 #pragma once
-// detail::Core: the untyped machinery under Mailbox<Message> -- per-next-hop batches of records,
+// detail::Untyped: the untyped machinery under Mailbox<Message> -- per-next-hop batches of records,
 // exchanges, routing tables, forwarding, broadcast trees and termination. Mailbox<Message> only
 // turns messages into payload bytes and back.
 //
@@ -25,7 +25,7 @@ namespace courier::mailbox::detail {
 
 class Termination;
 
-class Core {
+class Untyped {
  public:
   // Runs the receive callback on one payload.
   using Deliver = void (*)(void* owner, const std::byte* payload, std::size_t bytes);
@@ -34,11 +34,11 @@ class Core {
 
   // fixed_payload: every payload has exactly this many bytes; 0: payloads carry their size.
   // Creates one endpoint on `runtime` (so build mailboxes in the same order on every rank).
-  Core(comm::Runtime& runtime, const Config& config, std::size_t fixed_payload, Deliver deliver,
-       DeliverRun deliver_run, void* owner);
-  ~Core();
-  Core(const Core&) = delete;
-  Core& operator=(const Core&) = delete;
+  Untyped(comm::Runtime& runtime, const Config& config, std::size_t fixed_payload, Deliver deliver,
+          DeliverRun deliver_run, void* owner);
+  ~Untyped();
+  Untyped(const Untyped&) = delete;
+  Untyped& operator=(const Untyped&) = delete;
 
   rank_t rank() const { return topology_.rank(); }
   rank_t ranks() const { return topology_.ranks(); }
@@ -88,8 +88,8 @@ class Core {
   template <std::size_t N>
   std::byte* add_record(BatchBuffer& batch, rank_t hop, const std::uint32_t* header, std::size_t payload_bytes) {
     const bool sized = N == 0 && fixed_payload_ == 0;  // the record carries its payload size
-    const std::size_t record = (header != nullptr ? sizeof *header : 0) + (sized ? sizeof(std::uint32_t) : 0) +
-                               (N == 0 ? payload_bytes : N);
+    const std::size_t record =
+        (header != nullptr ? sizeof *header : 0) + (sized ? sizeof(std::uint32_t) : 0) + (N == 0 ? payload_bytes : N);
     if (!listed_[static_cast<std::size_t>(hop)]) list(hop);
     if (header == nullptr) settle(hop);
     std::byte* at = batch.extend_record(record);
@@ -127,7 +127,8 @@ class Core {
         return;
       }
     }
-    std::byte* at = hop == dest ? append_direct<N>(hop, bytes) : append<N>(hop, static_cast<std::uint32_t>(dest), bytes);
+    std::byte* at =
+        hop == dest ? append_direct<N>(hop, bytes) : append<N>(hop, static_cast<std::uint32_t>(dest), bytes);
     if (N > 0 || bytes > 0) std::memcpy(at, payload, N == 0 ? bytes : N);  // an empty payload may be null
     exchange_if_full();
   }
@@ -166,21 +167,22 @@ class Core {
   [[noreturn]] void bad_destination(rank_t dest) const;
   void check_payload(std::size_t bytes) const;
   void exchange();
-  bool step(bool& progressed);         // one round of test_empty; true: the epoch is over
-  bool flush();                        // true if every batch was handed over
-  bool send_hop(rank_t hop);           // false: the transport refused a batch (it stays)
+  bool step(bool& progressed);  // one round of test_empty; true: the epoch is over
+  bool flush();                 // true if every batch was handed over
+  bool send_hop(rank_t hop);    // false: the transport refused a batch (it stays)
   bool send_batch(rank_t hop, BatchBuffer& batch, comm::tag_t tag);
-  void handle_own(rank_t hop);         // this rank's own batches, handled in place
+  void handle_own(rank_t hop);  // this rank's own batches, handled in place
   std::size_t drain(std::size_t limit);
   void take(const comm::Completion& c, bool may_handle);  // one completion; data set aside unless may_handle
-  void handle_data(const comm::Completion& batch);  // a received batch, then released
+  void handle_data(const comm::Completion& batch);        // a received batch, then released
   void handle_batch(const std::byte* data, std::size_t bytes);
   template <bool Sized>
   void handle_records(const std::byte* data, std::size_t bytes);
   void handle_bcast(rank_t origin, const std::byte* payload, std::size_t bytes);
   std::size_t deliver_run(const std::byte* data, std::size_t bytes);  // in slices, relieving between
   void relieve_if_full() {
-    if (buffered_ >= relieve_at_) [[unlikely]] relieve();
+    if (buffered_ >= relieve_at_) [[unlikely]]
+      relieve();
   }
   void relieve();  // while handling: remote batches to the transport, nothing handled
   void progress_if_needed();
@@ -202,21 +204,21 @@ class Core {
   std::vector<std::uint8_t> hop_remote_;             // [rank]: on another node (for statistics)
   std::vector<std::vector<rank_t>> bcast_children_;  // [origin]: where this rank passes a broadcast on
 
-  std::vector<Window> windows_;       // [next hop]: the open window into direct_[hop], if any
-  std::vector<BatchBuffer> direct_;   // [next hop]: records for the hop itself
-  std::vector<BatchBuffer> routed_;   // [next hop]: records it forwards, and broadcasts
-  std::vector<std::uint8_t> listed_;  // [next hop]: in pending_
-  std::vector<rank_t> pending_;       // next hops whose batches may hold records
-  std::vector<rank_t> flushing_;      // flush(): the hops being sent
-  std::vector<rank_t> refused_;       // flush(): the hops the transport refused
+  std::vector<Window> windows_;                          // [next hop]: the open window into direct_[hop], if any
+  std::vector<BatchBuffer> direct_;                      // [next hop]: records for the hop itself
+  std::vector<BatchBuffer> routed_;                      // [next hop]: records it forwards, and broadcasts
+  std::vector<std::uint8_t> listed_;                     // [next hop]: in pending_
+  std::vector<rank_t> pending_;                          // next hops whose batches may hold records
+  std::vector<rank_t> flushing_;                         // flush(): the hops being sent
+  std::vector<rank_t> refused_;                          // flush(): the hops the transport refused
   std::vector<std::unique_ptr<BatchBuffer>> spares_;     // emptied batches, for reuse
   std::vector<std::unique_ptr<BatchBuffer>> in_flight_;  // rendezvous batches the transport still reads
   std::size_t in_flight_bytes_ = 0;
   std::deque<comm::Completion> deferred_;  // batches that arrived while the buffers were full
-  std::size_t buffered_ = 0;      // see Window
-  std::size_t window_bytes_ = 0;  // bytes in open windows, not yet in buffered_ (see settle)
-  std::size_t relieve_at_ = SIZE_MAX;  // buffered bytes at which handling stops to send (relieve)
-  bool busy_ = false;  // inside an exchange or test_empty: sends only append
+  std::size_t buffered_ = 0;               // see Window
+  std::size_t window_bytes_ = 0;           // bytes in open windows, not yet in buffered_ (see settle)
+  std::size_t relieve_at_ = SIZE_MAX;      // buffered bytes at which handling stops to send (relieve)
+  bool busy_ = false;                      // inside an exchange or test_empty: sends only append
 
   Stats counters_;  // peak_buffered_bytes is updated before every flush: buffered_ only grows between
 

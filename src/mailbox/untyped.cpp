@@ -1,6 +1,6 @@
 // The untyped mailbox: batches, exchanges, forwarding and broadcasts. Termination is in
 // termination.cpp, the routing tables in routes.cpp.
-#include "courier/mailbox/core.hpp"
+#include "courier/mailbox/untyped.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -58,7 +58,7 @@ class ReleaseOnExit {
 
 constexpr comm::tag_t routed_tag = 1;  // the termination's control messages use 2 to 4
 constexpr comm::tag_t direct_tag = 5;
-constexpr std::size_t drain_batch = 64;  // completions handled before batches are flushed again
+constexpr std::size_t drain_batch = 64;          // completions handled before batches are flushed again
 constexpr std::size_t relief_slice_bytes = 256;  // a received run is delivered in slices this big (a block)
 constexpr std::size_t max_spares = 8;
 
@@ -73,8 +73,8 @@ comm::Allocator& batch_allocator() {
 
 }  // namespace
 
-Core::Core(comm::Runtime& runtime, const Config& config, std::size_t fixed_payload, Deliver deliver,
-           DeliverRun deliver_run, void* owner)
+Untyped::Untyped(comm::Runtime& runtime, const Config& config, std::size_t fixed_payload, Deliver deliver,
+                 DeliverRun deliver_run, void* owner)
     : runtime_(runtime),
       endpoint_(runtime.create_endpoint(endpoint_options(batch_allocator()))),
       config_(config),
@@ -85,7 +85,8 @@ Core::Core(comm::Runtime& runtime, const Config& config, std::size_t fixed_paylo
       deliver_run_(deliver_run),
       owner_(owner) {
   if (config.capacity_bytes == 0) {
-    throw InputError("mailbox: capacity 0 bytes; give at least 1 (messages are sent once this many bytes are buffered)");
+    throw InputError(
+        "mailbox: capacity 0 bytes; give at least 1 (messages are sent once this many bytes are buffered)");
   }
   relieve_at_ = config.capacity_bytes;
   const auto peers = static_cast<std::size_t>(ranks());
@@ -106,7 +107,7 @@ Core::Core(comm::Runtime& runtime, const Config& config, std::size_t fixed_paylo
   if (config.echo_config && rank() == 0) std::fprintf(stderr, "%s\n", describe(config, topology_).c_str());
 }
 
-Core::~Core() {
+Untyped::~Untyped() {
   for (const comm::Completion& c : deferred_) endpoint_.release(c);  // only if wait_empty was skipped
   // Rendezvous batches still in flight read from buffers this mailbox owns: wait for them (after
   // wait_empty only their completions are left), but never forever.
@@ -129,23 +130,24 @@ Core::~Core() {
   for (auto& batch : in_flight_) static_cast<void>(batch.release());
 }
 
-void Core::bad_destination(rank_t dest) const {
+void Untyped::bad_destination(rank_t dest) const {
   throw InputError("mailbox: destination rank " + std::to_string(dest) + " is out of range; ranks are 0 to " +
                    std::to_string(ranks() - 1));
 }
 
-void Core::bad_batch(std::size_t bytes) {
+void Untyped::bad_batch(std::size_t bytes) {
   throw Error("mailbox: a batch of " + std::to_string(bytes) +
               " bytes ends inside a record; every rank must use the same message type for this mailbox");
 }
 
-void Core::check_payload(std::size_t bytes) const {
+void Untyped::check_payload(std::size_t bytes) const {
   if (fixed_payload_ == 0 && bytes > 0xffffffffu) {
-    throw InputError("mailbox: a message of " + std::to_string(bytes) + " bytes exceeds the 4 GiB a record can carry; split it");
+    throw InputError("mailbox: a message of " + std::to_string(bytes) +
+                     " bytes exceeds the 4 GiB a record can carry; split it");
   }
 }
 
-void Core::bcast(const std::byte* payload, std::size_t bytes) {
+void Untyped::bcast(const std::byte* payload, std::size_t bytes) {
   check_payload(bytes);
   const std::uint32_t header = bcast_bit | static_cast<std::uint32_t>(rank());
   // Every copy is appended before an exchange may start: the payload may live in scratch space.
@@ -157,7 +159,7 @@ void Core::bcast(const std::byte* payload, std::size_t bytes) {
   exchange_if_full();
 }
 
-void Core::settle(rank_t hop) {
+void Untyped::settle(rank_t hop) {
   const auto h = static_cast<std::size_t>(hop);
   Window& window = windows_[h];
   if (window.end == nullptr) return;
@@ -170,11 +172,11 @@ void Core::settle(rank_t hop) {
   window = Window{};
 }
 
-void Core::close_windows() {
+void Untyped::close_windows() {
   for (rank_t hop : pending_) settle(hop);
 }
 
-std::byte* Core::append_direct_counted(rank_t hop) {
+std::byte* Untyped::append_direct_counted(rank_t hop) {
   const auto h = static_cast<std::size_t>(hop);
   BatchBuffer& batch = direct_[h];
   if (!listed_[h]) list(hop);
@@ -203,11 +205,11 @@ std::byte* Core::append_direct_counted(rank_t hop) {
   return at;
 }
 
-void Core::progress_if_needed() {
+void Untyped::progress_if_needed() {
   if (!runtime_.options().progress_thread) runtime_.progress();
 }
 
-void Core::exchange() {
+void Untyped::exchange() {
   close_windows();
   BusyScope busy(busy_);
   ++counters_.exchanges;
@@ -226,7 +228,7 @@ void Core::exchange() {
   }
 }
 
-bool Core::flush() {
+bool Untyped::flush() {
   if (buffered_ > counters_.peak_buffered_bytes) counters_.peak_buffered_bytes = buffered_;
   relieve_at_ = config_.capacity_bytes;
   // The lists swap places and keep their storage: no allocation per exchange.
@@ -254,21 +256,23 @@ bool Core::flush() {
   return sent_all;
 }
 
-std::unique_ptr<BatchBuffer> Core::take_spare() {
+std::unique_ptr<BatchBuffer> Untyped::take_spare() {
   if (spares_.empty()) return std::make_unique<BatchBuffer>();
   std::unique_ptr<BatchBuffer> spare = std::move(spares_.back());
   spares_.pop_back();
   return spare;
 }
 
-void Core::keep_spare(std::unique_ptr<BatchBuffer> batch) {
+void Untyped::keep_spare(std::unique_ptr<BatchBuffer> batch) {
   batch->clear();  // its allocation stays, for the next batch
   if (spares_.size() < max_spares) spares_.push_back(std::move(batch));
 }
 
-void Core::finish_send(BatchBuffer* batch) {
-  const auto it = std::find_if(in_flight_.begin(), in_flight_.end(), [batch](const auto& b) { return b.get() == batch; });
-  if (it == in_flight_.end()) throw Error("mailbox: the transport reported a send this mailbox did not post; this is a bug");
+void Untyped::finish_send(BatchBuffer* batch) {
+  const auto it =
+      std::find_if(in_flight_.begin(), in_flight_.end(), [batch](const auto& b) { return b.get() == batch; });
+  if (it == in_flight_.end())
+    throw Error("mailbox: the transport reported a send this mailbox did not post; this is a bug");
   in_flight_bytes_ -= batch->size();
   std::unique_ptr<BatchBuffer> done = std::move(*it);
   *it = std::move(in_flight_.back());
@@ -276,7 +280,7 @@ void Core::finish_send(BatchBuffer* batch) {
   keep_spare(std::move(done));
 }
 
-bool Core::send_hop(rank_t hop) {
+bool Untyped::send_hop(rank_t hop) {
   if (hop == rank()) {
     handle_own(hop);
     return true;
@@ -287,7 +291,7 @@ bool Core::send_hop(rank_t hop) {
   return direct_sent && routed_sent;
 }
 
-void Core::handle_own(rank_t hop) {
+void Untyped::handle_own(rank_t hop) {
   // Handled here and now, never through the transport (so never counted in flight). The batches
   // leave their slots first: the callbacks may send to this rank again.
   const auto h = static_cast<std::size_t>(hop);
@@ -307,7 +311,7 @@ void Core::handle_own(rank_t hop) {
   keep_spare(std::move(routed));
 }
 
-bool Core::send_batch(rank_t hop, BatchBuffer& batch, comm::tag_t tag) {
+bool Untyped::send_batch(rank_t hop, BatchBuffer& batch, comm::tag_t tag) {
   const std::size_t bytes = batch.size();
   const std::size_t records = records_in(batch, tag == direct_tag);
   if (bytes <= runtime_.eager_limit()) {
@@ -354,7 +358,7 @@ bool Core::send_batch(rank_t hop, BatchBuffer& batch, comm::tag_t tag) {
   return true;
 }
 
-std::size_t Core::drain(std::size_t limit) {
+std::size_t Untyped::drain(std::size_t limit) {
   std::size_t handled = 0;
   // Batches set aside while the buffers were full come first, in arrival order.
   while (!deferred_.empty() && buffered_ < config_.capacity_bytes && handled < limit) {
@@ -371,7 +375,7 @@ std::size_t Core::drain(std::size_t limit) {
   return handled;
 }
 
-void Core::take(const comm::Completion& c, bool may_handle) {
+void Untyped::take(const comm::Completion& c, bool may_handle) {
   if (c.op == comm::Op::send) {
     finish_send(static_cast<BatchBuffer*>(c.context));
     return;
@@ -391,13 +395,14 @@ void Core::take(const comm::Completion& c, bool may_handle) {
   const ReleaseOnExit release(endpoint_, c);
   if (!Termination::is_control(c.tag)) {
     throw Error("mailbox: a message with unknown tag " + std::to_string(c.tag) + " arrived from rank " +
-                std::to_string(c.rank) + " on the mailbox's endpoint; build mailboxes (and other endpoints) "
+                std::to_string(c.rank) +
+                " on the mailbox's endpoint; build mailboxes (and other endpoints) "
                 "in the same order on every rank");
   }
   termination_->on_message(c);
 }
 
-void Core::handle_data(const comm::Completion& c) {
+void Untyped::handle_data(const comm::Completion& c) {
   const ReleaseOnExit release(endpoint_, c);
   if (c.tag == direct_tag) {
     counters_.messages_delivered += deliver_run(c.data, c.size);
@@ -407,7 +412,7 @@ void Core::handle_data(const comm::Completion& c) {
   termination_->count_received();
 }
 
-void Core::handle_batch(const std::byte* data, std::size_t bytes) {
+void Untyped::handle_batch(const std::byte* data, std::size_t bytes) {
   if (fixed_payload_ == 0) {
     handle_records<true>(data, bytes);
   } else {
@@ -416,7 +421,7 @@ void Core::handle_batch(const std::byte* data, std::size_t bytes) {
 }
 
 template <bool Sized>
-void Core::handle_records(const std::byte* data, std::size_t bytes) {
+void Untyped::handle_records(const std::byte* data, std::size_t bytes) {
   const std::byte* at = data;
   const std::byte* const end = data + bytes;
   const auto me = static_cast<std::uint32_t>(rank());
@@ -431,7 +436,8 @@ void Core::handle_records(const std::byte* data, std::size_t bytes) {
       at += sizeof size32;
       payload = size32;
     }
-    if (static_cast<std::size_t>(end - at) < payload) [[unlikely]] bad_batch(bytes);
+    if (static_cast<std::size_t>(end - at) < payload) [[unlikely]]
+      bad_batch(bytes);
     if (header == me) [[likely]] {
       ++counters_.messages_delivered;
       deliver_(owner_, at, payload);
@@ -447,7 +453,7 @@ void Core::handle_records(const std::byte* data, std::size_t bytes) {
   }
 }
 
-std::size_t Core::deliver_run(const std::byte* data, std::size_t bytes) {
+std::size_t Untyped::deliver_run(const std::byte* data, std::size_t bytes) {
   // Slices of whole records: between them, what the callbacks sent may go out (relieve).
   // Sized records cannot be cut without decoding them: their runs go whole.
   if (fixed_payload_ == 0) {
@@ -471,7 +477,7 @@ std::size_t Core::deliver_run(const std::byte* data, std::size_t bytes) {
 // rank's own batches wait for the next flush. Finished rendezvous sends are collected first, so
 // the bound on batches in flight leaves room; arrivals are set aside. A batch the transport
 // refuses stays, and the next try waits for another capacity's worth of sends.
-void Core::relieve() {
+void Untyped::relieve() {
   if (buffered_ > counters_.peak_buffered_bytes) counters_.peak_buffered_bytes = buffered_;
   progress_if_needed();
   comm::Completion c;
@@ -484,7 +490,7 @@ void Core::relieve() {
   relieve_at_ = buffered_ < capacity ? capacity : buffered_ + capacity;
 }
 
-void Core::handle_bcast(rank_t origin, const std::byte* payload, std::size_t bytes) {
+void Untyped::handle_bcast(rank_t origin, const std::byte* payload, std::size_t bytes) {
   if (origin != rank()) {
     const std::uint32_t header = bcast_bit | static_cast<std::uint32_t>(origin);
     for (rank_t child : bcast_children_[static_cast<std::size_t>(origin)]) {
@@ -496,15 +502,16 @@ void Core::handle_bcast(rank_t origin, const std::byte* payload, std::size_t byt
   deliver_(owner_, payload, bytes);
 }
 
-bool Core::test_empty() {
+bool Untyped::test_empty() {
   bool progressed = false;
   return step(progressed);
 }
 
-bool Core::step(bool& progressed) {
+bool Untyped::step(bool& progressed) {
   if (busy_) {
-    throw Error("mailbox: test_empty or wait_empty called from a receive callback; call them from the "
-                "thread's own code, after its sends");
+    throw Error(
+        "mailbox: test_empty or wait_empty called from a receive callback; call them from the "
+        "thread's own code, after its sends");
   }
   close_windows();
   BusyScope busy(busy_);
@@ -524,7 +531,7 @@ bool Core::step(bool& progressed) {
   return termination_->finished();
 }
 
-void Core::wait_empty() {
+void Untyped::wait_empty() {
   Backoff backoff;
   for (;;) {
     bool progressed = false;
@@ -537,7 +544,7 @@ void Core::wait_empty() {
   }
 }
 
-Stats Core::stats() const {
+Stats Untyped::stats() const {
   Stats s = counters_;
   std::size_t buffered = buffered_;
   for (rank_t hop : pending_) {

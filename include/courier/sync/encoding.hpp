@@ -1,5 +1,5 @@
 #pragma once
-// The bytes of one synchronisation message: which entries of an agreed list of proxies it carries
+// The encoding of one synchronisation message: which entries of an agreed list of proxies it carries
 // and their values. The metadata is chosen per message by size (as Gluon does):
 //   empty    nothing was updated: the header alone tells the receiver so;
 //   all      every entry was updated: values only, no metadata;
@@ -46,8 +46,9 @@ void write_message(std::size_t n, std::size_t k, EachUpdated each_updated, Bytes
     header.metadata = Metadata::all;
   else
     header.metadata = bitset_bytes < offset_bytes ? Metadata::bitset : Metadata::offsets;
-  const std::size_t metadata_bytes =
-      header.metadata == Metadata::bitset ? bitset_bytes : header.metadata == Metadata::offsets ? offset_bytes : 0;
+  const std::size_t metadata_bytes = header.metadata == Metadata::bitset    ? bitset_bytes
+                                     : header.metadata == Metadata::offsets ? offset_bytes
+                                                                            : 0;
 
   const std::size_t start = out.size();
   out.resize(start + sizeof header + metadata_bytes + k * sizeof(T));
@@ -77,10 +78,13 @@ template <class T, class Local>
 void encode(std::span<const Local> list, const Bitset& updated, std::span<const T> value, Bytes& out) {
   std::size_t k = 0;
   for (Local l : list) k += updated.test(l);
-  detail::write_message<T>(list.size(), k, [&](auto&& put) {
-    for (std::size_t i = 0; i < list.size(); ++i)
-      if (updated.test(list[i])) put(i, value[list[i]]);
-  }, out);
+  detail::write_message<T>(
+      list.size(), k,
+      [&](auto&& put) {
+        for (std::size_t i = 0; i < list.size(); ++i)
+          if (updated.test(list[i])) put(i, value[list[i]]);
+      },
+      out);
 }
 
 // The same message for the list of the n consecutive proxies from `first` (a rank's mirrors of
@@ -88,9 +92,12 @@ void encode(std::span<const Local> list, const Bitset& updated, std::span<const 
 // updated few of them costs the words, not a test per entry.
 template <class T>
 void encode_range(std::size_t first, std::size_t n, const Bitset& updated, std::span<const T> value, Bytes& out) {
-  detail::write_message<T>(n, updated.count(first, first + n), [&](auto&& put) {
-    updated.for_each(first, first + n, [&](std::size_t proxy) { put(proxy - first, value[proxy]); });
-  }, out);
+  detail::write_message<T>(
+      n, updated.count(first, first + n),
+      [&](auto&& put) {
+        updated.for_each(first, first + n, [&](std::size_t proxy) { put(proxy - first, value[proxy]); });
+      },
+      out);
 }
 
 // Calls apply(list index, value) for every entry of a message made by encode for a list of
@@ -104,11 +111,20 @@ std::size_t decode(std::span<const std::byte> message, std::size_t entries, Appl
   const std::byte* meta = message.data() + sizeof header;
   std::size_t metadata_bytes = 0;
   switch (header.metadata) {
-    case Metadata::empty: metadata_bytes = 0; break;
-    case Metadata::all: metadata_bytes = 0; break;
-    case Metadata::bitset: metadata_bytes = (entries + 63) / 64 * 8; break;
-    case Metadata::offsets: metadata_bytes = k * sizeof(std::uint32_t); break;
-    default: throw Error("sync: a message with unknown metadata");
+    case Metadata::empty:
+      metadata_bytes = 0;
+      break;
+    case Metadata::all:
+      metadata_bytes = 0;
+      break;
+    case Metadata::bitset:
+      metadata_bytes = (entries + 63) / 64 * 8;
+      break;
+    case Metadata::offsets:
+      metadata_bytes = k * sizeof(std::uint32_t);
+      break;
+    default:
+      throw Error("sync: a message with unknown metadata");
   }
   const std::size_t total = sizeof header + metadata_bytes + k * sizeof(T);
   if (message.size() < total || k > entries || (header.metadata == Metadata::all && k != entries))
@@ -129,7 +145,8 @@ std::size_t decode(std::span<const std::byte> message, std::size_t entries, Appl
       std::uint64_t word;
       std::memcpy(&word, meta + w * sizeof word, sizeof word);
       if (entries - w * 64 < 64) word &= (std::uint64_t{1} << (entries - w * 64)) - 1;
-      for (; word != 0 && j < k; word &= word - 1) apply(w * 64 + static_cast<std::size_t>(std::countr_zero(word)), value_at(j++));
+      for (; word != 0 && j < k; word &= word - 1)
+        apply(w * 64 + static_cast<std::size_t>(std::countr_zero(word)), value_at(j++));
     }
   } else if (header.metadata == Metadata::offsets) {
     for (std::size_t j = 0; j < k; ++j) {

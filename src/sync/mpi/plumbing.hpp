@@ -1,5 +1,5 @@
 #pragma once
-// What both MPI channels share: a duplicate of the program's communicator, the communication
+// Plumbing: what both MPI channels share: a duplicate of the program's communicator, the communication
 // thread that alone calls MPI on it, the buffer pool with its footprint, and the collectives,
 // which run on the communication thread as MPI_Iallreduce while it keeps progressing the channel.
 #include <mpi.h>
@@ -12,15 +12,15 @@
 
 namespace courier::sync::mpi {
 
-class ChannelCore {
+class Plumbing {
  public:
   // Checks the thread level (see mpi_probe_channel.hpp) and duplicates `comm`. `name` names the
   // channel in error messages.
-  ChannelCore(MPI_Comm comm, const char* name);
+  Plumbing(MPI_Comm comm, const char* name);
   // The owner stops the thread first (its progress function uses the owner's members).
-  ~ChannelCore();
-  ChannelCore(const ChannelCore&) = delete;
-  ChannelCore& operator=(const ChannelCore&) = delete;
+  ~Plumbing();
+  Plumbing(const Plumbing&) = delete;
+  Plumbing& operator=(const Plumbing&) = delete;
 
   MPI_Comm comm() const { return comm_; }
   rank_t rank() const { return rank_; }

@@ -1,11 +1,11 @@
 // Messages pick the smallest metadata and decode to exactly what was encoded.
-#include "courier/sync/wire.hpp"
+#include "courier/sync/encoding.hpp"
+
+#include <gtest/gtest.h>
 
 #include <map>
 #include <random>
 #include <utility>
-
-#include <gtest/gtest.h>
 
 using namespace courier;
 using namespace courier::sync;
@@ -84,7 +84,8 @@ TEST(Wire, ARangeEncodesTheSameBytesAsItsList) {
     std::bernoulli_distribution pick(density);
     for (std::size_t p = 0; p < proxies; ++p)
       if (pick(random)) updated.set(p);
-    for (const auto& [first, n] : {std::pair<std::size_t, std::size_t>{0, 1000}, {3, 61}, {64, 64}, {70, 700}, {999, 1}, {5, 0}}) {
+    for (const auto& [first, n] :
+         {std::pair<std::size_t, std::size_t>{0, 1000}, {3, 61}, {64, 64}, {70, 700}, {999, 1}, {5, 0}}) {
       std::vector<std::uint32_t> list(n);
       for (std::size_t i = 0; i < n; ++i) list[i] = static_cast<std::uint32_t>(first + i);
       Bytes by_list, by_range;

@@ -1,4 +1,4 @@
-#include "channel_core.hpp"
+#include "plumbing.hpp"
 
 #include <atomic>
 #include <string>
@@ -27,7 +27,7 @@ int ranks_of(MPI_Comm comm, const char* name) {
 
 }  // namespace
 
-ChannelCore::ChannelCore(MPI_Comm comm, const char* name)
+Plumbing::Plumbing(MPI_Comm comm, const char* name)
     : name_(name), pool_(static_cast<std::size_t>(4 * ranks_of(comm, name) + 8)) {
   int provided = MPI_THREAD_SINGLE;
   net::mpi_check(MPI_Query_thread(&provided), "MPI_Query_thread");
@@ -47,13 +47,13 @@ ChannelCore::ChannelCore(MPI_Comm comm, const char* name)
   MPI_Comm_size(comm_, &ranks_);
 }
 
-ChannelCore::~ChannelCore() {
+Plumbing::~Plumbing() {
   thread_.stop();
   if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
   --live_channels;
 }
 
-void ChannelCore::wait(MPI_Request& request) {
+void Plumbing::wait(MPI_Request& request) {
   Backoff backoff(kPhaseWait);
   for (;;) {
     int done = 0;
@@ -67,7 +67,7 @@ void ChannelCore::wait(MPI_Request& request) {
 }
 
 template <class T>
-T ChannelCore::allreduce(T value, MPI_Datatype type, MPI_Op op) {
+T Plumbing::allreduce(T value, MPI_Datatype type, MPI_Op op) {
   thread_.rethrow_if_failed();
   return thread_.call([&] {
     T result{};
@@ -78,11 +78,11 @@ T ChannelCore::allreduce(T value, MPI_Datatype type, MPI_Op op) {
   });
 }
 
-std::uint64_t ChannelCore::sum_all(std::uint64_t value) { return allreduce(value, MPI_UINT64_T, MPI_SUM); }
-double ChannelCore::sum_all(double value) { return allreduce(value, MPI_DOUBLE, MPI_SUM); }
-double ChannelCore::max_all(double value) { return allreduce(value, MPI_DOUBLE, MPI_MAX); }
+std::uint64_t Plumbing::sum_all(std::uint64_t value) { return allreduce(value, MPI_UINT64_T, MPI_SUM); }
+double Plumbing::sum_all(double value) { return allreduce(value, MPI_DOUBLE, MPI_SUM); }
+double Plumbing::max_all(double value) { return allreduce(value, MPI_DOUBLE, MPI_MAX); }
 
-void ChannelCore::check_peer(rank_t peer, const char* where) const {
+void Plumbing::check_peer(rank_t peer, const char* where) const {
   if (peer < 0 || peer >= ranks_)
     throw Error(std::string(name_) + ": " + where + " to rank " + std::to_string(peer) + " of " +
                 std::to_string(ranks_));
