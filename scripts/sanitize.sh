@@ -13,9 +13,9 @@ cmake -S . -B build-asan "${common[@]}" -DCOURIER_SANITIZE=address,undefined >/d
 cmake --build build-asan --parallel "$jobs"
 ctest --test-dir build-asan --output-on-failure --parallel "$jobs" --timeout 600
 
-tsan_labels='core|net|comm|sync|vertex|mailbox'
+tsan_labels='core|net|comm|sync|vertex|mailbox|la'
 cmake -S . -B build-tsan "${common[@]}" -DCOURIER_SANITIZE=thread >/dev/null
-targets=$(cmake --build build-tsan --target help | grep -oE '^(core|net|comm|sync|vertex|mailbox)_[A-Za-z0-9_]+' | sort -u)
+targets=$(cmake --build build-tsan --target help | grep -oE '^(core|net|comm|sync|vertex|mailbox|la)_[A-Za-z0-9_]+' | sort -u)
 [ -n "$targets" ] && cmake --build build-tsan --parallel "$jobs" --target $targets
 TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
   ctest --test-dir build-tsan --output-on-failure --parallel "$jobs" --timeout 600 -L "$tsan_labels" -LE mpi

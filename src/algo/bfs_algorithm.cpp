@@ -2,10 +2,12 @@
 // independent checker in the manner of Graph500.
 #include "courier/algo/algorithms.hpp"
 #include "courier/algo/bfs.hpp"
+#include "courier/engines/la.hpp"
 #include "courier/engines/vertex.hpp"
 #include "courier/graph/reference/bfs.hpp"
 #include "courier/graph/verify.hpp"
 #include "describe.hpp"
+#include "la_programs.hpp"
 
 namespace courier::algo {
 
@@ -27,6 +29,11 @@ harness::Algorithm bfs_algorithm() {
   a.kernels["vertex"] = std::make_shared<engines::VertexKernel>([](vertex::Engine& e, const harness::Request& r) {
     return harness::Output{bfs(e, {.source = r.source}), {}};
   });
+  auto la = std::make_shared<engines::LaKernel>();
+  la->run = [](const engines::LaContext& context, const harness::Request& r) {
+    return engines::run_program(context, la_programs::Bfs{r.source}, [](const auto&) { return std::any(); });
+  };
+  a.kernels["la"] = std::move(la);
   return a;
 }
 

@@ -2,18 +2,20 @@
 // Vertex engine: union-find inside ranks, then label rounds between them (cc_union_find.cpp);
 // mailbox engine: asynchronous label propagation with delegates (mailbox_cc.cpp). Checked by an
 // independent checker.
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "courier/algo/algorithms.hpp"
 #include "courier/algo/cc.hpp"
 #include "courier/algo/mailbox_cc.hpp"
+#include "courier/engines/la.hpp"
 #include "courier/engines/mailbox.hpp"
 #include "courier/engines/vertex.hpp"
 #include "courier/graph/reference/connected_components.hpp"
 #include "courier/graph/verify.hpp"
 #include "describe.hpp"
+#include "la_programs.hpp"
 
 namespace courier::algo {
 
@@ -59,6 +61,12 @@ harness::Algorithm cc_algorithm() {
   mailbox->delegates = true;
   mailbox->count_name = "label_changes";
   a.kernels["mailbox"] = std::move(mailbox);
+  auto la = std::make_shared<engines::LaKernel>();
+  la->run = [](const engines::LaContext& context, const harness::Request&) {
+    return engines::run_program(context, la_programs::Cc{}, [](const auto&) { return std::any(); });
+  };
+  la->both_directions = true;
+  a.kernels["la"] = std::move(la);
   return a;
 }
 

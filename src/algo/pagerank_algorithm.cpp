@@ -1,17 +1,19 @@
 // pagerank: the stationary distribution of a random walk with restarts. Vertex engine: pull
 // (pagerank.cpp); checked as a fixed point to within what the stopping rule allows.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <limits>
 #include <numeric>
 
-#include <fmt/format.h>
-
 #include "courier/algo/algorithms.hpp"
 #include "courier/algo/pagerank.hpp"
+#include "courier/engines/la.hpp"
 #include "courier/engines/vertex.hpp"
 #include "courier/graph/reference/pagerank.hpp"
 #include "courier/graph/verify.hpp"
 #include "describe.hpp"
+#include "la_programs.hpp"
 
 namespace courier::algo {
 
@@ -89,6 +91,17 @@ harness::Algorithm pagerank_algorithm() {
     PagerankResult pr = pagerank(e, options_of(r));
     return harness::Output{std::move(pr.rank), Iterations{pr.iterations, pr.converged, pr.last_change}};
   });
+  auto la = std::make_shared<engines::LaKernel>();
+  la->run = [](const engines::LaContext& context, const harness::Request& r) {
+    const PagerankOptions o = options_of(r);
+    const la_programs::Pagerank program{static_cast<double>(context.matrix.grid().vertices()), o.damping, o.tolerance,
+                                        o.max_iterations};
+    return engines::run_program(context, program, [&](const auto& model) -> std::any {
+      const double change = model.totals()[1];
+      return Iterations{model.iterations(), model.iterations() > 0 && change < o.tolerance, change};
+    });
+  };
+  a.kernels["la"] = std::move(la);
   return a;
 }
 

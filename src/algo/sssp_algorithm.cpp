@@ -2,10 +2,12 @@
 // uint32 weights; checked by an independent checker (every edge relaxed, every distance witnessed).
 #include "courier/algo/algorithms.hpp"
 #include "courier/algo/sssp.hpp"
+#include "courier/engines/la.hpp"
 #include "courier/engines/vertex.hpp"
 #include "courier/graph/reference/sssp.hpp"
 #include "courier/graph/verify.hpp"
 #include "describe.hpp"
+#include "la_programs.hpp"
 
 namespace courier::algo {
 
@@ -39,6 +41,12 @@ harness::Algorithm sssp_algorithm() {
         return harness::Output{sssp(e, {.source = r.source, .delta = r.options.count("delta")}), {}};
       },
       /*integer_weights=*/true);
+  auto la = std::make_shared<engines::LaKernel>();
+  la->run = [](const engines::LaContext& context, const harness::Request& r) {
+    return engines::run_program(context, la_programs::Sssp{r.source}, [](const auto&) { return std::any(); });
+  };
+  la->weights = true;
+  a.kernels["la"] = std::move(la);
   return a;
 }
 

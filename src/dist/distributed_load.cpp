@@ -1,16 +1,16 @@
 #include "courier/dist/distributed_load.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cstring>
 #include <optional>
 
-#include <fmt/format.h>
-
 #include "courier/core/timer.hpp"
 #include "courier/dist/agreed_failure.hpp"
+#include "courier/dist/shuffle.hpp"
 #include "courier/graph/slice.hpp"
 #include "courier/graph/transform.hpp"
-#include "shuffle.hpp"
 
 namespace courier::dist {
 

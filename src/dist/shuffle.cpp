@@ -1,8 +1,8 @@
-#include "shuffle.hpp"
-
-#include <cstring>
+#include "courier/dist/shuffle.hpp"
 
 #include <fmt/format.h>
+
+#include <cstring>
 
 #include "courier/core/error.hpp"
 

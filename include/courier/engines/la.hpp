@@ -1,0 +1,72 @@
+#pragma once
+// The `la` engine: graph algorithms as iterative sparse matrix-vector products over semirings,
+// in Graphite's MPI*X model (paper 003; la/). Every rank reads its own part of the graph, sends
+// each edge to the global thread that owns its tile (2DT-Staggered, la/grid.hpp), and runs the
+// algorithm's Program in the matrix computing model (la/model.hpp) with one persistent team of
+// threads, each a communication endpoint. The leaders' segments are gathered to rank 0. Ranks
+// are threads of this process on the local transport, or the processes of an MPI launcher.
+// Options: activity-filter.
+#include <any>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <type_traits>
+#include <vector>
+
+#include "courier/harness/engine.hpp"
+#include "courier/la/model.hpp"
+
+namespace courier::engines {
+
+// What an la kernel gets on each rank.
+struct LaContext {
+  const la::Matrix& matrix;
+  comm::Runtime& runtime;
+  sync::Channel& channel;
+  bool filter_activity;
+};
+
+// What it hands back: the values of the segments this rank leads, in segment order, and facts
+// alike on every rank.
+struct LaOutput {
+  harness::Values values;
+  std::any facts;
+  la::ModelStats stats;
+};
+
+struct LaKernel : harness::Kernel {
+  std::function<LaOutput(const LaContext&, const harness::Request&)> run;
+  bool weights = false;          // reads the edges' weights (as tile values)
+  bool both_directions = false;  // every edge also reversed (labels over the undirected graph)
+};
+
+// Runs `program` in the matrix computing model on this rank; `facts` makes the output's facts from
+// the model once it has run.
+template <class Program, class Facts>
+LaOutput run_program(const LaContext& context, const Program& program, Facts&& facts) {
+  la::Model<Program> model(context.matrix, context.runtime, context.channel, {}, program, context.filter_activity);
+  model.run();
+  using V = typename Program::V;
+  using Stored = std::conditional_t<std::is_floating_point_v<V>, double, std::uint64_t>;
+  std::vector<Stored> mine;
+  const la::Grid& grid = context.matrix.grid();
+  for (unsigned k = 0; k < grid.size(); ++k)
+    if (grid.rank_of(grid.leader(k)) == context.matrix.rank())
+      for (const V& v : model.values(k)) mine.push_back(static_cast<Stored>(v));
+  return LaOutput{std::move(mine), facts(model), model.stats()};
+}
+
+// Typed statistics of an la run (rank 0's view).
+struct LaStats : harness::EngineStats {
+  unsigned ranks = 1, threads = 1, grid = 1;
+  std::uint64_t nonzeros = 0, tile_bytes = 0;  // over all ranks
+  la::ModelStats model;                        // messages and bytes over all ranks
+  std::string tile_map;
+  double load_seconds = 0, partition_seconds = 0;
+  nlohmann::json to_json() const override;
+  std::string describe(bool verbose) const override;
+};
+
+std::shared_ptr<const harness::Engine> la_engine();
+
+}  // namespace courier::engines

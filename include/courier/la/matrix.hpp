@@ -1,0 +1,47 @@
+#pragma once
+// Matrix: one rank's share of the 2D thread-partitioned matrix (grid.hpp): the tiles of each of
+// its members, in row order, and, for each segment one of its members leads, the out-degrees of
+// the segment's vertices (pagerank divides by them). Built from the edges the grid gives this
+// rank, which the loader has already moved here.
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "courier/dist/collective.hpp"
+#include "courier/graph/edge_list.hpp"
+#include "courier/la/grid.hpp"
+#include "courier/la/tcsc.hpp"
+
+namespace courier::la {
+
+struct Tile {
+  unsigned row = 0, column = 0;  // its row group (segment of destinations) and column group (sources)
+  Tcsc entries;
+};
+
+class Matrix {
+ public:
+  // `edges` (weights alongside, or none) are every edge whose tile a member of `rank` owns.
+  // Collective: the out-degrees are summed over ranks.
+  Matrix(const Grid& grid, rank_t rank, const graph::EdgeList& edges, const dist::Collective& collective);
+
+  const Grid& grid() const { return grid_; }
+  rank_t rank() const { return rank_; }
+  // Member m's tiles, by row group then column group.
+  std::span<const Tile> tiles(unsigned member) const { return tiles_[member]; }
+  // The out-degrees of segment i's vertices; i must be led by a member of this rank.
+  std::span<const std::uint32_t> out_degrees(unsigned segment) const { return out_degrees_[segment]; }
+  bool weighted() const { return weighted_; }
+  std::uint64_t nonzeros() const { return nonzeros_; }  // on this rank
+  std::size_t bytes() const;                            // the tiles' memory on this rank
+
+ private:
+  Grid grid_;
+  rank_t rank_;
+  bool weighted_ = false;
+  std::uint64_t nonzeros_ = 0;
+  std::vector<std::vector<Tile>> tiles_;                 // by member
+  std::vector<std::vector<std::uint32_t>> out_degrees_;  // by segment: empty unless led here
+};
+
+}  // namespace courier::la

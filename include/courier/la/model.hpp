@@ -1,0 +1,396 @@
+#pragma once
+// The matrix computing model (paper 003, section 7.3, Algorithm 2, Fig. 6), run by a Team over a
+// Matrix. Every iteration, on every member at once:
+//   Broadcast  the leader of segment k makes x_k from v_k (its active vertices) and sends it to
+//              the ranks with followers in column group k; followers on its own rank read it in
+//              place;
+//   Combine    each member runs SpMSpV on its tiles row group after row group, and posts each
+//              finished partial y_i to the leader of row group i (in place when on the same rank),
+//              moving on without waiting;
+//   Apply      the leader of k accumulates the partials into y_k and makes v_k from it;
+// then one collective over all members counts what changed and checks convergence. Below
+// kSparseBelow of a segment active, x and partial y travel and are read as (index, value) pairs
+// (activity filtering, section 7.6).
+//
+// A Program says what the operators do:
+//   using S = <semiring>; using V = <vertex value>;
+//   static constexpr bool stationary;        // every vertex takes part in every iteration
+//   V initial(vertex_t v) const;  bool initially_active(vertex_t v) const;
+//   void account(vertex_t v, const V& value, std::uint32_t out_degree, Totals& mine) const;
+//   S::X broadcast(vertex_t u, const V& value, std::uint32_t out_degree, const Totals& last) const;
+//   bool apply(vertex_t v, S::Y y, V& value, std::uint32_t out_degree, const Totals& last, Totals& next) const;
+//   bool more(unsigned iterations, double changed, const Totals& totals) const;  // go on after this many?
+// Totals are summed over all vertices: account() gives them before the first iteration, apply()
+// for the next; slot 0 is the model's (vertices changed), slots 1-3 the program's.
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <span>
+#include <vector>
+
+#include "courier/core/error.hpp"
+#include "courier/la/matrix.hpp"
+#include "courier/la/spmspv.hpp"
+#include "courier/la/team.hpp"
+
+namespace courier::la {
+
+using Totals = Team::Totals;
+
+struct ModelStats {
+  unsigned iterations = 0;
+  std::uint64_t messages = 0;  // sent by this rank
+  std::uint64_t bytes = 0;
+  std::uint64_t sparse_segments = 0;  // x segments sent or read as pairs
+  std::uint64_t dense_segments = 0;
+};
+
+// What crosses ranks: a header, then dense values or (index, value) pairs.
+struct SegmentHeader {
+  std::uint32_t iteration = 0;
+  std::uint32_t sparse = 0;
+  std::uint64_t count = 0;  // values, or pairs
+};
+
+enum class Kind : comm::tag_t { x = 1, y = 2 };
+inline comm::tag_t tag_of(Kind kind, unsigned segment) { return (static_cast<comm::tag_t>(kind) << 32) | segment; }
+
+template <class Program>
+class Model {
+ public:
+  using S = typename Program::S;
+  using X = typename S::X;
+  using Y = typename S::Y;
+  using V = typename Program::V;
+
+  // Creates the team (collective: every rank at the same point).
+  Model(const Matrix& matrix, comm::Runtime& runtime, sync::Channel& channel, std::vector<unsigned> pus,
+        const Program& program, bool filter_activity)
+      : matrix_(matrix),
+        grid_(matrix.grid()),
+        program_(program),
+        filter_(filter_activity),
+        segments_(grid_.size()),
+        team_(runtime, channel, grid_.threads(), std::move(pus),
+              [this](unsigned member, Arrival&& a) { on_message(member, std::move(a)); }) {
+    plan();
+  }
+
+  // Runs to convergence; the values of the segments this rank leads are in values(k) afterwards.
+  void run() {
+    team_.run([this](unsigned member) { member_loop(member); });
+  }
+
+  // Segment k's values; k must be led by a member of this rank.
+  std::span<const V> values(unsigned k) const { return segments_[k].value; }
+  const ModelStats& stats() const { return stats_; }
+  unsigned iterations() const { return stats_.iterations; }
+  const Totals& totals() const { return totals_; }
+
+ private:
+  // Per segment: what its leader keeps (if the leader is here), and x_k as this rank reads it.
+  struct Segment {
+    bool led_here = false;
+    unsigned leader_member = 0;
+    std::vector<V> value;
+    std::vector<std::uint8_t> active;
+    std::vector<X> x_dense;           // leader: x_k
+    std::vector<Sparse<X>> x_sparse;  // leader: x_k as pairs, when sparse
+    std::vector<Y> y;                 // leader: the accumulated y_k
+    std::vector<rank_t> x_ranks;      // leader: remote ranks with followers in column group k
+    std::vector<unsigned> x_members;  // ... and the member there that receives x_k
+    unsigned partials_expected = 0;   // leader: followers of row group k (other threads)
+    // x_k as members here read it.
+    std::atomic<std::uint32_t> x_ready{0};  // iteration + 1 of the x_k in place
+    bool x_is_sparse = false;
+    const X* x_values = nullptr;
+    const Sparse<X>* x_pairs = nullptr;
+    std::size_t x_count = 0;
+    comm::Buffer x_held;  // a received x_k
+    // Partial y_k that arrived (leader).
+    std::mutex partial_mutex;
+    std::vector<Arrival> remote_partials;
+    std::vector<const std::vector<Y>*> local_partials;
+    std::atomic<unsigned> partials_arrived{0};
+  };
+
+  // A member's row group: its tiles there (by column group), and where its partial goes.
+  struct RowWork {
+    unsigned row = 0;
+    std::vector<const Tile*> tiles;
+    std::vector<Y> partial;  // unless the member leads the row
+  };
+
+  void plan() {
+    const unsigned n = grid_.size();
+    message_.resize(grid_.threads());
+    const rank_t here = matrix_.rank();
+    rows_.resize(grid_.threads());
+    for (unsigned k = 0; k < n; ++k) {
+      Segment& s = segments_[k];
+      const unsigned leader = grid_.leader(k);
+      s.led_here = grid_.rank_of(leader) == here;
+      s.leader_member = grid_.local_of(leader);
+      std::vector<bool> followers(n, false);
+      for (unsigned i = 0; i < n; ++i) {
+        const unsigned g = grid_.owner(i, k);  // owners in column group k need x_k
+        const rank_t r = grid_.rank_of(g);
+        if (s.led_here && r != here && std::find(s.x_ranks.begin(), s.x_ranks.end(), r) == s.x_ranks.end()) {
+          s.x_ranks.push_back(r);
+          s.x_members.push_back(grid_.local_of(g));
+        }
+        const unsigned h = grid_.owner(k, i);  // owners in row group k send partials
+        if (h != leader) followers[h] = true;
+      }
+      s.partials_expected = static_cast<unsigned>(std::count(followers.begin(), followers.end(), true));
+      if (s.led_here) {
+        const std::size_t width = grid_.end(k) - grid_.begin(k);
+        s.value.resize(width);
+        s.active.resize(width);
+        s.x_dense.assign(width, static_cast<X>(S::identity));
+        s.y.assign(width, S::identity);
+      }
+    }
+    for (unsigned m = 0; m < grid_.threads(); ++m) {
+      const unsigned g = grid_.global(here, m);
+      const std::span<const Tile> tiles = matrix_.tiles(m);
+      for (unsigned i = 0; i < n; ++i) {
+        bool owns = false;
+        for (unsigned j = 0; j < n && !owns; ++j) owns = grid_.owner(i, j) == g;
+        if (!owns) continue;
+        RowWork work{i, {}, {}};
+        for (const Tile& t : tiles)
+          if (t.row == i) work.tiles.push_back(&t);
+        if (grid_.leader(i) != g) work.partial.assign(grid_.end(i) - grid_.begin(i), S::identity);
+        rows_[m].push_back(std::move(work));
+      }
+    }
+  }
+
+  void member_loop(unsigned member) {
+    const rank_t here = matrix_.rank();
+    const unsigned g = grid_.global(here, member);
+    Pending pending;
+    ModelStats mine;
+    // The segments this member leads (one in 2DT-Staggered: its diagonal tile's).
+    std::vector<unsigned> led;
+    for (unsigned k = 0; k < grid_.size(); ++k)
+      if (grid_.leader(k) == g) led.push_back(k);
+    Totals own{};
+    for (unsigned k : led) {
+      Segment& s = segments_[k];
+      const graph::vertex_t first = grid_.begin(k);
+      const auto degrees = matrix_.out_degrees(k);
+      for (std::size_t v = 0; v < s.value.size(); ++v) {
+        s.value[v] = program_.initial(first + v);
+        s.active[v] = Program::stationary || program_.initially_active(first + v);
+        own[0] += s.active[v];
+        program_.account(first + v, s.value[v], degrees[v], own);
+      }
+    }
+    Totals last = team_.sum(member, own);
+    if (member == 0) totals_ = last;
+    for (std::uint32_t iteration = 0; program_.more(iteration, last[0], last); ++iteration) {
+      team_.wait_until([&] { return pending.idle(); });  // what was sent last time has left
+      for (unsigned k : led) broadcast(member, k, iteration, last, pending, mine);
+      for (RowWork& work : rows_[member]) combine(member, work, iteration, pending, mine);
+      Totals next{};
+      for (unsigned k : led) apply(k, last, next);
+      last = team_.sum(member, next);
+      if (member == 0) {
+        stats_.iterations = iteration + 1;
+        totals_ = last;
+      }
+    }
+    team_.wait_until([&] { return pending.idle(); });
+    team_.barrier(member);  // nothing is in flight for this team any more
+    std::lock_guard lock(stats_mutex_);
+    stats_.messages += mine.messages;
+    stats_.bytes += mine.bytes;
+    stats_.sparse_segments += mine.sparse_segments;
+    stats_.dense_segments += mine.dense_segments;
+  }
+
+  void broadcast(unsigned member, unsigned k, std::uint32_t iteration, const Totals& last, Pending& pending,
+                 ModelStats& mine) {
+    Segment& s = segments_[k];
+    const graph::vertex_t first = grid_.begin(k);
+    const auto degrees = matrix_.out_degrees(k);
+    std::size_t active = 0;
+    for (std::size_t v = 0; v < s.value.size(); ++v) {
+      const bool on = s.active[v] != 0;
+      s.x_dense[v] = on ? program_.broadcast(first + v, s.value[v], degrees[v], last) : static_cast<X>(S::identity);
+      active += on;
+    }
+    const bool sparse = filter_ && !Program::stationary &&
+                        static_cast<double>(active) < kSparseBelow * static_cast<double>(s.value.size());
+    s.x_sparse.clear();
+    if (sparse)
+      for (std::size_t v = 0; v < s.value.size(); ++v)
+        if (s.active[v]) s.x_sparse.push_back({static_cast<std::uint32_t>(v), s.x_dense[v]});
+    (sparse ? mine.sparse_segments : mine.dense_segments) += 1;
+    // Followers here read it in place.
+    s.x_is_sparse = sparse;
+    s.x_values = s.x_dense.data();
+    s.x_pairs = s.x_sparse.data();
+    s.x_count = sparse ? s.x_sparse.size() : s.x_dense.size();
+    s.x_ready.store(iteration + 1, std::memory_order_release);
+    if (s.x_ranks.empty()) return;
+    comm::Buffer& out = message_[member];
+    encode(out, iteration, sparse,
+           sparse ? std::span<const std::byte>(as_bytes(std::span(s.x_sparse)))
+                  : std::span<const std::byte>(as_bytes(std::span(s.x_dense))),
+           s.x_count);
+    for (std::size_t r = 0; r < s.x_ranks.size(); ++r) {
+      team_.send(member, s.x_ranks[r], s.x_members[r], tag_of(Kind::x, k), out, pending);
+      ++mine.messages;
+      mine.bytes += out.size();
+    }
+  }
+
+  void combine(unsigned member, RowWork& work, std::uint32_t iteration, Pending& pending, ModelStats& mine) {
+    Segment& row = segments_[work.row];
+    const bool leads = grid_.leader(work.row) == grid_.global(matrix_.rank(), member);
+    std::vector<Y>& y = leads ? row.y : work.partial;
+    std::fill(y.begin(), y.end(), S::identity);
+    for (const Tile* tile : work.tiles) {
+      Segment& column = segments_[tile->column];
+      team_.wait_until([&] { return column.x_ready.load(std::memory_order_acquire) == iteration + 1; });
+      if (column.x_is_sparse)
+        spmspv_sparse<S>(tile->entries, std::span(column.x_pairs, column.x_count), std::span(y));
+      else
+        spmspv_dense<S>(tile->entries, std::span(column.x_values, column.x_count), std::span(y));
+    }
+    if (leads) return;
+    const unsigned leader = grid_.leader(work.row);
+    if (grid_.rank_of(leader) == matrix_.rank()) {
+      std::lock_guard lock(row.partial_mutex);
+      row.local_partials.push_back(&work.partial);
+      row.partials_arrived.fetch_add(1, std::memory_order_release);
+      return;
+    }
+    // To the leader's rank: the touched entries as pairs when few, else the whole segment.
+    std::size_t touched = 0;
+    for (const Y& v : y) touched += v != S::identity;
+    const bool sparse = filter_ && static_cast<double>(touched) < kSparseBelow * static_cast<double>(y.size());
+    comm::Buffer& out = partial_message(member, work.row);
+    if (sparse) {
+      std::vector<Sparse<Y>>& pairs = pairs_scratch(member);
+      pairs.clear();
+      for (std::size_t v = 0; v < y.size(); ++v)
+        if (y[v] != S::identity) pairs.push_back({static_cast<std::uint32_t>(v), y[v]});
+      encode(out, iteration, true, as_bytes(std::span(pairs)), pairs.size());
+    } else {
+      encode(out, iteration, false, as_bytes(std::span(y)), y.size());
+    }
+    team_.send(member, grid_.rank_of(leader), grid_.local_of(leader), tag_of(Kind::y, work.row), out, pending);
+    ++mine.messages;
+    mine.bytes += out.size();
+  }
+
+  void apply(unsigned k, const Totals& last, Totals& next) {
+    Segment& s = segments_[k];
+    team_.wait_until([&] { return s.partials_arrived.load(std::memory_order_acquire) == s.partials_expected; });
+    for (const std::vector<Y>* partial : s.local_partials)
+      for (std::size_t v = 0; v < s.y.size(); ++v) s.y[v] = S::add(s.y[v], (*partial)[v]);
+    for (Arrival& a : s.remote_partials) {
+      decode(a.bytes, [&](std::size_t v, const Y& value) { s.y.at(v) = S::add(s.y.at(v), value); });
+      team_.recycle(std::move(a.bytes));
+    }
+    s.local_partials.clear();
+    s.remote_partials.clear();
+    s.partials_arrived.store(0, std::memory_order_relaxed);
+    const graph::vertex_t first = grid_.begin(k);
+    const auto degrees = matrix_.out_degrees(k);
+    for (std::size_t v = 0; v < s.value.size(); ++v) {
+      const bool changed = program_.apply(first + v, s.y[v], s.value[v], degrees[v], last, next);
+      s.active[v] = Program::stationary || changed;
+      next[0] += changed;
+    }
+  }
+
+  // Runs inside progress, for `member`: keeps the message where its reader finds it.
+  void on_message(unsigned, Arrival&& a) {
+    const auto kind = static_cast<Kind>(a.tag >> 32);
+    const auto k = static_cast<unsigned>(a.tag & 0xffffffffu);
+    if (k >= segments_.size() || a.bytes.size() < sizeof(SegmentHeader))
+      throw Error("la: a message that names no segment or has no header");
+    Segment& s = segments_[k];
+    SegmentHeader header;
+    std::memcpy(&header, a.bytes.data(), sizeof header);
+    if (kind == Kind::x) {
+      team_.recycle(std::move(s.x_held));
+      s.x_held = std::move(a.bytes);
+      s.x_is_sparse = header.sparse != 0;
+      const std::byte* payload = s.x_held.data() + sizeof(SegmentHeader);
+      s.x_values = reinterpret_cast<const X*>(payload);
+      s.x_pairs = reinterpret_cast<const Sparse<X>*>(payload);
+      s.x_count = header.count;
+      s.x_ready.store(header.iteration + 1, std::memory_order_release);
+    } else if (kind == Kind::y) {
+      std::lock_guard lock(s.partial_mutex);
+      s.remote_partials.push_back(std::move(a));
+      s.partials_arrived.fetch_add(1, std::memory_order_release);
+    } else {
+      throw Error("la: a message of no known kind");
+    }
+  }
+
+  static void encode(comm::Buffer& out, std::uint32_t iteration, bool sparse, std::span<const std::byte> payload,
+                     std::size_t count) {
+    const SegmentHeader header{iteration, sparse ? 1u : 0u, count};
+    out.resize(sizeof header + payload.size());
+    std::memcpy(out.data(), &header, sizeof header);
+    if (!payload.empty()) std::memcpy(out.data() + sizeof header, payload.data(), payload.size());
+  }
+
+  template <class Each>
+  static void decode(const comm::Buffer& in, Each&& each) {
+    SegmentHeader header;
+    std::memcpy(&header, in.data(), sizeof header);
+    const std::byte* payload = in.data() + sizeof header;
+    if (header.sparse) {
+      for (std::uint64_t e = 0; e < header.count; ++e) {
+        Sparse<Y> pair;
+        std::memcpy(&pair, payload + e * sizeof pair, sizeof pair);
+        each(pair.index, pair.value);
+      }
+    } else {
+      for (std::uint64_t e = 0; e < header.count; ++e) {
+        Y value;
+        std::memcpy(&value, payload + e * sizeof value, sizeof value);
+        each(e, value);
+      }
+    }
+  }
+
+  // Send buffers: each member's, one per row group it posts to (they may be in flight together).
+  comm::Buffer& partial_message(unsigned member, unsigned row) {
+    std::lock_guard lock(scratch_mutex_);
+    return partial_messages_[{member, row}];
+  }
+  std::vector<Sparse<Y>>& pairs_scratch(unsigned member) {
+    std::lock_guard lock(scratch_mutex_);
+    return pairs_[member];
+  }
+
+  const Matrix& matrix_;
+  const Grid& grid_;
+  const Program program_;
+  const bool filter_;
+  std::vector<Segment> segments_;
+  std::vector<std::vector<RowWork>> rows_;  // by member
+  std::vector<comm::Buffer> message_;       // by member: its x_k as sent
+  std::mutex scratch_mutex_;
+  std::map<std::pair<unsigned, unsigned>, comm::Buffer> partial_messages_;
+  std::map<unsigned, std::vector<Sparse<Y>>> pairs_;
+  std::mutex stats_mutex_;
+  ModelStats stats_;
+  Totals totals_{};
+  Team team_;  // last: its handler uses the members above
+};
+
+}  // namespace courier::la

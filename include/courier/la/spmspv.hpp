@@ -1,0 +1,69 @@
+#pragma once
+// SpMSpV on one tile (paper 003, section 7.4): y (the tile's row segment) combines, under
+// semiring S, the tile's entries times x (its column segment). x comes dense -- one value per
+// column of the segment, add's identity standing for an inactive vertex -- or sparse, as (index,
+// value) pairs in ascending index order (activity filtering, section 7.6). Either way only the
+// tile's non-empty columns are visited.
+#include <algorithm>
+#include <cstdint>
+#include <span>
+
+#include "courier/la/tcsc.hpp"
+
+namespace courier::la {
+
+template <class X>
+struct Sparse {
+  std::uint32_t index;
+  X value;
+};
+
+// The fraction of a segment's vertices below which x travels and is read as (index, value)
+// pairs; at or above it, as a dense segment with placeholders (section 7.6: Graphite's 60%).
+inline constexpr double kSparseBelow = 0.6;
+
+namespace detail {
+template <class S>
+inline void combine_column(const Tcsc& tile, std::size_t k, typename S::X x, std::span<typename S::Y> y) {
+  const auto rows = tile.rows();
+  const std::uint64_t first = tile.pointers()[k], last = tile.pointers()[k + 1];
+  if constexpr (S::unit_values) {
+    const typename S::Y v = S::multiply(1.0f, x);
+    for (std::uint64_t e = first; e < last; ++e) y[rows[e]] = S::add(y[rows[e]], v);
+  } else if (tile.weighted()) {
+    const auto values = tile.values();
+    for (std::uint64_t e = first; e < last; ++e) y[rows[e]] = S::add(y[rows[e]], S::multiply(values[e], x));
+  } else {
+    const typename S::Y v = S::multiply(1.0f, x);
+    for (std::uint64_t e = first; e < last; ++e) y[rows[e]] = S::add(y[rows[e]], v);
+  }
+}
+}  // namespace detail
+
+// x dense over the tile's columns; entries equal to add's identity are skipped when that is
+// cheaper than adding them (they cannot change y).
+template <class S>
+void spmspv_dense(const Tcsc& tile, std::span<const typename S::X> x, std::span<typename S::Y> y) {
+  const auto columns = tile.columns();
+  for (std::size_t k = 0; k < columns.size(); ++k) {
+    const typename S::X v = x[columns[k]];
+    if (v == static_cast<typename S::X>(S::identity)) continue;
+    detail::combine_column<S>(tile, k, v, y);
+  }
+}
+
+// x sparse: ascending indices. Each is looked up among the tile's columns from where the last
+// one was found, so the cost is the smaller side times a logarithm, not the tile's width.
+template <class S>
+void spmspv_sparse(const Tcsc& tile, std::span<const Sparse<typename S::X>> x, std::span<typename S::Y> y) {
+  const auto columns = tile.columns();
+  auto at = columns.begin();
+  for (const Sparse<typename S::X>& entry : x) {
+    at = std::lower_bound(at, columns.end(), entry.index);
+    if (at == columns.end()) return;
+    if (*at == entry.index)
+      detail::combine_column<S>(tile, static_cast<std::size_t>(at - columns.begin()), entry.value, y);
+  }
+}
+
+}  // namespace courier::la

@@ -1,0 +1,122 @@
+#pragma once
+// Team: the threads of one rank in Graphite's MPI*X model (paper 003, section 5), where every
+// thread, not every process, is a unit of partitioning and of communication. A team is persistent
+// (one fork and join per run: run() calls the body once on every member) and every member owns a
+// comm endpoint: a message for member m of a rank is sent on endpoint m and handled there on m's
+// behalf by whoever progresses the runtime, so a member busy with its tiles never holds up a
+// message meant for it, and one implementation serves every transport (local, mpi, ofi).
+//
+// Messages land in pooled buffers that the receiver takes over (no copy); what a member does with
+// a message is the team's `on_message` handler, which must be quick and must not wait (it runs
+// inside progress). Members wait for their inputs with wait_until(), which drives progress and
+// backs off, so a rank whose runtime has no progress thread still moves its messages.
+//
+// Collectives (barrier, sums, maxima) run over every member of every rank: the members of a rank
+// meet, member 0 combines with the other ranks over the run's channel, and all leave together.
+// Messages keep being handled meanwhile.
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "courier/comm/buffer_pool.hpp"
+#include "courier/comm/runtime.hpp"
+#include "courier/core/backoff.hpp"
+#include "courier/core/thread_team.hpp"
+#include "courier/sync/channel.hpp"
+
+namespace courier::la {
+
+// A message as its receiver gets it: the buffer is the receiver's to keep or give back.
+struct Arrival {
+  rank_t source = 0;
+  comm::tag_t tag = 0;
+  comm::Buffer bytes;
+};
+
+// Counts a member's sends still in flight: rendezvous-sized data must stay unchanged until then.
+class Pending {
+ public:
+  void add() { count_.fetch_add(1, std::memory_order_relaxed); }
+  void done() { count_.fetch_sub(1, std::memory_order_release); }
+  bool idle() const { return count_.load(std::memory_order_acquire) == 0; }
+
+ private:
+  std::atomic<std::int64_t> count_{0};
+};
+
+class Team {
+ public:
+  using OnMessage = std::function<void(unsigned member, Arrival&& arrival)>;
+
+  // `threads` members on this rank, pinned to `pus` when it has one PU per member. Creates one
+  // endpoint per member on `runtime`: every rank makes its team at the same point. `channel`
+  // carries the collectives between ranks; `on_message` is told of every message for a member.
+  Team(comm::Runtime& runtime, sync::Channel& channel, unsigned threads, std::vector<unsigned> pus,
+       OnMessage on_message);
+  ~Team();
+  Team(const Team&) = delete;
+  Team& operator=(const Team&) = delete;
+
+  unsigned threads() const { return threads_; }
+  rank_t rank() const { return runtime_.rank(); }
+  rank_t ranks() const { return runtime_.ranks(); }
+
+  // body(member) on every member; returns when all are done (rethrows the first exception).
+  void run(const std::function<void(unsigned member)>& body);
+
+  // From member `from` to member `to` of rank `rank`, tagged `tag`. Eager-sized data is copied;
+  // larger data must stay unchanged until `pending` is idle. Retries while the runtime is full.
+  void send(unsigned from, rank_t rank, unsigned to, comm::tag_t tag, std::span<const std::byte> data,
+            Pending& pending);
+
+  // Waits, driving progress, until ready() holds.
+  template <class Ready>
+  void wait_until(Ready&& ready) {
+    Backoff backoff(limits_);
+    while (!ready()) {
+      if (runtime_.progress())
+        backoff.reset();
+      else
+        backoff.pause();
+    }
+  }
+
+  // Collectives over every member of every rank; every member calls them in the same order.
+  // Sums are of doubles, exact for counts below 2^53.
+  using Totals = std::array<double, 4>;
+  void barrier(unsigned member);
+  Totals sum(unsigned member, const Totals& values);
+  double max(unsigned member, double value);
+
+  // Gives a buffer of a handled message back for reuse.
+  void recycle(comm::Buffer buffer) { pool_.recycle(std::move(buffer)); }
+
+ private:
+  Totals combine(unsigned member, const Totals& values, bool maximum);
+  void handle(unsigned member, const comm::Completion& completion);
+
+  comm::Runtime& runtime_;
+  sync::Channel& channel_;
+  const unsigned threads_;
+  const Backoff::Limits limits_;
+  OnMessage on_message_;
+  comm::BufferPool pool_;
+  comm::PooledAllocator allocator_;
+  std::vector<comm::Endpoint*> endpoints_;  // member m's is endpoints_[m]
+  ThreadTeam team_;
+
+  // The members' meeting point: each adds its value, the last one combines across ranks.
+  struct alignas(64) Meeting {
+    std::atomic<unsigned> arrived{0};
+    std::atomic<std::uint64_t> generation{0};
+    Totals result{};  // written by the last member before it moves the generation on
+  };
+  std::vector<Totals> values_;  // one per member, for the current collective
+  Meeting meeting_;
+};
+
+}  // namespace courier::la

@@ -1,0 +1,103 @@
+#pragma once
+// The algorithms as programs of the la engine's matrix computing model (la/model.hpp): what
+// Broadcast makes of a vertex's value, the semiring Combine runs, and what Apply makes of the
+// combined y. Each equals the sequential reference of its algorithm.
+#include <cmath>
+#include <cstdint>
+
+#include "courier/graph/reference/unreached.hpp"
+#include "courier/graph/types.hpp"
+#include "courier/la/model.hpp"
+#include "courier/la/semiring.hpp"
+
+namespace courier::algo::la_programs {
+
+using graph::vertex_t;
+using la::Totals;
+
+// Levels from a source: the frontier's level, smallest over in-neighbours, plus one.
+struct Bfs {
+  using S = la::MinSecond;
+  using V = std::uint64_t;
+  static constexpr bool stationary = false;
+  vertex_t source;
+  V initial(vertex_t v) const { return v == source ? 0 : graph::reference::kUnreached; }
+  bool initially_active(vertex_t v) const { return v == source; }
+  void account(vertex_t, const V&, std::uint32_t, Totals&) const {}
+  S::X broadcast(vertex_t, const V& level, std::uint32_t, const Totals&) const { return level; }
+  bool apply(vertex_t, S::Y y, V& level, std::uint32_t, const Totals&, Totals&) const {
+    if (level != graph::reference::kUnreached || y == S::identity) return false;
+    level = y + 1;
+    return true;
+  }
+  bool more(unsigned, double changed, const Totals&) const { return changed > 0; }
+};
+
+// Weakly connected components: the smallest label over neighbours (the engine adds every edge's
+// reverse), until no label falls.
+struct Cc {
+  using S = la::MinSecond;
+  using V = std::uint64_t;
+  static constexpr bool stationary = false;
+  V initial(vertex_t v) const { return v; }
+  bool initially_active(vertex_t) const { return true; }
+  void account(vertex_t, const V&, std::uint32_t, Totals&) const {}
+  S::X broadcast(vertex_t, const V& label, std::uint32_t, const Totals&) const { return label; }
+  bool apply(vertex_t, S::Y y, V& label, std::uint32_t, const Totals&, Totals&) const {
+    if (y >= label) return false;
+    label = y;
+    return true;
+  }
+  bool more(unsigned, double changed, const Totals&) const { return changed > 0; }
+};
+
+// Distances from a source over uint32 weights (Bellman-Ford over the active vertices).
+struct Sssp {
+  using S = la::MinPlus;
+  using V = std::uint64_t;
+  static constexpr bool stationary = false;
+  vertex_t source;
+  V initial(vertex_t v) const { return v == source ? 0 : graph::reference::kUnreached; }
+  bool initially_active(vertex_t v) const { return v == source; }
+  void account(vertex_t, const V&, std::uint32_t, Totals&) const {}
+  S::X broadcast(vertex_t, const V& distance, std::uint32_t, const Totals&) const { return distance; }
+  bool apply(vertex_t, S::Y y, V& distance, std::uint32_t, const Totals&, Totals&) const {
+    if (y >= distance) return false;
+    distance = y;
+    return true;
+  }
+  bool more(unsigned, double changed, const Totals&) const { return changed > 0; }
+};
+
+// PageRank as the reference defines it: rank / out-degree flows along each out-edge, the rank of
+// vertices without out-edges is spread over all, damping d, initial rank 1/n. Totals: slot 1 the
+// L1 change of the last step, slot 2 the rank held by vertices without out-edges.
+struct Pagerank {
+  using S = la::PlusSecond;
+  using V = double;
+  static constexpr bool stationary = true;
+  double n;
+  double damping;
+  double tolerance;
+  unsigned max_iterations;
+  V initial(vertex_t) const { return 1.0 / n; }
+  bool initially_active(vertex_t) const { return true; }
+  void account(vertex_t, const V& rank, std::uint32_t out_degree, Totals& totals) const {
+    if (out_degree == 0) totals[2] += rank;
+  }
+  S::X broadcast(vertex_t, const V& rank, std::uint32_t out_degree, const Totals&) const {
+    return out_degree == 0 ? 0.0 : rank / static_cast<double>(out_degree);
+  }
+  bool apply(vertex_t, S::Y y, V& rank, std::uint32_t out_degree, const Totals& last, Totals& next) const {
+    const double next_rank = (1.0 - damping) / n + damping * last[2] / n + damping * y;
+    next[1] += std::abs(next_rank - rank);
+    rank = next_rank;
+    if (out_degree == 0) next[2] += next_rank;
+    return false;
+  }
+  bool more(unsigned iterations, double, const Totals& totals) const {
+    return iterations == 0 ? max_iterations > 0 : iterations < max_iterations && !(totals[1] < tolerance);
+  }
+};
+
+}  // namespace courier::algo::la_programs

@@ -1,0 +1,255 @@
+#include "courier/engines/la.hpp"
+
+#include <fmt/format.h>
+
+#include <cstring>
+#include <optional>
+
+#include "courier/core/error.hpp"
+#include "courier/core/timer.hpp"
+#include "courier/dist/distributed_load.hpp"
+#include "courier/dist/shuffle.hpp"
+#include "courier/graph/transform.hpp"
+#include "courier/harness/fault_injection.hpp"
+#include "courier/sync/stack.hpp"
+
+namespace courier::engines {
+
+namespace {
+
+using graph::vertex_t;
+using harness::Algorithm;
+using harness::Launch;
+using harness::RunSpec;
+
+// What a rank holds once loaded: its share of the matrix, and the request its kernel will get.
+struct Loaded {
+  std::optional<la::Matrix> matrix;
+  harness::Request request;
+  vertex_t vertices = 0;
+  std::uint64_t edges = 0;
+  double load_seconds = 0, partition_seconds = 0;
+};
+
+// The vertex with the most out-edges (the smallest on ties), over the segments led anywhere.
+vertex_t largest_out_degree(const la::Matrix& matrix, const dist::Collective& collective) {
+  const la::Grid& grid = matrix.grid();
+  std::uint64_t best = 0;
+  vertex_t at = 0;
+  for (unsigned k = 0; k < grid.size(); ++k) {
+    if (grid.rank_of(grid.leader(k)) != matrix.rank()) continue;
+    const auto degrees = matrix.out_degrees(k);
+    for (std::size_t v = 0; v < degrees.size(); ++v)
+      if (degrees[v] > best) best = degrees[v], at = grid.begin(k) + v;
+  }
+  dist::Bytes mine(16);
+  std::memcpy(mine.data(), &best, 8);
+  std::memcpy(mine.data() + 8, &at, 8);
+  for (const dist::Bytes& theirs : collective.all_gather(mine)) {
+    std::uint64_t degree = 0;
+    vertex_t v = 0;
+    std::memcpy(&degree, theirs.data(), 8);
+    std::memcpy(&v, theirs.data() + 8, 8);
+    if (degree > best || (degree == best && v < at)) best = degree, at = v;
+  }
+  return at;
+}
+
+// Collective: this rank's part read, transformed, sent to the owners of its tiles, and built into
+// tiles. Every error here is the same on every rank (dist::LoadError).
+Loaded load_rank(const Algorithm& algorithm, const LaKernel& kernel, const RunSpec& spec, sync::Stack& stack) {
+  const dist::Collective collective = stack.collective();
+  Loaded loaded{{}, {spec.options, graph::kNoVertex}};
+  Timer timer;
+  graph::EdgeList part = dist::read_part(spec.graph, spec.load, collective);
+  if (spec.load.symmetrize || kernel.both_directions) part = graph::symmetrize(part);
+  if (spec.load.drop_self_loops) part = graph::remove_self_loops(part);
+  if (!kernel.weights) part.weights = std::monostate{};
+  const auto weight_type =
+      static_cast<graph::WeightType>(collective.max(static_cast<std::uint64_t>(part.weight_type())));
+  if (kernel.weights && weight_type != graph::WeightType::u32)
+    throw dist::LoadError(
+        fmt::format("the la engine's {} needs uint32 edge weights (generate with --weights, or use "
+                    "--engine seq)",
+                    algorithm.name));
+  loaded.vertices = part.num_vertices;
+  loaded.load_seconds = collective.max(timer.lap());
+  const la::Grid grid(collective.ranks, spec.threads, loaded.vertices);
+  graph::EdgeList mine = dist::shuffle_edges(
+      std::move(part),
+      [&grid](vertex_t src, vertex_t dst) {
+        return grid.rank_of(grid.owner(grid.segment_of(dst), grid.segment_of(src)));
+      },
+      weight_type, graph::edge_t{1} << 20, collective);
+  if (spec.load.dedupe) mine = graph::remove_duplicate_edges(mine);
+  loaded.edges = collective.sum(mine.edges.size());
+  loaded.matrix.emplace(grid, collective.rank, mine, collective);
+  loaded.partition_seconds = collective.max(timer.lap());
+  if (algorithm.needs.source) {
+    const vertex_t asked = spec.options.vertex("source");
+    if (asked == graph::kNoVertex)
+      loaded.request.source = largest_out_degree(*loaded.matrix, collective);
+    else if (asked >= loaded.vertices)
+      throw dist::LoadError(fmt::format("--source {} is not a vertex: the graph has vertices 0..{}", asked,
+                                        loaded.vertices == 0 ? 0 : loaded.vertices - 1));
+    else
+      loaded.request.source = asked;
+  }
+  return loaded;
+}
+
+// The leaders' values, in segment order per rank, put together on rank 0 (empty elsewhere).
+harness::Values gather(const harness::Values& mine, const la::Grid& grid, const dist::Collective& collective) {
+  return std::visit(
+      [&](const auto& values) -> harness::Values {
+        using T = typename std::decay_t<decltype(values)>::value_type;
+        std::vector<dist::Bytes> outgoing(static_cast<std::size_t>(collective.ranks));
+        outgoing[0].resize(values.size() * sizeof(T));
+        if (!values.empty()) std::memcpy(outgoing[0].data(), values.data(), outgoing[0].size());
+        const std::vector<dist::Bytes> received = collective.exchange(std::move(outgoing));
+        std::vector<T> all;
+        if (collective.rank != 0) return all;
+        all.resize(grid.vertices());
+        std::vector<std::size_t> at(received.size(), 0);
+        for (unsigned k = 0; k < grid.size(); ++k) {
+          const auto r = static_cast<std::size_t>(grid.rank_of(grid.leader(k)));
+          const std::size_t bytes = (grid.end(k) - grid.begin(k)) * sizeof(T);
+          if (at[r] + bytes > received[r].size()) throw Error("la: a rank sent fewer values than its segments hold");
+          if (bytes) std::memcpy(all.data() + grid.begin(k), received[r].data() + at[r], bytes);
+          at[r] += bytes;
+        }
+        return all;
+      },
+      mine);
+}
+
+struct RankOutcome {
+  harness::Output output;
+  LaStats stats;
+  double run_seconds = 0;
+};
+
+RankOutcome run_rank(const LaKernel& kernel, const Loaded& loaded, const RunSpec& spec, sync::Stack& stack) {
+  const dist::Collective collective = stack.collective();
+  comm::Runtime* runtime = stack.runtime();
+  if (runtime == nullptr) throw InputError("--engine la runs on --channel lci");
+  RankOutcome outcome;
+  Timer timer;
+  harness::maybe_fail(collective.rank, "run");
+  LaOutput out = kernel.run(LaContext{*loaded.matrix, *runtime, stack.channel(), spec.options.flag("activity-filter")},
+                            loaded.request);
+  outcome.run_seconds = collective.max(timer.lap());
+  outcome.output = {gather(out.values, loaded.matrix->grid(), collective), std::move(out.facts)};
+  LaStats& s = outcome.stats;
+  const la::Grid& grid = loaded.matrix->grid();
+  s.ranks = static_cast<unsigned>(grid.ranks());
+  s.threads = grid.threads();
+  s.grid = grid.size();
+  s.nonzeros = collective.sum(loaded.matrix->nonzeros());
+  s.tile_bytes = collective.sum(loaded.matrix->bytes());
+  s.model = out.stats;
+  s.model.messages = collective.sum(out.stats.messages);
+  s.model.bytes = collective.sum(out.stats.bytes);
+  s.model.sparse_segments = collective.sum(out.stats.sparse_segments);
+  s.model.dense_segments = collective.sum(out.stats.dense_segments);
+  s.tile_map = spec.verbose ? grid.map() : "";
+  s.load_seconds = loaded.load_seconds;
+  s.partition_seconds = loaded.partition_seconds;
+  return outcome;
+}
+
+harness::EngineRun finish(RankOutcome root, const Loaded& loaded, const std::string& ranks_text, unsigned threads) {
+  harness::EngineRun run;
+  run.output = std::move(root.output);
+  run.request = loaded.request;
+  run.vertices = loaded.vertices;
+  run.edges = loaded.edges;
+  run.run_seconds = root.run_seconds;
+  run.phases = {{"load", "load", loaded.load_seconds}, {"partition", "partition", loaded.partition_seconds}};
+  run.description = fmt::format("la engine (MPI*X, 2DT-Staggered), {} x {} threads", ranks_text, threads);
+  run.stats = std::make_shared<LaStats>(std::move(root.stats));
+  return run;
+}
+
+sync::StackSpec stack_spec(const RunSpec& spec) { return {.channel = "lci", .threads_per_rank = spec.threads}; }
+
+class LaEngine final : public harness::Engine {
+ public:
+  std::string_view name() const override { return "la"; }
+  std::string_view about() const override {
+    return "the linear-algebra engine (Graphite): semiring SpMSpV on 2D thread-partitioned tiles, MPI*X";
+  }
+  bool runs(const Algorithm& algorithm) const override { return algorithm.kernel<LaKernel>(name()) != nullptr; }
+  bool distributed() const override { return true; }
+
+  std::vector<harness::OptionSpec> options() const override {
+    return {{.name = "activity-filter",
+             .help = "do not send and read x and partial y as (index, value) pairs when few vertices are active",
+             .fallback = "true",
+             .kind = harness::OptionSpec::Kind::flag_off}};
+  }
+
+  harness::EngineRun run(const Algorithm& algorithm, const RunSpec& spec, const Launch& launch) const override {
+    const LaKernel& kernel = *algorithm.kernel<LaKernel>(name());
+    if (!launch.under_mpi()) {
+      harness::EngineRun run;
+      const sync::StackSpec stack_options = stack_spec(spec);
+      const sync::ProgressBudget budget = sync::Stack::local_budget(spec.ranks, spec.threads);
+      harness::run_local_ranks(
+          spec.ranks,
+          [&](comm::Runtime& runtime) {
+            std::unique_ptr<sync::Stack> stack = sync::Stack::open(stack_options, runtime, budget);
+            const Loaded loaded = load_rank(algorithm, kernel, spec, *stack);
+            RankOutcome mine = run_rank(kernel, loaded, spec, *stack);
+            if (runtime.rank() == 0)
+              run = finish(std::move(mine), loaded, fmt::format("{} ranks", spec.ranks), spec.threads);
+          },
+          sync::Stack::runtime_options(stack_options, budget));
+      return run;
+    }
+#ifdef COURIER_HAVE_MPI
+    std::unique_ptr<sync::Stack> stack = sync::Stack::open(stack_spec(spec), MPI_COMM_WORLD);
+    std::optional<Loaded> loaded;
+    harness::ending_the_run_on_failure(launch.rank(), launch.ranks(),
+                                       [&] { loaded.emplace(load_rank(algorithm, kernel, spec, *stack)); });
+    RankOutcome outcome;
+    harness::ending_the_run_on_failure(launch.rank(), launch.ranks(),
+                                       [&] { outcome = run_rank(kernel, *loaded, spec, *stack); });
+    stack->close();
+    return finish(std::move(outcome), *loaded, fmt::format("{} ranks (MPI)", launch.ranks()), spec.threads);
+#else
+    throw InputError("this courier was built without MPI");
+#endif
+  }
+};
+
+}  // namespace
+
+nlohmann::json LaStats::to_json() const {
+  return {{"ranks", ranks},
+          {"threads", threads},
+          {"grid", grid},
+          {"nonzeros", nonzeros},
+          {"tile_bytes", tile_bytes},
+          {"iterations", model.iterations},
+          {"messages", model.messages},
+          {"bytes", model.bytes},
+          {"sparse_segments", model.sparse_segments},
+          {"dense_segments", model.dense_segments},
+          {"load_seconds", load_seconds},
+          {"partition_seconds", partition_seconds}};
+}
+
+std::string LaStats::describe(bool verbose) const {
+  std::string text = fmt::format(
+      "Engine:     {} iterations, {} x {} tiles, {} non-zeros in {} bytes of tiles, {} messages, {} bytes, "
+      "x segments {} dense / {} as pairs\n",
+      model.iterations, grid, grid, nonzeros, tile_bytes, model.messages, model.bytes, model.dense_segments,
+      model.sparse_segments);
+  if (verbose) text += tile_map;
+  return text;
+}
+
+std::shared_ptr<const harness::Engine> la_engine() { return std::make_shared<LaEngine>(); }
+
+}  // namespace courier::engines

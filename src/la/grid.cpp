@@ -1,0 +1,71 @@
+#include "courier/la/grid.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "courier/core/error.hpp"
+
+namespace courier::la {
+
+std::pair<unsigned, unsigned> factorize(unsigned n) {
+  if (n == 0) throw Error("la: factorize(0)");
+  unsigned r = 1;
+  for (unsigned d = 1; static_cast<std::uint64_t>(d) * d <= n; ++d)
+    if (n % d == 0) r = d;
+  return {r, n / r};
+}
+
+Grid::Grid(rank_t ranks, unsigned threads, graph::vertex_t vertices)
+    : p_(ranks), t_(threads), n_(static_cast<unsigned>(ranks) * threads), vertices_(vertices) {
+  if (ranks < 1 || threads < 1) throw Error("la grid: at least one rank of one thread");
+  std::tie(p_r_, p_c_) = factorize(static_cast<unsigned>(p_));
+  t_r_ = p_r_;                     // Table 1: threads per row group
+  t_c_ = n_ / t_r_;                // threads per column group
+  const unsigned r_t = n_ / t_c_;  // row groups per thread: the shift of each block of t_c rows
+  width_ = std::max<graph::vertex_t>(1, (vertices + n_ - 1) / n_);
+  owner_.resize(static_cast<std::size_t>(n_) * n_);
+  for (unsigned i = 0; i < n_; ++i)
+    for (unsigned j = 0; j < n_; ++j)
+      owner_[static_cast<std::size_t>(i) * n_ + j] = ((i % t_c_) * t_r_ + j % t_r_ + (i / t_c_) * r_t) % n_;
+  if (!diagonal_is_a_permutation()) {
+    // Algorithm 1 as printed repeats diagonal owners when t_c is no multiple of t_r (p = 6:
+    // t_r = 2, t_c = 3t). Row i still takes the chunk of t_r ids that Algorithm 1 gives it
+    // (r_t = t_r, so the shift moves whole chunks), dealt cyclically along the row, but rotated so
+    // that the rows sharing a chunk put their diagonal at distinct places: block b at place b.
+    for (unsigned i = 0; i < n_; ++i) {
+      const unsigned chunk = (i % t_c_ + i / t_c_) % t_c_, block = i / t_c_;
+      for (unsigned j = 0; j < n_; ++j)
+        owner_[static_cast<std::size_t>(i) * n_ + j] = chunk * t_r_ + (j % t_r_ + block + t_r_ - i % t_r_) % t_r_;
+    }
+  }
+}
+
+bool Grid::diagonal_is_a_permutation() const {
+  std::vector<bool> seen(n_, false);
+  for (unsigned i = 0; i < n_; ++i) {
+    if (seen[leader(i)]) return false;
+    seen[leader(i)] = true;
+  }
+  return true;
+}
+
+graph::vertex_t Grid::begin(unsigned i) const { return std::min(vertices_, width_ * i); }
+graph::vertex_t Grid::end(unsigned i) const { return std::min(vertices_, width_ * (i + 1)); }
+
+std::string Grid::map() const {
+  std::string out = fmt::format(
+      "la tile map: {} ranks x {} threads, {} x {} tiles of {} vertices ('*' leads its row "
+      "and column group)\n",
+      p_, t_, n_, n_, width_);
+  for (unsigned i = 0; i < n_; ++i) {
+    for (unsigned j = 0; j < n_; ++j) {
+      const unsigned g = owner(i, j);
+      out += fmt::format(" P{}T{}{}", rank_of(g), local_of(g), i == j ? '*' : ' ');
+    }
+    out += '\n';
+  }
+  return out;
+}
+
+}  // namespace courier::la

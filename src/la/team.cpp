@@ -1,0 +1,89 @@
+#include "courier/la/team.hpp"
+
+#include <algorithm>
+#include <utility>
+
+#include "courier/core/error.hpp"
+#include "courier/sync/wait.hpp"
+
+namespace courier::la {
+
+Team::Team(comm::Runtime& runtime, sync::Channel& channel, unsigned threads, std::vector<unsigned> pus,
+           OnMessage on_message)
+    : runtime_(runtime),
+      channel_(channel),
+      threads_(std::max(threads, 1u)),
+      limits_(channel.wait_limits()),
+      on_message_(std::move(on_message)),
+      pool_(4 * static_cast<std::size_t>(threads_) * static_cast<std::size_t>(runtime.ranks()) + 8),
+      allocator_(pool_),
+      team_(threads_, std::move(pus)),
+      values_(threads_) {
+  endpoints_.reserve(threads_);
+  for (unsigned m = 0; m < threads_; ++m) {
+    comm::EndpointOptions options;
+    options.completion = comm::CompletionKind::handler;
+    options.allocator = &allocator_;
+    options.handler = [this, m](const comm::Completion& c) { handle(m, c); };
+    endpoints_.push_back(&runtime_.create_endpoint(std::move(options)));
+  }
+}
+
+// The endpoints stay with the runtime (it has no way to remove one); their handler must not
+// outlive the team, so every rank meets here first: nothing is in flight for a team that is gone.
+Team::~Team() = default;
+
+void Team::run(const std::function<void(unsigned member)>& body) { team_.run(body); }
+
+void Team::handle(unsigned member, const comm::Completion& c) {
+  if (c.op == comm::Op::send) {
+    static_cast<Pending*>(c.context)->done();
+    return;
+  }
+  if (c.op != comm::Op::recv) throw Error("la team: a completion that is neither a send nor a receive");
+  on_message_(member, Arrival{c.rank, c.tag, allocator_.take(c.data)});
+}
+
+void Team::send(unsigned from, rank_t rank, unsigned to, comm::tag_t tag, std::span<const std::byte> data,
+                Pending& pending) {
+  (void)from;  // every member may post on every endpoint: the endpoint names the receiver
+  comm::Endpoint& endpoint = *endpoints_[to];
+  pending.add();
+  Backoff backoff(limits_);
+  for (;;) {
+    const comm::Post post = endpoint.send(rank, tag, data, &pending);
+    if (post == comm::Post::posted) return;
+    if (post == comm::Post::done) {
+      pending.done();
+      return;
+    }
+    runtime_.progress();  // full: let what is queued leave
+    backoff.pause();
+  }
+}
+
+Team::Totals Team::combine(unsigned member, const Totals& values, bool maximum) {
+  values_[member] = values;
+  const std::uint64_t generation = meeting_.generation.load(std::memory_order_acquire);
+  if (meeting_.arrived.fetch_add(1, std::memory_order_acq_rel) + 1 == threads_) {
+    // The last of this rank: combine the members, then the ranks.
+    Totals all = values_[0];
+    for (unsigned m = 1; m < threads_; ++m)
+      for (std::size_t k = 0; k < all.size(); ++k)
+        all[k] = maximum ? std::max(all[k], values_[m][k]) : all[k] + values_[m][k];
+    if (ranks() > 1)
+      for (double& value : all) value = maximum ? channel_.max_all(value) : channel_.sum_all(value);
+    meeting_.result = all;
+    meeting_.arrived.store(0, std::memory_order_relaxed);
+    meeting_.generation.store(generation + 1, std::memory_order_release);
+    return all;
+  }
+  wait_until([&] { return meeting_.generation.load(std::memory_order_acquire) != generation; });
+  return meeting_.result;
+}
+
+void Team::barrier(unsigned member) { combine(member, Totals{}, false); }
+Team::Totals Team::sum(unsigned member, const Totals& values) { return combine(member, values, false); }
+double Team::max(unsigned member, double value) { return combine(member, Totals{value}, true)[0]; }
+
+}  // namespace courier::la

@@ -1,0 +1,115 @@
+// The la engine equals the sequential reference for every algorithm it runs, on Kronecker and
+// uniform graphs, a path, a star and pieces with isolated vertices, at every (ranks, threads) in
+// {1x1, 1x2, 2x1, 2x2, 3x1, 4x2}, with activity filtering on and off.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "algo/algo_graphs.hpp"
+#include "courier/algo/builtin.hpp"
+#include "courier/engines/la.hpp"
+#include "courier/graph/csr.hpp"
+#include "courier/graph/io.hpp"
+#include "courier/harness/run.hpp"
+
+namespace {
+
+using namespace courier;
+
+struct Shape {
+  int ranks;
+  unsigned threads;
+};
+const std::vector<Shape> kShapes{{1, 1}, {1, 2}, {2, 1}, {2, 2}, {3, 1}, {4, 2}};
+
+// The test graphs as .csr files (so isolated vertices at the end are kept).
+std::vector<std::string> graph_files(bool weights) {
+  std::vector<std::string> files;
+  for (const test_support::NamedGraph& g : test_support::test_graphs(weights)) {
+    std::string name = g.name;
+    for (char& c : name) c = c == ':' ? '_' : c;
+    const std::string path = std::string(COURIER_TEST_TMPDIR) + "/la_" + name + (weights ? "_w" : "") + ".csr";
+    graph::write_csr(path, graph::build_csr(g.edges));
+    files.push_back(path);
+  }
+  return files;
+}
+
+harness::RunResult run(const std::string& algorithm, const std::string& graph, const std::string& engine, int ranks,
+                       unsigned threads, bool filter, const harness::Options& options) {
+  harness::RunSpec spec;
+  spec.algorithm = algorithm;
+  spec.graph = graph;
+  spec.engine = engine;
+  spec.ranks = ranks;
+  spec.threads = threads;
+  spec.options = options;
+  if (engine == "la" && !filter) spec.options.set("activity-filter", "false");
+  return harness::run(builtin_registry(), spec);
+}
+
+void expect_equal_to_reference(const std::string& algorithm, bool weights, const harness::Options& options = {}) {
+  for (const std::string& graph : graph_files(weights)) {
+    const harness::RunResult reference = run(algorithm, graph, "seq", 1, 1, true, options);
+    for (const Shape& shape : kShapes) {
+      for (bool filter : {true, false}) {
+        const harness::RunResult la = run(algorithm, graph, "la", shape.ranks, shape.threads, filter, options);
+        const std::string where = algorithm + " on " + graph + " at " + std::to_string(shape.ranks) + "x" +
+                                  std::to_string(shape.threads) + (filter ? "" : " unfiltered");
+        if (const auto* reals = std::get_if<std::vector<double>>(&reference.values)) {
+          const auto& got = std::get<std::vector<double>>(la.values);
+          ASSERT_EQ(got.size(), reals->size()) << where;
+          double l1 = 0;
+          for (std::size_t v = 0; v < got.size(); ++v) l1 += std::abs(got[v] - (*reals)[v]);
+          EXPECT_LT(l1, 1e-6) << where;
+        } else {
+          EXPECT_EQ(std::get<std::vector<std::uint64_t>>(la.values),
+                    std::get<std::vector<std::uint64_t>>(reference.values))
+              << where;
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+
+TEST(LaEngine, BfsEqualsTheReference) { expect_equal_to_reference("bfs", false); }
+TEST(LaEngine, CcEqualsTheReference) { expect_equal_to_reference("cc", false); }
+TEST(LaEngine, SsspEqualsTheReference) { expect_equal_to_reference("sssp", true); }
+TEST(LaEngine, PagerankEqualsTheReference) {
+  harness::Options tight;
+  tight.set("tolerance", "1e-12");
+  expect_equal_to_reference("pagerank", false, tight);
+}
+
+TEST(LaEngine, RefusesWhatItCannotRunNamingTheAlternative) {
+  harness::RunSpec spec;
+  spec.algorithm = "kcore";
+  spec.graph = "kron:6";
+  spec.engine = "la";
+  EXPECT_THROW(harness::run(builtin_registry(), spec), InputError);
+  spec.algorithm = "sssp";  // unweighted: la's sssp needs uint32 weights
+  EXPECT_ANY_THROW(harness::run(builtin_registry(), spec));
+}
+
+TEST(LaEngine, ReportsItsTilesAndMessages) {
+  harness::RunSpec spec;
+  spec.algorithm = "cc";
+  spec.graph = "kron:8";
+  spec.engine = "la";
+  spec.ranks = 2;
+  spec.threads = 2;
+  spec.verify = true;
+  const harness::RunResult result = harness::run(builtin_registry(), spec);
+  EXPECT_TRUE(result.passed());
+  const auto* stats = dynamic_cast<const engines::LaStats*>(result.stats.get());
+  ASSERT_NE(stats, nullptr);
+  EXPECT_EQ(stats->grid, 4u);
+  EXPECT_GT(stats->nonzeros, 0u);
+  EXPECT_GT(stats->model.messages, 0u);
+  EXPECT_GT(stats->model.sparse_segments, 0u);  // the last rounds of cc have few labels moving
+  EXPECT_GT(stats->model.iterations, 1u);
+}
