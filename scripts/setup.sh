@@ -8,6 +8,7 @@ packages=(
   libfabric-dev libfabric-bin          # the ofi transport; fi_info lists the providers
   libcli11-dev libfmt-dev libcereal-dev libhwloc-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
+  libgraphblas-dev                     # the la benchmark's peer (bench/la_bench.cpp); optional
 )
 
 missing=()
