@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <span>
+#include <vector>
 
 #include "courier/la/tcsc.hpp"
 
@@ -27,16 +28,26 @@ template <class S>
 inline void combine_column(const Tcsc& tile, std::size_t k, typename S::X x, std::span<typename S::Y> y) {
   const auto rows = tile.rows();
   const std::uint64_t first = tile.pointers()[k], last = tile.pointers()[k + 1];
-  if constexpr (S::unit_values) {
+  if (S::unit_values || !tile.weighted()) {
     const typename S::Y v = S::multiply(1.0f, x);
     for (std::uint64_t e = first; e < last; ++e) y[rows[e]] = S::add(y[rows[e]], v);
-  } else if (tile.weighted()) {
+  } else {
     const auto values = tile.values();
     for (std::uint64_t e = first; e < last; ++e) y[rows[e]] = S::add(y[rows[e]], S::multiply(values[e], x));
-  } else {
-    const typename S::Y v = S::multiply(1.0f, x);
-    for (std::uint64_t e = first; e < last; ++e) y[rows[e]] = S::add(y[rows[e]], v);
   }
+}
+
+// The first position in [at, end) whose column is >= index: a galloping search from `at`, so a
+// run of lookups in ascending order costs the log of the distance moved, not of the whole range.
+inline const std::uint32_t* gallop(const std::uint32_t* at, const std::uint32_t* end, std::uint32_t index) {
+  std::size_t step = 1;
+  const std::uint32_t* low = at;
+  while (at < end && *at < index) {
+    low = at + 1;
+    at = static_cast<std::size_t>(end - at) > step ? at + step : end;
+    step *= 2;
+  }
+  return std::lower_bound(low, at, index);
 }
 }  // namespace detail
 
@@ -52,17 +63,18 @@ void spmspv_dense(const Tcsc& tile, std::span<const typename S::X> x, std::span<
   }
 }
 
-// x sparse: ascending indices. Each is looked up among the tile's columns from where the last
-// one was found, so the cost is the smaller side times a logarithm, not the tile's width.
+// x sparse: ascending indices. Each is looked up among the tile's columns by galloping from where
+// the last one was found, so the cost follows the smaller side, not the tile's width.
 template <class S>
 void spmspv_sparse(const Tcsc& tile, std::span<const Sparse<typename S::X>> x, std::span<typename S::Y> y) {
   const auto columns = tile.columns();
-  auto at = columns.begin();
+  const std::uint32_t* begin = columns.data();
+  const std::uint32_t* end = begin + columns.size();
+  const std::uint32_t* at = begin;
   for (const Sparse<typename S::X>& entry : x) {
-    at = std::lower_bound(at, columns.end(), entry.index);
-    if (at == columns.end()) return;
-    if (*at == entry.index)
-      detail::combine_column<S>(tile, static_cast<std::size_t>(at - columns.begin()), entry.value, y);
+    at = detail::gallop(at, end, entry.index);
+    if (at == end) return;
+    if (*at == entry.index) detail::combine_column<S>(tile, static_cast<std::size_t>(at - begin), entry.value, y);
   }
 }
 
