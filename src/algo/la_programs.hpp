@@ -33,40 +33,35 @@ struct Bfs {
   bool more(unsigned, double changed, const Totals&) const { return changed > 0; }
 };
 
-// Weakly connected components: the smallest label over neighbours (the engine adds every edge's
-// reverse), until no label falls.
-struct Cc {
-  using S = la::MinSecond;
+// What cc and sssp share: a vertex takes the smallest value its active in-neighbours offer, and
+// is active again when that lowered it.
+template <class Semiring>
+struct Lowering {
+  using S = Semiring;
   using V = std::uint64_t;
   static constexpr bool stationary = false;
-  V initial(vertex_t v) const { return v; }
-  bool initially_active(vertex_t) const { return true; }
   void account(vertex_t, const V&, std::uint32_t, Totals&) const {}
-  S::X broadcast(vertex_t, const V& label, std::uint32_t, const Totals&) const { return label; }
-  bool apply(vertex_t, S::Y y, V& label, std::uint32_t, const Totals&, Totals&) const {
-    if (y >= label) return false;
-    label = y;
+  typename S::X broadcast(vertex_t, const V& value, std::uint32_t, const Totals&) const { return value; }
+  bool apply(vertex_t, typename S::Y y, V& value, std::uint32_t, const Totals&, Totals&) const {
+    if (y >= value) return false;
+    value = y;
     return true;
   }
   bool more(unsigned, double changed, const Totals&) const { return changed > 0; }
 };
 
+// Weakly connected components: the smallest label over neighbours (the engine adds every edge's
+// reverse), until no label falls.
+struct Cc : Lowering<la::MinSecond> {
+  V initial(vertex_t v) const { return v; }
+  bool initially_active(vertex_t) const { return true; }
+};
+
 // Distances from a source over uint32 weights (Bellman-Ford over the active vertices).
-struct Sssp {
-  using S = la::MinPlus;
-  using V = std::uint64_t;
-  static constexpr bool stationary = false;
+struct Sssp : Lowering<la::MinPlus> {
   vertex_t source;
   V initial(vertex_t v) const { return v == source ? 0 : graph::reference::kUnreached; }
   bool initially_active(vertex_t v) const { return v == source; }
-  void account(vertex_t, const V&, std::uint32_t, Totals&) const {}
-  S::X broadcast(vertex_t, const V& distance, std::uint32_t, const Totals&) const { return distance; }
-  bool apply(vertex_t, S::Y y, V& distance, std::uint32_t, const Totals&, Totals&) const {
-    if (y >= distance) return false;
-    distance = y;
-    return true;
-  }
-  bool more(unsigned, double changed, const Totals&) const { return changed > 0; }
 };
 
 // PageRank as the reference defines it: rank / out-degree flows along each out-edge, the rank of

@@ -43,7 +43,7 @@ harness::Algorithm sssp_algorithm() {
       /*integer_weights=*/true);
   auto la = std::make_shared<engines::LaKernel>();
   la->run = [](const engines::LaContext& context, const harness::Request& r) {
-    return engines::run_program(context, la_programs::Sssp{r.source}, [](const auto&) { return std::any(); });
+    return engines::run_program(context, la_programs::Sssp{{}, r.source}, [](const auto&) { return std::any(); });
   };
   la->weights = true;
   a.kernels["la"] = std::move(la);

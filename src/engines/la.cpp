@@ -173,13 +173,12 @@ harness::EngineRun finish(RankOutcome root, const Loaded& loaded, const std::str
 
 sync::StackSpec stack_spec(const RunSpec& spec) { return {.channel = "lci", .threads_per_rank = spec.threads}; }
 
-class LaEngine final : public harness::Engine {
+class LaEngine final : public harness::EngineFor<LaKernel> {
  public:
   std::string_view name() const override { return "la"; }
   std::string_view about() const override {
     return "the linear-algebra engine (Graphite): semiring SpMSpV on 2D thread-partitioned tiles, MPI*X";
   }
-  bool runs(const Algorithm& algorithm) const override { return algorithm.kernel<LaKernel>(name()) != nullptr; }
   bool distributed() const override { return true; }
 
   std::vector<harness::OptionSpec> options() const override {

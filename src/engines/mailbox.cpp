@@ -163,13 +163,12 @@ mailbox::Stats total(const std::vector<MailboxReport>& reports, mailbox::Stats M
   return sum;
 }
 
-class MailboxEngine final : public harness::Engine {
+class MailboxEngine final : public harness::EngineFor<MailboxKernel> {
  public:
   std::string_view name() const override { return "mailbox"; }
   std::string_view about() const override {
     return "paper 001's asynchronous mailbox (YGM): coalescing, routing, delegates";
   }
-  bool runs(const Algorithm& algorithm) const override { return algorithm.kernel<MailboxKernel>(name()) != nullptr; }
   bool distributed() const override { return true; }
 
   std::vector<harness::OptionSpec> options() const override {

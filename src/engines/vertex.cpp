@@ -113,13 +113,12 @@ sync::StackSpec stack_spec(const RunSpec& spec) {
           .threads_per_rank = spec.threads};
 }
 
-class VertexEngine final : public harness::Engine {
+class VertexEngine final : public harness::EngineFor<VertexKernel> {
  public:
   std::string_view name() const override { return "vertex"; }
   std::string_view about() const override {
     return "the distributed vertex-program engine (Gluon): partitioned graph, master/mirror sync";
   }
-  bool runs(const Algorithm& algorithm) const override { return algorithm.kernel<VertexKernel>(name()) != nullptr; }
   bool distributed() const override { return true; }
 
   std::vector<harness::OptionSpec> options() const override {

@@ -62,4 +62,11 @@ class Engine {
   virtual EngineRun run(const Algorithm& algorithm, const RunSpec& spec, const Launch& launch) const = 0;
 };
 
+// An engine that runs the algorithms whose descriptors carry a kernel of type K under its name.
+template <class K>
+class EngineFor : public Engine {
+ public:
+  bool runs(const Algorithm& algorithm) const final { return algorithm.kernel<K>(name()) != nullptr; }
+};
+
 }  // namespace courier::harness
