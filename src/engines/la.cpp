@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "courier/core/error.hpp"
+#include "courier/core/placement.hpp"
 #include "courier/core/timer.hpp"
 #include "courier/dist/distributed_load.hpp"
 #include "courier/dist/shuffle.hpp"
@@ -129,14 +130,16 @@ struct RankOutcome {
   double run_seconds = 0;
 };
 
-RankOutcome run_rank(const LaKernel& kernel, const Loaded& loaded, const RunSpec& spec, sync::Stack& stack) {
+RankOutcome run_rank(const LaKernel& kernel, const Loaded& loaded, const RunSpec& spec, sync::Stack& stack,
+                     const PlacementOptions& placement) {
   const dist::Collective collective = stack.collective();
   comm::Runtime* runtime = stack.runtime();
   if (runtime == nullptr) throw InputError("--engine la runs on --channel lci");
   RankOutcome outcome;
   Timer timer;
   harness::maybe_fail(collective.rank, "run");
-  LaOutput out = kernel.run(LaContext{*loaded.matrix, *runtime, stack.channel(), spec.options.flag("activity-filter")},
+  LaOutput out = kernel.run(LaContext{*loaded.matrix, *runtime, stack.channel(), spec.options.flag("activity-filter"),
+                                      placement_for(spec.threads, placement)},
                             loaded.request);
   outcome.run_seconds = collective.max(timer.lap());
   outcome.output = {gather(out.values, loaded.matrix->grid(), collective), std::move(out.facts)};
@@ -185,6 +188,10 @@ class LaEngine final : public harness::EngineFor<LaKernel> {
     return {{.name = "activity-filter",
              .help = "do not send and read x and partial y as (index, value) pairs when few vertices are active",
              .fallback = "true",
+             .kind = harness::OptionSpec::Kind::flag_off},
+            {.name = "pin",
+             .help = "do not pin each rank's threads to processing units",
+             .fallback = "true",
              .kind = harness::OptionSpec::Kind::flag_off}};
   }
 
@@ -199,7 +206,9 @@ class LaEngine final : public harness::EngineFor<LaKernel> {
           [&](comm::Runtime& runtime) {
             std::unique_ptr<sync::Stack> stack = sync::Stack::open(stack_options, runtime, budget);
             const Loaded loaded = load_rank(algorithm, kernel, spec, *stack);
-            RankOutcome mine = run_rank(kernel, loaded, spec, *stack);
+            // Ranks are threads of this process: each takes its own slice of the PUs.
+            RankOutcome mine =
+                run_rank(kernel, loaded, spec, *stack, {spec.options.flag("pin"), runtime.rank(), runtime.ranks()});
             if (runtime.rank() == 0)
               run = finish(std::move(mine), loaded, fmt::format("{} ranks", spec.ranks), spec.threads);
           },
@@ -212,8 +221,9 @@ class LaEngine final : public harness::EngineFor<LaKernel> {
     harness::ending_the_run_on_failure(launch.rank(), launch.ranks(),
                                        [&] { loaded.emplace(load_rank(algorithm, kernel, spec, *stack)); });
     RankOutcome outcome;
-    harness::ending_the_run_on_failure(launch.rank(), launch.ranks(),
-                                       [&] { outcome = run_rank(kernel, *loaded, spec, *stack); });
+    harness::ending_the_run_on_failure(launch.rank(), launch.ranks(), [&] {
+      outcome = run_rank(kernel, *loaded, spec, *stack, {.pin = spec.options.flag("pin")});
+    });
     stack->close();
     return finish(std::move(outcome), *loaded, fmt::format("{} ranks (MPI)", launch.ranks()), spec.threads);
 #else

@@ -5,7 +5,7 @@
 // algorithm's Program in the matrix computing model (la/model.hpp) with one persistent team of
 // threads, each a communication endpoint. The leaders' segments are gathered to rank 0. Ranks
 // are threads of this process on the local transport, or the processes of an MPI launcher.
-// Options: activity-filter.
+// Options: activity-filter, pin.
 #include <any>
 #include <cstdint>
 #include <functional>
@@ -24,6 +24,7 @@ struct LaContext {
   comm::Runtime& runtime;
   sync::Channel& channel;
   bool filter_activity;
+  std::vector<unsigned> pus;  // one per thread to pin them to, or empty
 };
 
 // What it hands back: the values of the segments this rank leads, in segment order, and facts
@@ -44,7 +45,8 @@ struct LaKernel : harness::Kernel {
 // the model once it has run.
 template <class Program, class Facts>
 LaOutput run_program(const LaContext& context, const Program& program, Facts&& facts) {
-  la::Model<Program> model(context.matrix, context.runtime, context.channel, {}, program, context.filter_activity);
+  la::Model<Program> model(context.matrix, context.runtime, context.channel, context.pus, program,
+                           context.filter_activity);
   model.run();
   using V = typename Program::V;
   using Stored = std::conditional_t<std::is_floating_point_v<V>, double, std::uint64_t>;

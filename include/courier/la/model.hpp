@@ -56,6 +56,9 @@ struct SegmentHeader {
 };
 
 enum class Kind : comm::tag_t { x = 1, y = 2 };
+
+// Non-empty columns of a tile between two rounds of progress in Combine.
+inline constexpr std::size_t kProgressSlice = std::size_t{1} << 14;
 inline comm::tag_t tag_of(Kind kind, unsigned segment) { return (static_cast<comm::tag_t>(kind) << 32) | segment; }
 
 template <class Program>
@@ -259,10 +262,17 @@ class Model {
     for (const Tile* tile : work.tiles) {
       Segment& column = segments_[tile->column];
       team_.wait_until([&] { return column.x_ready.load(std::memory_order_acquire) == iteration + 1; });
-      if (column.x_is_sparse)
+      if (column.x_is_sparse) {
         spmspv_sparse<S>(tile->entries, std::span(column.x_pairs, column.x_count), std::span(y));
-      else
-        spmspv_dense<S>(tile->entries, std::span(column.x_values, column.x_count), std::span(y));
+      } else {
+        // In slices, with a round of progress between them: this member's sends go on meanwhile.
+        const std::size_t columns = tile->entries.nonempty_columns();
+        for (std::size_t first = 0; first < columns; first += kProgressSlice) {
+          spmspv_dense<S>(tile->entries, std::span(column.x_values, column.x_count), std::span(y), first,
+                          first + kProgressSlice);
+          team_.progress();
+        }
+      }
     }
     if (leads) return;
     const unsigned leader = grid_.leader(work.row);

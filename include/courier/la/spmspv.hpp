@@ -53,10 +53,13 @@ inline const std::uint32_t* gallop(const std::uint32_t* at, const std::uint32_t*
 
 // x dense over the tile's columns; entries equal to add's identity are skipped when that is
 // cheaper than adding them (they cannot change y).
+// Columns [first, last) of the tile's non-empty columns only, so a caller can interleave progress.
 template <class S>
-void spmspv_dense(const Tcsc& tile, std::span<const typename S::X> x, std::span<typename S::Y> y) {
+void spmspv_dense(const Tcsc& tile, std::span<const typename S::X> x, std::span<typename S::Y> y, std::size_t first = 0,
+                  std::size_t last = SIZE_MAX) {
   const auto columns = tile.columns();
-  for (std::size_t k = 0; k < columns.size(); ++k) {
+  last = std::min(last, columns.size());
+  for (std::size_t k = first; k < last; ++k) {
     const typename S::X v = x[columns[k]];
     if (v == static_cast<typename S::X>(S::identity)) continue;
     detail::combine_column<S>(tile, k, v, y);

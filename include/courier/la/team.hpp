@@ -85,6 +85,12 @@ class Team {
     }
   }
 
+  // One round of progress if nobody else is progressing: a member in the middle of long work calls
+  // it now and then, so that what it sent (a rendezvous waits for the sender's progress) moves on.
+  void progress() {
+    if (runtime_.ranks() > 1) runtime_.progress();
+  }
+
   // Collectives over every member of every rank; every member calls them in the same order.
   // Sums are of doubles, exact for counts below 2^53.
   using Totals = std::array<double, 4>;
