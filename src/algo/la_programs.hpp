@@ -64,6 +64,25 @@ struct Sssp : Lowering<la::MinPlus> {
   bool initially_active(vertex_t v) const { return v == source; }
 };
 
+// One product y = A x with x given: a single iteration whose Apply keeps y. (The engine turns the
+// edges around, so that y[u] sums over u's out-edges as spmv's A[u][v] asks.)
+template <class X>
+struct Product {
+  using S = la::PlusTimes;
+  using V = double;
+  static constexpr bool stationary = true;
+  X x;  // x(v), a function of the vertex
+  V initial(vertex_t v) const { return x(v); }
+  bool initially_active(vertex_t) const { return true; }
+  void account(vertex_t, const V&, std::uint32_t, Totals&) const {}
+  S::X broadcast(vertex_t, const V& value, std::uint32_t, const Totals&) const { return value; }
+  bool apply(vertex_t, S::Y y, V& value, std::uint32_t, const Totals&, Totals&) const {
+    value = y;
+    return false;
+  }
+  bool more(unsigned iterations, double, const Totals&) const { return iterations == 0; }
+};
+
 // PageRank as the reference defines it: rank / out-degree flows along each out-edge, the rank of
 // vertices without out-edges is spread over all, damping d, initial rank 1/n. Totals: slot 1 the
 // L1 change of the last step, slot 2 the rank held by vertices without out-edges.

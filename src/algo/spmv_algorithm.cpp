@@ -2,18 +2,20 @@
 // product added to the wrong row shows; A[u][v] is the weight of edge u -> v (1 if unweighted).
 // Mailbox engine: paper 001's Algorithm 2 with delegates (mailbox_spmv.cpp). Checked against the
 // sequential reference to within rounding.
-#include <cmath>
-
 #include <fmt/format.h>
+
+#include <cmath>
 
 #include "courier/algo/algorithms.hpp"
 #include "courier/algo/mailbox_spmv.hpp"
 #include "courier/core/timer.hpp"
+#include "courier/engines/la.hpp"
 #include "courier/engines/mailbox.hpp"
 #include "courier/graph/reference/spmv.hpp"
 #include "courier/graph/verify.hpp"
 #include "courier/mailbox/round_robin.hpp"
 #include "describe.hpp"
+#include "la_programs.hpp"
 
 namespace courier::algo {
 
@@ -82,6 +84,14 @@ harness::Algorithm spmv_algorithm() {
   mailbox->delegates = true;
   mailbox->count_name = "nonzeros";
   a.kernels["mailbox"] = std::move(mailbox);
+  auto la = std::make_shared<engines::LaKernel>();
+  la->run = [](const engines::LaContext& context, const harness::Request&) {
+    return engines::run_program(context, la_programs::Product<double (*)(graph::vertex_t)>{x_of},
+                                [](const auto&) { return std::any(); });
+  };
+  la->weights = engines::LaKernel::Weights::any;
+  la->reversed = true;
+  a.kernels["la"] = std::move(la);
   return a;
 }
 

@@ -45,7 +45,7 @@ harness::Algorithm sssp_algorithm() {
   la->run = [](const engines::LaContext& context, const harness::Request& r) {
     return engines::run_program(context, la_programs::Sssp{{}, r.source}, [](const auto&) { return std::any(); });
   };
-  la->weights = true;
+  la->weights = engines::LaKernel::Weights::integers;
   a.kernels["la"] = std::move(la);
   return a;
 }

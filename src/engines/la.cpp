@@ -65,10 +65,12 @@ Loaded load_rank(const Algorithm& algorithm, const LaKernel& kernel, const RunSp
   graph::EdgeList part = dist::read_part(spec.graph, spec.load, collective);
   if (spec.load.symmetrize || kernel.both_directions) part = graph::symmetrize(part);
   if (spec.load.drop_self_loops) part = graph::remove_self_loops(part);
-  if (!kernel.weights) part.weights = std::monostate{};
+  if (kernel.reversed)
+    for (graph::Edge& e : part.edges) std::swap(e.src, e.dst);
+  if (kernel.weights == LaKernel::Weights::ignored) part.weights = std::monostate{};
   const auto weight_type =
       static_cast<graph::WeightType>(collective.max(static_cast<std::uint64_t>(part.weight_type())));
-  if (kernel.weights && weight_type != graph::WeightType::u32)
+  if (kernel.weights == LaKernel::Weights::integers && weight_type != graph::WeightType::u32)
     throw dist::LoadError(
         fmt::format("the la engine's {} needs uint32 edge weights (generate with --weights, or use "
                     "--engine seq)",

@@ -1,5 +1,6 @@
 // The la engine equals the sequential reference for every algorithm it runs, on Kronecker and
-// uniform graphs, a path, a star and pieces with isolated vertices, at every (ranks, threads) in
+// uniform graphs, a path, a star, pieces with isolated vertices and a directed graph of sources,
+// cycles, sinks and isolated vertices, at every (ranks, threads) in
 // {1x1, 1x2, 2x1, 2x2, 3x1, 4x2}, with activity filtering on and off.
 #include <gtest/gtest.h>
 
@@ -24,10 +25,25 @@ struct Shape {
 };
 const std::vector<Shape> kShapes{{1, 1}, {1, 2}, {2, 1}, {2, 2}, {3, 1}, {4, 2}};
 
+// Sources (only out-edges), regular vertices on cycles, sinks (only in-edges) and isolated ones:
+// what computation filtering tells apart (paper 003, section 7.6).
+graph::EdgeList sources_and_sinks(bool weights) {
+  graph::EdgeList list;
+  list.num_vertices = 50;
+  for (graph::vertex_t s = 0; s < 10; ++s) list.edges.push_back({s, 10 + (s * 7) % 20});
+  for (graph::vertex_t r = 10; r < 30; ++r) {
+    list.edges.push_back({r, 10 + (r + 1) % 20});
+    list.edges.push_back({r, 30 + r % 15});
+  }
+  return weights ? test_support::weighted(std::move(list), 9) : list;
+}
+
 // The test graphs as .csr files (so isolated vertices at the end are kept).
 std::vector<std::string> graph_files(bool weights) {
   std::vector<std::string> files;
-  for (const test_support::NamedGraph& g : test_support::test_graphs(weights)) {
+  std::vector<test_support::NamedGraph> graphs = test_support::test_graphs(weights);
+  graphs.push_back({"sources_and_sinks", sources_and_sinks(weights)});
+  for (const test_support::NamedGraph& g : graphs) {
     std::string name = g.name;
     for (char& c : name) c = c == ':' ? '_' : c;
     const std::string path = std::string(COURIER_TEST_TMPDIR) + "/la_" + name + (weights ? "_w" : "") + ".csr";
@@ -79,6 +95,7 @@ void expect_equal_to_reference(const std::string& algorithm, bool weights, const
 TEST(LaEngine, BfsEqualsTheReference) { expect_equal_to_reference("bfs", false); }
 TEST(LaEngine, CcEqualsTheReference) { expect_equal_to_reference("cc", false); }
 TEST(LaEngine, SsspEqualsTheReference) { expect_equal_to_reference("sssp", true); }
+TEST(LaEngine, SpmvEqualsTheReference) { expect_equal_to_reference("spmv", true); }
 TEST(LaEngine, PagerankEqualsTheReference) {
   harness::Options tight;
   tight.set("tolerance", "1e-12");

@@ -36,9 +36,11 @@ struct LaOutput {
 };
 
 struct LaKernel : harness::Kernel {
+  enum class Weights { ignored, any, integers };  // integers: uint32 weights required
   std::function<LaOutput(const LaContext&, const harness::Request&)> run;
-  bool weights = false;          // reads the edges' weights (as tile values)
-  bool both_directions = false;  // every edge also reversed (labels over the undirected graph)
+  Weights weights = Weights::ignored;  // whether the tiles carry the edges' weights
+  bool both_directions = false;        // every edge also reversed (labels over the undirected graph)
+  bool reversed = false;               // every edge turned around: y[u] combines over u's out-edges
 };
 
 // Runs `program` in the matrix computing model on this rank; `facts` makes the output's facts from
