@@ -77,7 +77,9 @@ Loaded load_rank(const Algorithm& algorithm, const LaKernel& kernel, const RunSp
                     algorithm.name));
   loaded.vertices = part.num_vertices;
   loaded.load_seconds = collective.max(timer.lap());
-  const la::Grid grid(collective.ranks, spec.threads, loaded.vertices);
+  const bool mpi_plus_x = spec.options.text("units") == "processes";
+  const la::Grid grid(collective.ranks, mpi_plus_x ? 1 : spec.threads, loaded.vertices,
+                      spec.options.text("placement") == "cyclic" ? la::Placement::cyclic : la::Placement::staggered);
   graph::EdgeList mine = dist::shuffle_edges(
       std::move(part),
       [&grid](vertex_t src, vertex_t dst) {
@@ -140,9 +142,10 @@ RankOutcome run_rank(const LaKernel& kernel, const Loaded& loaded, const RunSpec
   RankOutcome outcome;
   Timer timer;
   harness::maybe_fail(collective.rank, "run");
-  LaOutput out = kernel.run(LaContext{*loaded.matrix, *runtime, stack.channel(), spec.options.flag("activity-filter"),
-                                      placement_for(spec.threads, placement)},
-                            loaded.request);
+  LaOutput out = kernel.run(
+      LaContext{*loaded.matrix, *runtime, stack.channel(), spec.options.flag("activity-filter"),
+                placement_for(spec.threads, placement), spec.options.text("units") == "processes" ? spec.threads : 1},
+      loaded.request);
   outcome.run_seconds = collective.max(timer.lap());
   outcome.output = {gather(out.values, loaded.matrix->grid(), collective), std::move(out.facts)};
   LaStats& s = outcome.stats;
@@ -163,7 +166,7 @@ RankOutcome run_rank(const LaKernel& kernel, const Loaded& loaded, const RunSpec
   return outcome;
 }
 
-harness::EngineRun finish(RankOutcome root, const Loaded& loaded, const std::string& ranks_text, unsigned threads) {
+harness::EngineRun finish(RankOutcome root, const Loaded& loaded, const RunSpec& spec, const std::string& ranks_text) {
   harness::EngineRun run;
   run.output = std::move(root.output);
   run.request = loaded.request;
@@ -171,7 +174,13 @@ harness::EngineRun finish(RankOutcome root, const Loaded& loaded, const std::str
   run.edges = loaded.edges;
   run.run_seconds = root.run_seconds;
   run.phases = {{"load", "load", loaded.load_seconds}, {"partition", "partition", loaded.partition_seconds}};
-  run.description = fmt::format("la engine (MPI*X, 2DT-Staggered), {} x {} threads", ranks_text, threads);
+  const la::Grid& grid = loaded.matrix->grid();
+  const bool cyclic = grid.placement() == la::Placement::cyclic;
+  run.description = spec.options.text("units") == "threads"
+                        ? fmt::format("la engine (MPI*X, {}), {} x {} threads", cyclic ? "2D-Cyclic" : "2DT-Staggered",
+                                      ranks_text, spec.threads)
+                        : fmt::format("la engine (MPI+X, {}), {} x {} threads forked per tile",
+                                      cyclic ? "2D-Cyclic" : "2D-Staggered", ranks_text, spec.threads);
   run.stats = std::make_shared<LaStats>(std::move(root.stats));
   return run;
 }
@@ -187,7 +196,17 @@ class LaEngine final : public harness::EngineFor<LaKernel> {
   bool distributed() const override { return true; }
 
   std::vector<harness::OptionSpec> options() const override {
-    return {{.name = "activity-filter",
+    return {{.name = "units",
+             .help = "the units of partitioning and communication: threads (MPI*X: every thread owns tiles and an "
+                     "endpoint) or processes (MPI+X: 2D process tiles, threads forked and joined per tile)",
+             .fallback = "threads",
+             .choices = {"threads", "processes"}},
+            {.name = "placement",
+             .help = "how tiles are dealt to the units: staggered (2DT-Staggered over threads, 2D-Staggered over "
+                     "processes) or cyclic (2D-Cyclic)",
+             .fallback = "staggered",
+             .choices = {"staggered", "cyclic"}},
+            {.name = "activity-filter",
              .help = "do not send and read x and partial y as (index, value) pairs when few vertices are active",
              .fallback = "true",
              .kind = harness::OptionSpec::Kind::flag_off},
@@ -211,8 +230,7 @@ class LaEngine final : public harness::EngineFor<LaKernel> {
             // Ranks are threads of this process: each takes its own slice of the PUs.
             RankOutcome mine =
                 run_rank(kernel, loaded, spec, *stack, {spec.options.flag("pin"), runtime.rank(), runtime.ranks()});
-            if (runtime.rank() == 0)
-              run = finish(std::move(mine), loaded, fmt::format("{} ranks", spec.ranks), spec.threads);
+            if (runtime.rank() == 0) run = finish(std::move(mine), loaded, spec, fmt::format("{} ranks", spec.ranks));
           },
           sync::Stack::runtime_options(stack_options, budget));
       return run;
@@ -227,7 +245,7 @@ class LaEngine final : public harness::EngineFor<LaKernel> {
       outcome = run_rank(kernel, *loaded, spec, *stack, {.pin = spec.options.flag("pin")});
     });
     stack->close();
-    return finish(std::move(outcome), *loaded, fmt::format("{} ranks (MPI)", launch.ranks()), spec.threads);
+    return finish(std::move(outcome), *loaded, spec, fmt::format("{} ranks (MPI)", launch.ranks()));
 #else
     throw InputError("this courier was built without MPI");
 #endif

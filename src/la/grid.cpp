@@ -16,8 +16,8 @@ std::pair<unsigned, unsigned> factorize(unsigned n) {
   return {r, n / r};
 }
 
-Grid::Grid(rank_t ranks, unsigned threads, graph::vertex_t vertices)
-    : p_(ranks), t_(threads), n_(static_cast<unsigned>(ranks) * threads), vertices_(vertices) {
+Grid::Grid(rank_t ranks, unsigned threads, graph::vertex_t vertices, Placement placement)
+    : p_(ranks), t_(threads), n_(static_cast<unsigned>(ranks) * threads), placement_(placement), vertices_(vertices) {
   if (ranks < 1 || threads < 1) throw Error("la grid: at least one rank of one thread");
   std::tie(p_r_, p_c_) = factorize(static_cast<unsigned>(p_));
   t_r_ = p_r_;                     // Table 1: threads per row group
@@ -25,6 +25,12 @@ Grid::Grid(rank_t ranks, unsigned threads, graph::vertex_t vertices)
   const unsigned r_t = n_ / t_c_;  // row groups per thread: the shift of each block of t_c rows
   width_ = std::max<graph::vertex_t>(1, (vertices + n_ - 1) / n_);
   owner_.resize(static_cast<std::size_t>(n_) * n_);
+  if (placement == Placement::cyclic) {
+    const auto [r, c] = factorize(n_);
+    for (unsigned i = 0; i < n_; ++i)
+      for (unsigned j = 0; j < n_; ++j) owner_[static_cast<std::size_t>(i) * n_ + j] = (i % r) * c + j % c;
+    return;
+  }
   for (unsigned i = 0; i < n_; ++i)
     for (unsigned j = 0; j < n_; ++j)
       owner_[static_cast<std::size_t>(i) * n_ + j] = ((i % t_c_) * t_r_ + j % t_r_ + (i / t_c_) * r_t) % n_;
@@ -55,8 +61,11 @@ graph::vertex_t Grid::end(unsigned i) const { return std::min(vertices_, width_ 
 
 std::string Grid::map() const {
   std::string out = fmt::format(
-      "la tile map: {} ranks x {} threads, {} x {} tiles of {} vertices ('*' leads its row "
-      "and column group)\n",
+      "la tile map ({}): {} ranks x {} units, {} x {} tiles of {} vertices ('*': a diagonal tile, whose owner "
+      "leads its row and column group)\n",
+      placement_ == Placement::cyclic ? "2D-Cyclic"
+      : t_ > 1                        ? "2DT-Staggered"
+                                      : "2D-Staggered",
       p_, t_, n_, n_, width_);
   for (unsigned i = 0; i < n_; ++i) {
     for (unsigned j = 0; j < n_; ++j) {

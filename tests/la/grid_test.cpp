@@ -44,6 +44,28 @@ TEST(Grid, EveryThreadLeadsOnceAndOwnsAsManyTilesAsEveryOther) {
   }
 }
 
+TEST(Grid, CyclicDealsEveryUnitTheSameNumberOfTilesInAFixedPattern) {
+  for (int p = 1; p <= 8; ++p) {
+    for (unsigned t = 1; t <= 3; ++t) {
+      const la::Grid grid(p, t, 1000, la::Placement::cyclic);
+      const unsigned n = grid.size();
+      const auto [r, c] = la::factorize(n);
+      std::vector<unsigned> tiles(n, 0);
+      for (unsigned i = 0; i < n; ++i)
+        for (unsigned j = 0; j < n; ++j) {
+          EXPECT_EQ(grid.owner(i, j), (i % r) * c + j % c);
+          ++tiles[grid.owner(i, j)];
+        }
+      for (unsigned g = 0; g < n; ++g) EXPECT_EQ(tiles[g], n) << "p " << p << " t " << t;
+    }
+  }
+  // 2D-Cyclic leaves some units without a diagonal tile: p = 4 leads from P0 and P3 only (Fig. 1b).
+  const la::Grid four(4, 1, 100, la::Placement::cyclic);
+  EXPECT_EQ(four.leader(0), 0u);
+  EXPECT_EQ(four.leader(1), 3u);
+  EXPECT_EQ(four.leader(2), 0u);
+}
+
 TEST(Grid, FollowsAlgorithmOneWhereItsDiagonalIsADerangement) {
   // p = 4, t = 2 (Fig. 3): t_r = 2, t_c = 4, rows 4-7 shifted by r_t = 2.
   const la::Grid grid(4, 2, 64);

@@ -1,7 +1,8 @@
 // The la engine equals the sequential reference for every algorithm it runs, on Kronecker and
 // uniform graphs, a path, a star, pieces with isolated vertices and a directed graph of sources,
 // cycles, sinks and isolated vertices, at every (ranks, threads) in
-// {1x1, 1x2, 2x1, 2x2, 3x1, 4x2}, with activity filtering on and off.
+// {1x1, 1x2, 2x1, 2x2, 3x1, 4x2}, in the MPI*X and MPI+X modes, staggered and cyclic, with activity
+// filtering on and off.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -53,8 +54,15 @@ std::vector<std::string> graph_files(bool weights) {
   return files;
 }
 
+// How the la engine is asked to run: its units and placement (MPI*X over threads, or MPI+X).
+struct Mode {
+  std::string units, placement;
+};
+const std::vector<Mode> kModes{
+    {"threads", "staggered"}, {"threads", "cyclic"}, {"processes", "staggered"}, {"processes", "cyclic"}};
+
 harness::RunResult run(const std::string& algorithm, const std::string& graph, const std::string& engine, int ranks,
-                       unsigned threads, bool filter, const harness::Options& options) {
+                       unsigned threads, bool filter, const harness::Options& options, const Mode* mode = nullptr) {
   harness::RunSpec spec;
   spec.algorithm = algorithm;
   spec.graph = graph;
@@ -63,6 +71,10 @@ harness::RunResult run(const std::string& algorithm, const std::string& graph, c
   spec.threads = threads;
   spec.options = options;
   if (engine == "la" && !filter) spec.options.set("activity-filter", "false");
+  if (mode != nullptr) {
+    spec.options.set("units", mode->units);
+    spec.options.set("placement", mode->placement);
+  }
   return harness::run(builtin_registry(), spec);
 }
 
@@ -70,20 +82,23 @@ void expect_equal_to_reference(const std::string& algorithm, bool weights, const
   for (const std::string& graph : graph_files(weights)) {
     const harness::RunResult reference = run(algorithm, graph, "seq", 1, 1, true, options);
     for (const Shape& shape : kShapes) {
-      for (bool filter : {true, false}) {
-        const harness::RunResult la = run(algorithm, graph, "la", shape.ranks, shape.threads, filter, options);
-        const std::string where = algorithm + " on " + graph + " at " + std::to_string(shape.ranks) + "x" +
-                                  std::to_string(shape.threads) + (filter ? "" : " unfiltered");
-        if (const auto* reals = std::get_if<std::vector<double>>(&reference.values)) {
-          const auto& got = std::get<std::vector<double>>(la.values);
-          ASSERT_EQ(got.size(), reals->size()) << where;
-          double l1 = 0;
-          for (std::size_t v = 0; v < got.size(); ++v) l1 += std::abs(got[v] - (*reals)[v]);
-          EXPECT_LT(l1, 1e-6) << where;
-        } else {
-          EXPECT_EQ(std::get<std::vector<std::uint64_t>>(la.values),
-                    std::get<std::vector<std::uint64_t>>(reference.values))
-              << where;
+      for (const Mode& mode : kModes) {
+        for (bool filter : {true, false}) {
+          const harness::RunResult la = run(algorithm, graph, "la", shape.ranks, shape.threads, filter, options, &mode);
+          const std::string where = algorithm + " on " + graph + " at " + std::to_string(shape.ranks) + "x" +
+                                    std::to_string(shape.threads) + " " + mode.units + " " + mode.placement +
+                                    (filter ? "" : " unfiltered");
+          if (const auto* reals = std::get_if<std::vector<double>>(&reference.values)) {
+            const auto& got = std::get<std::vector<double>>(la.values);
+            ASSERT_EQ(got.size(), reals->size()) << where;
+            double l1 = 0;
+            for (std::size_t v = 0; v < got.size(); ++v) l1 += std::abs(got[v] - (*reals)[v]);
+            EXPECT_LT(l1, 1e-6) << where;
+          } else {
+            EXPECT_EQ(std::get<std::vector<std::uint64_t>>(la.values),
+                      std::get<std::vector<std::uint64_t>>(reference.values))
+                << where;
+          }
         }
       }
     }

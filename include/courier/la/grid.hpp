@@ -20,17 +20,25 @@
 
 namespace courier::la {
 
+// How tiles are dealt to the N units (global threads, or processes in the MPI+X mode):
+//   staggered  Algorithm 1: 2DT-Staggered over threads, 2D-Staggered over processes (Fig. 1c):
+//              every unit owns one diagonal tile and leads its row and column group;
+//   cyclic     2D-Cyclic (Fig. 1b): unit (i mod r) * c + (j mod c) for the r x c factorisation
+//              of N; a unit may lead several segments, or none.
+enum class Placement { staggered, cyclic };
+
 // Table 1's Factorize: {r, c} with r * c = n, r <= c and c - r as small as it can be.
 std::pair<unsigned, unsigned> factorize(unsigned n);
 
 class Grid {
  public:
-  // p ranks of t threads over `vertices` vertices.
-  Grid(rank_t ranks, unsigned threads, graph::vertex_t vertices);
+  // p ranks of t units (threads) over `vertices` vertices.
+  Grid(rank_t ranks, unsigned threads, graph::vertex_t vertices, Placement placement = Placement::staggered);
 
   unsigned size() const { return n_; }  // N = p * t: row (and column) groups
   rank_t ranks() const { return p_; }
-  unsigned threads() const { return t_; }  // per rank
+  unsigned threads() const { return t_; }  // units per rank
+  Placement placement() const { return placement_; }
   graph::vertex_t vertices() const { return vertices_; }
 
   // Segments: vertices [begin(i), end(i)).
@@ -61,6 +69,7 @@ class Grid {
 
   rank_t p_;
   unsigned t_, n_;
+  Placement placement_;
   unsigned p_r_, p_c_, t_r_, t_c_;
   graph::vertex_t vertices_, width_;
   std::vector<std::uint32_t> owner_;  // N x N, row-major

@@ -69,16 +69,21 @@ class Model {
   using Y = typename S::Y;
   using V = typename Program::V;
 
-  // Creates the team (collective: every rank at the same point).
+  // Creates the team (collective: every rank at the same point). `tile_threads` > 1 is the MPI+X
+  // mode (section 5, Fig. 2): the grid's units are the ranks themselves (one member each), and each
+  // tile is split among tile_threads threads forked and joined for it, each into a private y that
+  // a second fork sums into the row's.
   Model(const Matrix& matrix, comm::Runtime& runtime, sync::Channel& channel, std::vector<unsigned> pus,
-        const Program& program, bool filter_activity)
+        const Program& program, bool filter_activity, unsigned tile_threads = 1)
       : matrix_(matrix),
         grid_(matrix.grid()),
         program_(program),
         filter_(filter_activity),
         segments_(grid_.size()),
-        team_(runtime, channel, grid_.threads(), std::move(pus),
+        inner_(tile_threads > 1 ? std::make_unique<ThreadTeam>(tile_threads, pus) : nullptr),
+        team_(runtime, channel, grid_.threads(), tile_threads > 1 ? std::vector<unsigned>{} : std::move(pus),
               [this](unsigned member, Arrival&& a) { on_message(member, std::move(a)); }) {
+    if (inner_ && grid_.threads() != 1) throw Error("la: the MPI+X mode has one unit per rank");
     plan();
   }
 
@@ -262,7 +267,9 @@ class Model {
     for (const Tile* tile : work.tiles) {
       Segment& column = segments_[tile->column];
       team_.wait_until([&] { return column.x_ready.load(std::memory_order_acquire) == iteration + 1; });
-      if (column.x_is_sparse) {
+      if (inner_) {
+        fork_join_tile(*tile, column, y);
+      } else if (column.x_is_sparse) {
         spmspv_sparse<S>(tile->entries, std::span(column.x_pairs, column.x_count), std::span(y));
       } else {
         // In slices, with a round of progress between them: this member's sends go on meanwhile.
@@ -299,6 +306,32 @@ class Model {
     team_.send(member, grid_.rank_of(leader), grid_.local_of(leader), tag_of(Kind::y, work.row), out, pending);
     ++mine.messages;
     mine.bytes += out.size();
+  }
+
+  // The MPI+X mode's tile: the columns (or x's pairs) split among the tile threads, each into its
+  // own y, then the private ys summed into the row's, each fork joined before the next.
+  void fork_join_tile(const Tile& tile, const Segment& column, std::vector<Y>& y) {
+    const unsigned threads = inner_->size();
+    private_y_.resize(threads);
+    for (auto& mine : private_y_) mine.assign(y.size(), S::identity);
+    inner_->run([&](unsigned t) {
+      std::vector<Y>& mine = private_y_[t];
+      if (column.x_is_sparse) {
+        const std::size_t n = column.x_count;
+        spmspv_sparse<S>(tile.entries,
+                         std::span(column.x_pairs + n * t / threads, column.x_pairs + n * (t + 1) / threads),
+                         std::span(mine));
+      } else {
+        const std::size_t n = tile.entries.nonempty_columns();
+        spmspv_dense<S>(tile.entries, std::span(column.x_values, column.x_count), std::span(mine), n * t / threads,
+                        n * (t + 1) / threads);
+      }
+      if (t == 0) team_.progress();  // the rank's main thread drives its communication
+    });
+    inner_->for_range(y.size(), [&](std::size_t first, std::size_t last, unsigned) {
+      for (const std::vector<Y>& mine : private_y_)
+        for (std::size_t r = first; r < last; ++r) y[r] = S::add(y[r], mine[r]);
+    });
   }
 
   void apply(unsigned k, const Totals& last, Totals& next) {
@@ -400,6 +433,8 @@ class Model {
   std::mutex stats_mutex_;
   ModelStats stats_;
   Totals totals_{};
+  std::unique_ptr<ThreadTeam> inner_;      // the MPI+X mode's tile threads
+  std::vector<std::vector<Y>> private_y_;  // ... and their private ys
   Team team_;  // last: its handler uses the members above
 };
 
