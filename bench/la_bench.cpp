@@ -1,5 +1,6 @@
-// la_bench: the la engine against the vertex engine and SuiteSparse:GraphBLAS (issue 14), on the
-// same graph, ranks and threads, alternated in one series (la, vertex, graphblas, la, ...), medians
+// la_bench: the la engine against the vertex engine, SuiteSparse:GraphBLAS and its own MPI+X mode
+// (issue 14), on the same graph, ranks and threads, alternated in one series (la, vertex, MPI+X,
+// graphblas, la, ...), medians
 // and the ratios of each kernel. Times are the algorithm's alone (Courier's run_seconds; GraphBLAS
 // after its matrix is built). pagerank runs a fixed number of iterations; GraphBLAS runs
 // pagerank and bfs only, on one process with ranks x threads threads.
@@ -35,6 +36,7 @@ struct Options {
   std::vector<std::string> shapes{"1x2", "2x1"};
   std::vector<std::string> kernels{"pagerank", "bfs", "cc", "sssp"};
   unsigned repeats = 5;
+  bool mpi_plus_x = true;  // la's MPI+X mode in the series too
   unsigned iterations = 20;
   std::string dir = std::filesystem::temp_directory_path().string();
   std::string json;
@@ -72,8 +74,10 @@ double median(std::vector<double> v) {
 
 // One timed Courier run; the source is fixed so every variant starts from the same vertex.
 harness::RunResult courier_run(const std::string& kernel, const std::string& file, const std::string& engine,
-                               const Shape& shape, unsigned iterations, graph::vertex_t source) {
+                               const Shape& shape, unsigned iterations, graph::vertex_t source,
+                               const std::string& units = "") {
   harness::RunSpec spec;
+  if (!units.empty()) spec.options.set("units", units);
   spec.algorithm = kernel;
   spec.graph = file;
   spec.engine = engine;
@@ -98,13 +102,14 @@ int main(int argc, char** argv) {
   app.add_option("--kernels", o.kernels, "Any of pagerank, bfs, cc, sssp")->delimiter(',');
   app.add_option("--repeats", o.repeats, "Alternated runs per variant (median)")->check(CLI::Range(1, 99));
   app.add_option("--iterations", o.iterations, "pagerank's fixed iterations");
+  app.add_flag("!--no-mpi-plus-x", o.mpi_plus_x, "Leave out la's MPI+X mode");
   app.add_option("--dir", o.dir, "Where the graphs are written once as .csr");
   app.add_option("--json", o.json, "Write the rows here");
   CLI11_PARSE(app, argc, argv);
 
   nlohmann::json rows = nlohmann::json::array();
-  fmt::print("{:<10} {:>5} {:<9} {:>10} {:>10} {:>10} {:>10} {:>10} {:>9}\n", "graph", "shape", "kernel", "la s",
-             "vertex s", "gb s", "vertex/la", "gb/la", "la GE/s");
+  fmt::print("{:<10} {:>5} {:<9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>8}\n", "graph", "shape", "kernel", "la s",
+             "vertex s", "gb s", "mpi+x s", "vertex/la", "gb/la", "mpi+x/la", "la GE/s");
   for (const std::string& spec : o.graphs) {
     graph::LoadOptions load;
     load.weights = true;
@@ -143,29 +148,36 @@ int main(int argc, char** argv) {
           times["la"].push_back(la_run.run_seconds);
           la_values = std::move(la_run.values);
           times["vertex"].push_back(courier_run(kernel, file, "vertex", shape, o.iterations, source).run_seconds);
+          if (o.mpi_plus_x)
+            times["mpi+x"].push_back(
+                courier_run(kernel, file, "la", shape, o.iterations, source, "processes").run_seconds);
           if (const auto peer_run = peer_runs.find(kernel); peer_run != peer_runs.end())
             times["graphblas"].push_back(peer_run->second());
         }
         if (peer_runs.count(kernel) && !same(la_values, peer_values))
           fmt::print("{} {} {}: GraphBLAS and la DIFFER\n", spec, shape_text, kernel);
-        const double la = median(times["la"]), vertex = median(times["vertex"]), gb = median(times["graphblas"]);
+        const double la = median(times["la"]), vertex = median(times["vertex"]), gb = median(times["graphblas"]),
+                     plus_x = median(times["mpi+x"]);
         // Edge updates per second, for a kernel of fixed steps that each touch every edge (pagerank).
         const auto& declared = builtin_registry().algorithm(kernel).options;
         const bool fixed_steps = std::any_of(declared.begin(), declared.end(), [](const harness::OptionSpec& option) {
           return option.name == "iterations";
         });
         const double updates = fixed_steps ? static_cast<double>(csr.num_edges()) * o.iterations / la / 1e9 : 0;
-        fmt::print("{:<10} {:>5} {:<9} {:>10.4f} {:>10.4f} {:>10.4f} {:>10.2f} {:>10.2f} {:>9.2f}\n", spec, shape_text,
-                   kernel, la, vertex, gb, vertex / la, gb > 0 ? gb / la : 0.0, updates);
+        fmt::print("{:<10} {:>5} {:<9} {:>9.4f} {:>9.4f} {:>9.4f} {:>9.4f} {:>9.2f} {:>9.2f} {:>9.2f} {:>8.2f}\n", spec,
+                   shape_text, kernel, la, vertex, gb, plus_x, vertex / la, gb > 0 ? gb / la : 0.0,
+                   plus_x > 0 ? plus_x / la : 0.0, updates);
         rows.push_back({{"graph", spec},
                         {"shape", shape_text},
                         {"kernel", kernel},
                         {"la", times["la"]},
                         {"vertex", times["vertex"]},
                         {"graphblas", times["graphblas"]},
+                        {"mpi_plus_x", times["mpi+x"]},
                         {"la_median", la},
                         {"vertex_median", vertex},
                         {"graphblas_median", gb},
+                        {"mpi_plus_x_median", plus_x},
                         {"edge_updates_per_second", updates * 1e9}});
       }
     }
