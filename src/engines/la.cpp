@@ -1,6 +1,7 @@
 #include "courier/engines/la.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <cstring>
 #include <optional>
@@ -142,10 +143,13 @@ RankOutcome run_rank(const LaKernel& kernel, const Loaded& loaded, const RunSpec
   RankOutcome outcome;
   Timer timer;
   harness::maybe_fail(collective.rank, "run");
-  LaOutput out = kernel.run(
-      LaContext{*loaded.matrix, *runtime, stack.channel(), spec.options.flag("activity-filter"),
-                placement_for(spec.threads, placement), spec.options.text("units") == "processes" ? spec.threads : 1},
-      loaded.request);
+  std::vector<unsigned> pus = placement_for(spec.threads, placement);
+  const std::string where = pus.empty()
+                                ? fmt::format("rank {}: threads not pinned", collective.rank)
+                                : fmt::format("rank {}: threads on PUs {}", collective.rank, fmt::join(pus, ","));
+  LaOutput out = kernel.run(LaContext{*loaded.matrix, *runtime, stack.channel(), spec.options.flag("activity-filter"),
+                                      std::move(pus), spec.options.text("units") == "processes" ? spec.threads : 1},
+                            loaded.request);
   outcome.run_seconds = collective.max(timer.lap());
   outcome.output = {gather(out.values, loaded.matrix->grid(), collective), std::move(out.facts)};
   LaStats& s = outcome.stats;
@@ -161,6 +165,10 @@ RankOutcome run_rank(const LaKernel& kernel, const Loaded& loaded, const RunSpec
   s.model.sparse_segments = collective.sum(out.stats.sparse_segments);
   s.model.dense_segments = collective.sum(out.stats.dense_segments);
   s.tile_map = spec.verbose ? grid.map() : "";
+  for (const dist::Bytes& line :
+       collective.all_gather(dist::Bytes(reinterpret_cast<const std::byte*>(where.data()),
+                                         reinterpret_cast<const std::byte*>(where.data()) + where.size())))
+    s.placement.push_back(std::string(reinterpret_cast<const char*>(line.data()), line.size()));
   s.load_seconds = loaded.load_seconds;
   s.partition_seconds = loaded.partition_seconds;
   return outcome;
@@ -266,7 +274,8 @@ nlohmann::json LaStats::to_json() const {
           {"sparse_segments", model.sparse_segments},
           {"dense_segments", model.dense_segments},
           {"load_seconds", load_seconds},
-          {"partition_seconds", partition_seconds}};
+          {"partition_seconds", partition_seconds},
+          {"placement", placement}};
 }
 
 std::string LaStats::describe(bool verbose) const {
@@ -275,7 +284,10 @@ std::string LaStats::describe(bool verbose) const {
       "x segments {} dense / {} as pairs\n",
       model.iterations, grid, grid, nonzeros, tile_bytes, model.messages, model.bytes, model.dense_segments,
       model.sparse_segments);
-  if (verbose) text += tile_map;
+  if (verbose) {
+    text += tile_map;
+    for (const std::string& line : placement) text += "Placement:  " + line + "\n";
+  }
   return text;
 }
 

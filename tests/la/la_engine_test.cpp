@@ -144,4 +144,6 @@ TEST(LaEngine, ReportsItsTilesAndMessages) {
   EXPECT_GT(stats->model.messages, 0u);
   EXPECT_GT(stats->model.sparse_segments, 0u);  // the last rounds of cc have few labels moving
   EXPECT_GT(stats->model.iterations, 1u);
+  ASSERT_EQ(stats->placement.size(), 2u);  // one line per rank: where its threads run
+  EXPECT_EQ(stats->placement[1].rfind("rank 1: threads", 0), 0u) << stats->placement[1];
 }

@@ -68,6 +68,7 @@ struct LaStats : harness::EngineStats {
   std::uint64_t nonzeros = 0, tile_bytes = 0;  // over all ranks
   la::ModelStats model;                        // messages and bytes over all ranks
   std::string tile_map;
+  std::vector<std::string> placement;  // per rank: the PUs its threads were pinned to
   double load_seconds = 0, partition_seconds = 0;
   nlohmann::json to_json() const override;
   std::string describe(bool verbose) const override;
