@@ -104,7 +104,8 @@ class Model {
     bool led_here = false;
     unsigned leader_member = 0;
     std::vector<V> value;
-    std::vector<std::uint8_t> active;
+    std::vector<std::uint32_t> active_list;  // leader, non-stationary: what changed last, ascending
+    std::vector<std::uint32_t> x_set;        // leader, non-stationary: where x_dense is off the placeholder
     std::vector<X> x_dense;           // leader: x_k
     std::vector<Sparse<X>> x_sparse;  // leader: x_k as pairs, when sparse
     std::vector<Y> y;                 // leader: the accumulated y_k
@@ -157,7 +158,6 @@ class Model {
       if (s.led_here) {
         const std::size_t width = grid_.end(k) - grid_.begin(k);
         s.value.resize(width);
-        s.active.resize(width);
         s.x_dense.assign(width, static_cast<X>(S::identity));
         s.y.assign(width, S::identity);
       }
@@ -194,8 +194,9 @@ class Model {
       const auto degrees = matrix_.out_degrees(k);
       for (std::size_t v = 0; v < s.value.size(); ++v) {
         s.value[v] = program_.initial(first + v);
-        s.active[v] = Program::stationary || program_.initially_active(first + v);
-        own[0] += s.active[v];
+        const bool active = Program::stationary || program_.initially_active(first + v);
+        if (!Program::stationary && active) s.active_list.push_back(static_cast<std::uint32_t>(v));
+        own[0] += active;
         program_.account(first + v, s.value[v], degrees[v], own);
       }
     }
@@ -227,18 +228,22 @@ class Model {
     Segment& s = segments_[k];
     const graph::vertex_t first = grid_.begin(k);
     const auto degrees = matrix_.out_degrees(k);
-    std::size_t active = 0;
-    for (std::size_t v = 0; v < s.value.size(); ++v) {
-      const bool on = s.active[v] != 0;
-      s.x_dense[v] = on ? program_.broadcast(first + v, s.value[v], degrees[v], last) : static_cast<X>(S::identity);
-      active += on;
-    }
-    const bool sparse = filter_ && !Program::stationary &&
-                        static_cast<double>(active) < kSparseBelow * static_cast<double>(s.value.size());
+    bool sparse = false;
     s.x_sparse.clear();
-    if (sparse)
+    if constexpr (Program::stationary) {
       for (std::size_t v = 0; v < s.value.size(); ++v)
-        if (s.active[v]) s.x_sparse.push_back({static_cast<std::uint32_t>(v), s.x_dense[v]});
+        s.x_dense[v] = program_.broadcast(first + v, s.value[v], degrees[v], last);
+    } else {
+      // Only the vertices that changed (apply listed them, ascending); the last x's go back to the
+      // placeholder first.
+      for (std::uint32_t v : s.x_set) s.x_dense[v] = static_cast<X>(S::identity);
+      for (std::uint32_t v : s.active_list) s.x_dense[v] = program_.broadcast(first + v, s.value[v], degrees[v], last);
+      s.x_set.swap(s.active_list);
+      s.active_list.clear();
+      sparse = filter_ && static_cast<double>(s.x_set.size()) < kSparseBelow * static_cast<double>(s.value.size());
+      if (sparse)
+        for (std::uint32_t v : s.x_set) s.x_sparse.push_back({v, s.x_dense[v]});
+    }
     (sparse ? mine.sparse_segments : mine.dense_segments) += 1;
     // Followers here read it in place.
     s.x_is_sparse = sparse;
@@ -350,7 +355,7 @@ class Model {
     const auto degrees = matrix_.out_degrees(k);
     for (std::size_t v = 0; v < s.value.size(); ++v) {
       const bool changed = program_.apply(first + v, s.y[v], s.value[v], degrees[v], last, next);
-      s.active[v] = Program::stationary || changed;
+      if (!Program::stationary && changed) s.active_list.push_back(static_cast<std::uint32_t>(v));
       next[0] += changed;
     }
   }
