@@ -14,6 +14,7 @@
 #include "courier/graph/transform.hpp"
 #include "courier/harness/fault_injection.hpp"
 #include "courier/sync/stack.hpp"
+#include "local_stacks.hpp"
 
 namespace courier::engines {
 
@@ -228,19 +229,14 @@ class LaEngine final : public harness::EngineFor<LaKernel> {
     const LaKernel& kernel = *algorithm.kernel<LaKernel>(name());
     if (!launch.under_mpi()) {
       harness::EngineRun run;
-      const sync::StackSpec stack_options = stack_spec(spec);
-      const sync::ProgressBudget budget = sync::Stack::local_budget(spec.ranks, spec.threads);
-      harness::run_local_ranks(
-          spec.ranks,
-          [&](comm::Runtime& runtime) {
-            std::unique_ptr<sync::Stack> stack = sync::Stack::open(stack_options, runtime, budget);
-            const Loaded loaded = load_rank(algorithm, kernel, spec, *stack);
-            // Ranks are threads of this process: each takes its own slice of the PUs.
-            RankOutcome mine =
-                run_rank(kernel, loaded, spec, *stack, {spec.options.flag("pin"), runtime.rank(), runtime.ranks()});
-            if (runtime.rank() == 0) run = finish(std::move(mine), loaded, spec, fmt::format("{} ranks", spec.ranks));
-          },
-          sync::Stack::runtime_options(stack_options, budget));
+      run_local_stacks(spec.ranks, spec.threads, stack_spec(spec), [&](sync::Stack& stack) {
+        const Loaded loaded = load_rank(algorithm, kernel, spec, stack);
+        // Ranks are threads of this process: each takes its own slice of the PUs.
+        const rank_t rank = stack.channel().rank();
+        RankOutcome mine =
+            run_rank(kernel, loaded, spec, stack, {spec.options.flag("pin"), rank, stack.channel().ranks()});
+        if (rank == 0) run = finish(std::move(mine), loaded, spec, fmt::format("{} ranks", spec.ranks));
+      });
       return run;
     }
 #ifdef COURIER_HAVE_MPI

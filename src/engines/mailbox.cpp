@@ -1,11 +1,11 @@
 #include "courier/engines/mailbox.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <charconv>
 #include <type_traits>
 #include <variant>
-
-#include <fmt/format.h>
 
 #include "courier/core/error.hpp"
 #include "courier/core/timer.hpp"
@@ -15,6 +15,7 @@
 #include "courier/mailbox/routing.hpp"
 #include "courier/mailbox/topology.hpp"
 #include "courier/sync/stack.hpp"
+#include "local_stacks.hpp"
 #include "mailbox_gather.hpp"
 
 namespace courier::engines {
@@ -209,16 +210,10 @@ class MailboxEngine final : public harness::EngineFor<MailboxKernel> {
     Timer timer;
     Gathered root;
     if (!launch.under_mpi()) {
-      // A rank's failure that the others cannot agree on ends the process (launch.hpp).
-      const sync::ProgressBudget budget = sync::Stack::local_budget(spec.ranks, 1);
-      harness::run_local_ranks(
-          spec.ranks,
-          [&](comm::Runtime& runtime) {
-            std::unique_ptr<sync::Stack> stack = sync::Stack::open(plain_stack(), runtime, budget);
-            Gathered mine = run_rank(kernel, *stack, spec);
-            if (runtime.rank() == 0) root = std::move(mine);
-          },
-          sync::Stack::runtime_options(plain_stack(), budget));
+      run_local_stacks(spec.ranks, 1, plain_stack(), [&](sync::Stack& stack) {
+        Gathered mine = run_rank(kernel, stack, spec);
+        if (stack.channel().rank() == 0) root = std::move(mine);
+      });
     } else {
 #ifdef COURIER_HAVE_MPI
       std::unique_ptr<sync::Stack> stack = sync::Stack::open(plain_stack(), MPI_COMM_WORLD);

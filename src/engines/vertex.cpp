@@ -1,15 +1,16 @@
 #include "courier/engines/vertex.hpp"
 
-#include <optional>
-
 #include <fmt/format.h>
+
+#include <optional>
 
 #include "courier/core/error.hpp"
 #include "courier/core/timer.hpp"
-#include "courier/vertex/gather.hpp"
-#include "courier/vertex/run.hpp"
 #include "courier/harness/fault_injection.hpp"
 #include "courier/sync/stack.hpp"
+#include "courier/vertex/gather.hpp"
+#include "courier/vertex/run.hpp"
+#include "local_stacks.hpp"
 
 namespace courier::engines {
 
@@ -166,24 +167,18 @@ class VertexEngine final : public harness::EngineFor<VertexKernel> {
  private:
   static harness::EngineRun run_local(const Algorithm& algorithm, const VertexKernel& kernel, const RunSpec& spec) {
     harness::EngineRun run;
-    const sync::StackSpec stack_options = stack_spec(spec);
-    const sync::ProgressBudget budget = sync::Stack::local_budget(spec.ranks, spec.threads);
-    // A rank's failure that the others cannot agree on ends the process (launch.hpp).
-    harness::run_local_ranks(
-        spec.ranks,
-        [&](comm::Runtime& runtime) {
-          std::unique_ptr<sync::Stack> stack = sync::Stack::open(stack_options, runtime, budget);
-          const Loaded loaded = load_rank(algorithm, kernel, spec, *stack);
-          // Ranks are threads of this process: each takes its own slice of the PUs.
-          const PlacementOptions placement{spec.options.flag("pin"), runtime.rank(), runtime.ranks()};
-          Timer timer;
-          RankOutcome mine = run_rank(kernel, loaded, stack->channel(), spec.threads, placement);
-          const double run_seconds = stack->channel().max_all(timer.lap());
-          if (runtime.rank() == 0)
-            run = finish(std::move(mine), loaded, spec, run_seconds, stack->progress_thread(),
-                         fmt::format("{} ranks", spec.ranks));
-        },
-        sync::Stack::runtime_options(stack_options, budget));
+    run_local_stacks(spec.ranks, spec.threads, stack_spec(spec), [&](sync::Stack& stack) {
+      const Loaded loaded = load_rank(algorithm, kernel, spec, stack);
+      // Ranks are threads of this process: each takes its own slice of the PUs.
+      const rank_t rank = stack.channel().rank();
+      const PlacementOptions placement{spec.options.flag("pin"), rank, stack.channel().ranks()};
+      Timer timer;
+      RankOutcome mine = run_rank(kernel, loaded, stack.channel(), spec.threads, placement);
+      const double run_seconds = stack.channel().max_all(timer.lap());
+      if (rank == 0)
+        run = finish(std::move(mine), loaded, spec, run_seconds, stack.progress_thread(),
+                     fmt::format("{} ranks", spec.ranks));
+    });
     return run;
   }
 
