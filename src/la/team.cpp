@@ -29,8 +29,9 @@ Team::Team(comm::Runtime& runtime, sync::Channel& channel, unsigned threads, std
   }
 }
 
-// The endpoints stay with the runtime (it has no way to remove one); their handler must not
-// outlive the team, so every rank meets here first: nothing is in flight for a team that is gone.
+// The endpoints stay with the runtime (it has no way to remove one) and their handler points here,
+// so a team's user ends with its sends completed and a barrier (Model::member_loop does): every
+// message for the team has then been handled, and none can arrive for a team that is gone.
 Team::~Team() = default;
 
 void Team::run(const std::function<void(unsigned member)>& body) { team_.run(body); }
