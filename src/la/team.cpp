@@ -45,9 +45,8 @@ void Team::handle(unsigned member, const comm::Completion& c) {
   on_message_(member, Arrival{c.rank, c.tag, allocator_.take(c.data)});
 }
 
-void Team::send(unsigned from, rank_t rank, unsigned to, comm::tag_t tag, std::span<const std::byte> data,
-                Pending& pending) {
-  (void)from;  // every member may post on every endpoint: the endpoint names the receiver
+// Every member may post on every endpoint: the endpoint names the receiver.
+void Team::send(rank_t rank, unsigned to, comm::tag_t tag, std::span<const std::byte> data, Pending& pending) {
   comm::Endpoint& endpoint = *endpoints_[to];
   pending.add();
   Backoff backoff(limits_);

@@ -25,7 +25,6 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
-#include <map>
 #include <memory>
 #include <mutex>
 #include <span>
@@ -102,7 +101,6 @@ class Model {
   // Per segment: what its leader keeps (if the leader is here), and x_k as this rank reads it.
   struct Segment {
     bool led_here = false;
-    unsigned leader_member = 0;
     std::vector<V> value;
     std::vector<std::uint32_t> active_list;  // leader, non-stationary: what changed last, ascending
     std::vector<std::uint32_t> x_set;        // leader, non-stationary: where x_dense is off the placeholder
@@ -111,6 +109,7 @@ class Model {
     std::vector<Y> y;                 // leader: the accumulated y_k
     std::vector<rank_t> x_ranks;      // leader: remote ranks with followers in column group k
     std::vector<unsigned> x_members;  // ... and the member there that receives x_k
+    comm::Buffer x_message;           // leader: x_k as sent (a member may lead several segments)
     unsigned partials_expected = 0;   // leader: followers of row group k (other threads)
     // x_k as members here read it.
     std::atomic<std::uint32_t> x_ready{0};  // iteration + 1 of the x_k in place
@@ -131,18 +130,17 @@ class Model {
     unsigned row = 0;
     std::vector<const Tile*> tiles;
     std::vector<Y> partial;  // unless the member leads the row
+    comm::Buffer message;    // the partial as sent to a leader on another rank
   };
 
   void plan() {
     const unsigned n = grid_.size();
-    message_.resize(grid_.threads());
     const rank_t here = matrix_.rank();
     rows_.resize(grid_.threads());
     for (unsigned k = 0; k < n; ++k) {
       Segment& s = segments_[k];
       const unsigned leader = grid_.leader(k);
       s.led_here = grid_.rank_of(leader) == here;
-      s.leader_member = grid_.local_of(leader);
       std::vector<bool> followers(n, false);
       for (unsigned i = 0; i < n; ++i) {
         const unsigned g = grid_.owner(i, k);  // owners in column group k need x_k
@@ -169,7 +167,7 @@ class Model {
         bool owns = false;
         for (unsigned j = 0; j < n && !owns; ++j) owns = grid_.owner(i, j) == g;
         if (!owns) continue;
-        RowWork work{i, {}, {}};
+        RowWork work{i, {}, {}, {}};
         for (const Tile& t : tiles)
           if (t.row == i) work.tiles.push_back(&t);
         if (grid_.leader(i) != g) work.partial.assign(grid_.end(i) - grid_.begin(i), S::identity);
@@ -204,7 +202,7 @@ class Model {
     if (member == 0) totals_ = last;
     for (std::uint32_t iteration = 0; program_.more(iteration, last[0], last); ++iteration) {
       team_.wait_until([&] { return pending.idle(); });  // what was sent last time has left
-      for (unsigned k : led) broadcast(member, k, iteration, last, pending, mine);
+      for (unsigned k : led) broadcast(k, iteration, last, pending, mine);
       for (RowWork& work : rows_[member]) combine(member, work, iteration, pending, mine);
       Totals next{};
       for (unsigned k : led) apply(k, last, next);
@@ -223,8 +221,7 @@ class Model {
     stats_.dense_segments += mine.dense_segments;
   }
 
-  void broadcast(unsigned member, unsigned k, std::uint32_t iteration, const Totals& last, Pending& pending,
-                 ModelStats& mine) {
+  void broadcast(unsigned k, std::uint32_t iteration, const Totals& last, Pending& pending, ModelStats& mine) {
     Segment& s = segments_[k];
     const graph::vertex_t first = grid_.begin(k);
     const auto degrees = matrix_.out_degrees(k);
@@ -252,13 +249,13 @@ class Model {
     s.x_count = sparse ? s.x_sparse.size() : s.x_dense.size();
     s.x_ready.store(iteration + 1, std::memory_order_release);
     if (s.x_ranks.empty()) return;
-    comm::Buffer& out = message_[member];
+    comm::Buffer& out = s.x_message;
     encode(out, iteration, sparse,
            sparse ? std::span<const std::byte>(as_bytes(std::span(s.x_sparse)))
                   : std::span<const std::byte>(as_bytes(std::span(s.x_dense))),
            s.x_count);
     for (std::size_t r = 0; r < s.x_ranks.size(); ++r) {
-      team_.send(member, s.x_ranks[r], s.x_members[r], tag_of(Kind::x, k), out, pending);
+      team_.send(s.x_ranks[r], s.x_members[r], tag_of(Kind::x, k), out, pending);
       ++mine.messages;
       mine.bytes += out.size();
     }
@@ -298,17 +295,20 @@ class Model {
     std::size_t touched = 0;
     for (const Y& v : y) touched += v != S::identity;
     const bool sparse = filter_ && static_cast<double>(touched) < kSparseBelow * static_cast<double>(y.size());
-    comm::Buffer& out = partial_message(member, work.row);
+    comm::Buffer& out = work.message;
     if (sparse) {
-      std::vector<Sparse<Y>>& pairs = pairs_scratch(member);
-      pairs.clear();
-      for (std::size_t v = 0; v < y.size(); ++v)
-        if (y[v] != S::identity) pairs.push_back({static_cast<std::uint32_t>(v), y[v]});
-      encode(out, iteration, true, as_bytes(std::span(pairs)), pairs.size());
+      encode(out, iteration, true, {}, touched, touched * sizeof(Sparse<Y>));
+      std::byte* next = out.data() + sizeof(SegmentHeader);
+      for (std::size_t v = 0; v < y.size(); ++v) {
+        if (y[v] == S::identity) continue;
+        const Sparse<Y> pair{static_cast<std::uint32_t>(v), y[v]};
+        std::memcpy(next, &pair, sizeof pair);
+        next += sizeof pair;
+      }
     } else {
       encode(out, iteration, false, as_bytes(std::span(y)), y.size());
     }
-    team_.send(member, grid_.rank_of(leader), grid_.local_of(leader), tag_of(Kind::y, work.row), out, pending);
+    team_.send(grid_.rank_of(leader), grid_.local_of(leader), tag_of(Kind::y, work.row), out, pending);
     ++mine.messages;
     mine.bytes += out.size();
   }
@@ -387,10 +387,11 @@ class Model {
     }
   }
 
+  // The header, then `payload`, in a buffer of room for `size` payload bytes (at least the payload's).
   static void encode(comm::Buffer& out, std::uint32_t iteration, bool sparse, std::span<const std::byte> payload,
-                     std::size_t count) {
+                     std::size_t count, std::size_t size = 0) {
     const SegmentHeader header{iteration, sparse ? 1u : 0u, count};
-    out.resize(sizeof header + payload.size());
+    out.resize(sizeof header + std::max(size, payload.size()));
     std::memcpy(out.data(), &header, sizeof header);
     if (!payload.empty()) std::memcpy(out.data() + sizeof header, payload.data(), payload.size());
   }
@@ -415,26 +416,12 @@ class Model {
     }
   }
 
-  // Send buffers: each member's, one per row group it posts to (they may be in flight together).
-  comm::Buffer& partial_message(unsigned member, unsigned row) {
-    std::lock_guard lock(scratch_mutex_);
-    return partial_messages_[{member, row}];
-  }
-  std::vector<Sparse<Y>>& pairs_scratch(unsigned member) {
-    std::lock_guard lock(scratch_mutex_);
-    return pairs_[member];
-  }
-
   const Matrix& matrix_;
   const Grid& grid_;
   const Program program_;
   const bool filter_;
   std::vector<Segment> segments_;
   std::vector<std::vector<RowWork>> rows_;  // by member
-  std::vector<comm::Buffer> message_;       // by member: its x_k as sent
-  std::mutex scratch_mutex_;
-  std::map<std::pair<unsigned, unsigned>, comm::Buffer> partial_messages_;
-  std::map<unsigned, std::vector<Sparse<Y>>> pairs_;
   std::mutex stats_mutex_;
   ModelStats stats_;
   Totals totals_{};

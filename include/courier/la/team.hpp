@@ -68,10 +68,9 @@ class Team {
   // body(member) on every member; returns when all are done (rethrows the first exception).
   void run(const std::function<void(unsigned member)>& body);
 
-  // From member `from` to member `to` of rank `rank`, tagged `tag`. Eager-sized data is copied;
-  // larger data must stay unchanged until `pending` is idle. Retries while the runtime is full.
-  void send(unsigned from, rank_t rank, unsigned to, comm::tag_t tag, std::span<const std::byte> data,
-            Pending& pending);
+  // To member `to` of rank `rank`, tagged `tag`; any member may call it. Eager-sized data is
+  // copied; larger data must stay unchanged until `pending` is idle. Retries while the runtime is full.
+  void send(rank_t rank, unsigned to, comm::tag_t tag, std::span<const std::byte> data, Pending& pending);
 
   // Waits, driving progress, until ready() holds.
   template <class Ready>
