@@ -37,7 +37,7 @@ struct Options {
   std::vector<std::string> kernels{"pagerank", "bfs", "cc", "sssp"};
   unsigned repeats = 5;
   bool mpi_plus_x = true;  // la's MPI+X mode in the series too
-  bool ablation = false;   // la without activity filtering in the series too (Fig. 8)
+  bool ablation = false;   // la without each filter in the series too (Fig. 8)
   unsigned iterations = 20;
   std::string dir = std::filesystem::temp_directory_path().string();
   std::string json;
@@ -76,10 +76,9 @@ double median(std::vector<double> v) {
 // One timed Courier run; the source is fixed so every variant starts from the same vertex.
 harness::RunResult courier_run(const std::string& kernel, const std::string& file, const std::string& engine,
                                const Shape& shape, unsigned iterations, graph::vertex_t source,
-                               const std::string& units = "", bool filter = true) {
+                               const harness::Options& extra = {}) {
   harness::RunSpec spec;
-  if (!units.empty()) spec.options.set("units", units);
-  if (!filter) spec.options.set("activity-filter", "false");
+  spec.options = extra;
   spec.algorithm = kernel;
   spec.graph = file;
   spec.engine = engine;
@@ -105,11 +104,18 @@ int main(int argc, char** argv) {
   app.add_option("--repeats", o.repeats, "Alternated runs per variant (median)")->check(CLI::Range(1, 99));
   app.add_option("--iterations", o.iterations, "pagerank's fixed iterations");
   app.add_flag("!--no-mpi-plus-x", o.mpi_plus_x, "Leave out la's MPI+X mode");
-  app.add_flag("--ablation", o.ablation, "Also la without activity filtering; prints each filter's speedup");
+  app.add_flag("--ablation", o.ablation, "Also la without each filter; prints each filter's speedup");
   app.add_option("--dir", o.dir, "Where the graphs are written once as .csr");
   app.add_option("--json", o.json, "Write the rows here");
   CLI11_PARSE(app, argc, argv);
 
+  // The variants of la besides its default, by name: the MPI+X mode, and each filter off.
+  std::map<std::string, harness::Options> variants;
+  if (o.mpi_plus_x) variants["mpi+x"].set("units", "processes");
+  if (o.ablation) {
+    variants["no-activity-filter"].set("activity-filter", "false");
+    variants["no-computation-filter"].set("computation-filter", "false");
+  }
   nlohmann::json rows = nlohmann::json::array();
   fmt::print("{:<10} {:>5} {:<9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>8}\n", "graph", "shape", "kernel", "la s",
              "vertex s", "gb s", "mpi+x s", "vertex/la", "gb/la", "mpi+x/la", "la GE/s");
@@ -151,18 +157,17 @@ int main(int argc, char** argv) {
           times["la"].push_back(la_run.run_seconds);
           la_values = std::move(la_run.values);
           times["vertex"].push_back(courier_run(kernel, file, "vertex", shape, o.iterations, source).run_seconds);
-          if (o.mpi_plus_x)
-            times["mpi+x"].push_back(
-                courier_run(kernel, file, "la", shape, o.iterations, source, "processes").run_seconds);
-          if (o.ablation)
-            times["unfiltered"].push_back(
-                courier_run(kernel, file, "la", shape, o.iterations, source, "threads", false).run_seconds);
+          for (const auto& [variant, options] : variants)
+            times[variant].push_back(courier_run(kernel, file, "la", shape, o.iterations, source, options).run_seconds);
           if (const auto peer_run = peer_runs.find(kernel); peer_run != peer_runs.end())
             times["graphblas"].push_back(peer_run->second());
         }
-        if (o.ablation)
-          fmt::print("{} {} {}: activity filtering {:.2f}x ({:.4f} s without it)\n", spec, shape_text, kernel,
-                     median(times["unfiltered"]) / median(times["la"]), median(times["unfiltered"]));
+        for (const char* filter : {"activity", "computation"})
+          if (o.ablation) {
+            const double without = median(times[fmt::format("no-{}-filter", filter)]);
+            fmt::print("{} {} {}: {} filtering {:.2f}x ({:.4f} s without it)\n", spec, shape_text, kernel, filter,
+                       without / median(times["la"]), without);
+          }
         if (peer_runs.count(kernel) && !same(la_values, peer_values))
           fmt::print("{} {} {}: GraphBLAS and la DIFFER\n", spec, shape_text, kernel);
         const double la = median(times["la"]), vertex = median(times["vertex"]), gb = median(times["graphblas"]),
@@ -183,7 +188,8 @@ int main(int argc, char** argv) {
                         {"vertex", times["vertex"]},
                         {"graphblas", times["graphblas"]},
                         {"mpi_plus_x", times["mpi+x"]},
-                        {"unfiltered", times["unfiltered"]},
+                        {"no_activity_filter", times["no-activity-filter"]},
+                        {"no_computation_filter", times["no-computation-filter"]},
                         {"la_median", la},
                         {"vertex_median", vertex},
                         {"graphblas_median", gb},

@@ -2,6 +2,7 @@
 // The algorithms as programs of the la engine's matrix computing model (la/model.hpp): what
 // Broadcast makes of a vertex's value, the semiring Combine runs, and what Apply makes of the
 // combined y. Each equals the sequential reference of its algorithm.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 
@@ -97,21 +98,24 @@ struct Pagerank {
   V initial(vertex_t) const { return 1.0 / n; }
   bool initially_active(vertex_t) const { return true; }
   void account(vertex_t, const V& rank, std::uint32_t out_degree, Totals& totals) const {
-    if (out_degree == 0) totals[2] += rank;
+    if (out_degree != 0) totals[2] += rank;
   }
   S::X broadcast(vertex_t, const V& rank, std::uint32_t out_degree, const Totals&) const {
     return out_degree == 0 ? 0.0 : rank / static_cast<double>(out_degree);
   }
   bool apply(vertex_t, S::Y y, V& rank, std::uint32_t out_degree, const Totals& last, Totals& next) const {
-    const double next_rank = (1.0 - damping) / n + damping * last[2] / n + damping * y;
+    const double dangling = std::max(0.0, 1.0 - last[2]);
+    const double next_rank = (1.0 - damping) / n + damping * dangling / n + damping * y;
     next[1] += std::abs(next_rank - rank);
     rank = next_rank;
-    if (out_degree == 0) next[2] += next_rank;
+    if (out_degree != 0) next[2] += next_rank;
     return false;
   }
   bool more(unsigned iterations, double, const Totals& totals) const {
     return iterations == 0 ? max_iterations > 0 : iterations < max_iterations && !(totals[1] < tolerance);
   }
+  // A tolerance measures every vertex's change; without one only the last step's values count.
+  bool needs_sinks(unsigned iteration) const { return tolerance > 0 || iteration + 1 >= max_iterations; }
 };
 
 }  // namespace courier::algo::la_programs

@@ -90,7 +90,8 @@ Loaded load_rank(const Algorithm& algorithm, const LaKernel& kernel, const RunSp
       weight_type, graph::edge_t{1} << 20, collective);
   if (spec.load.dedupe) mine = graph::remove_duplicate_edges(mine);
   loaded.edges = collective.sum(mine.edges.size());
-  loaded.matrix.emplace(grid, collective.rank, mine, collective);
+  loaded.matrix.emplace(grid, collective.rank, mine, collective,
+                        kernel.filters_computation && spec.options.flag("computation-filter"));
   loaded.partition_seconds = collective.max(timer.lap());
   if (algorithm.needs.source) {
     const vertex_t asked = spec.options.vertex("source");
@@ -165,6 +166,7 @@ RankOutcome run_rank(const LaKernel& kernel, const Loaded& loaded, const RunSpec
   s.model.bytes = collective.sum(out.stats.bytes);
   s.model.sparse_segments = collective.sum(out.stats.sparse_segments);
   s.model.dense_segments = collective.sum(out.stats.dense_segments);
+  s.model.skipped_nonzeros = collective.sum(out.stats.skipped_nonzeros);
   s.tile_map = spec.verbose ? grid.map() : "";
   for (const dist::Bytes& line :
        collective.all_gather(dist::Bytes(reinterpret_cast<const std::byte*>(where.data()),
@@ -219,6 +221,11 @@ class LaEngine final : public harness::EngineFor<LaKernel> {
              .help = "do not send and read x and partial y as (index, value) pairs when few vertices are active",
              .fallback = "true",
              .kind = harness::OptionSpec::Kind::flag_off},
+            {.name = "computation-filter",
+             .help = "do not skip, in stationary algorithms, the vertices without out-edges in the iterations that "
+                     "do not need them (pagerank with --tolerance 0: all but the last)",
+             .fallback = "true",
+             .kind = harness::OptionSpec::Kind::flag_off},
             {.name = "pin",
              .help = "do not pin each rank's threads to processing units",
              .fallback = "true",
@@ -269,6 +276,7 @@ nlohmann::json LaStats::to_json() const {
           {"bytes", model.bytes},
           {"sparse_segments", model.sparse_segments},
           {"dense_segments", model.dense_segments},
+          {"skipped_nonzeros", model.skipped_nonzeros},
           {"load_seconds", load_seconds},
           {"partition_seconds", partition_seconds},
           {"placement", placement}};
@@ -277,9 +285,10 @@ nlohmann::json LaStats::to_json() const {
 std::string LaStats::describe(bool verbose) const {
   std::string text = fmt::format(
       "Engine:     {} iterations, {} x {} tiles, {} non-zeros in {} bytes of tiles, {} messages, {} bytes, "
-      "x segments {} dense / {} as pairs\n",
+      "x segments {} dense / {} as pairs{}\n",
       model.iterations, grid, grid, nonzeros, tile_bytes, model.messages, model.bytes, model.dense_segments,
-      model.sparse_segments);
+      model.sparse_segments,
+      model.skipped_nonzeros == 0 ? "" : fmt::format(", {} products into sinks skipped", model.skipped_nonzeros));
   if (verbose) {
     text += tile_map;
     for (const std::string& line : placement) text += "Placement:  " + line + "\n";

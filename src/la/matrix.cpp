@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstring>
 #include <map>
 #include <variant>
@@ -23,10 +24,39 @@ float weight_at(const graph::EdgeWeights& weights, std::size_t k) {
       weights);
 }
 
+// Messages of (segment id, one T per vertex of the segment) records.
+template <class T>
+void append_segment(dist::Bytes& out, unsigned segment, std::span<const T> values) {
+  const std::size_t at = out.size();
+  out.resize(at + sizeof segment + values.size_bytes());
+  std::memcpy(out.data() + at, &segment, sizeof segment);
+  if (!values.empty()) std::memcpy(out.data() + at + sizeof segment, values.data(), values.size_bytes());
+}
+
+// Calls each(segment, at) for every record of `in`, where `at` points at its first value; a
+// record's width is that of its segment in `grid`.
+template <class T, class Each>
+void for_each_segment(const dist::Bytes& in, const Grid& grid, Each&& each) {
+  for (std::size_t at = 0; at < in.size();) {
+    unsigned segment = 0;
+    std::memcpy(&segment, in.data() + at, sizeof segment);
+    at += sizeof segment;
+    if (segment >= grid.size()) throw Error("la matrix: a record names no segment");
+    each(segment, in.data() + at);
+    at += (grid.end(segment) - grid.begin(segment)) * sizeof(T);
+  }
+}
+
 }  // namespace
 
-Matrix::Matrix(const Grid& grid, rank_t rank, const graph::EdgeList& edges, const dist::Collective& collective)
-    : grid_(grid), rank_(rank), weighted_(edges.has_weights()), tiles_(grid.threads()), out_degrees_(grid.size()) {
+Matrix::Matrix(const Grid& grid, rank_t rank, const graph::EdgeList& edges, const dist::Collective& collective,
+               bool split_sinks)
+    : grid_(grid),
+      rank_(rank),
+      weighted_(edges.has_weights()),
+      split_(split_sinks),
+      tiles_(grid.threads()),
+      out_degrees_(grid.size()) {
   const unsigned n = grid.size();
   // Entries by (member, row group, column group); out-degree counts of the sources seen here.
   std::vector<std::map<std::pair<unsigned, unsigned>, std::vector<Entry>>> by_tile(grid.threads());
@@ -44,36 +74,58 @@ Matrix::Matrix(const Grid& grid, rank_t rank, const graph::EdgeList& edges, cons
     if (counts[j].empty()) counts[j].assign(grid.end(j) - grid.begin(j), 0);
     ++counts[j][e.src - grid.begin(j)];
   }
-  for (unsigned m = 0; m < grid.threads(); ++m) {
-    for (auto& [key, entries] : by_tile[m]) {
-      nonzeros_ += entries.size();
-      tiles_[m].push_back(Tile{key.first, key.second, Tcsc(std::move(entries), weighted_)});
-    }
-  }
   // Each segment's counts go to the rank of its leader, which sums them.
   std::vector<dist::Bytes> outgoing(static_cast<std::size_t>(grid.ranks()));
-  for (unsigned j = 0; j < n; ++j) {
-    if (counts[j].empty()) continue;
-    dist::Bytes& out = outgoing[static_cast<std::size_t>(grid.rank_of(grid.leader(j)))];
-    const std::size_t at = out.size();
-    out.resize(at + sizeof(std::uint32_t) + counts[j].size() * sizeof(std::uint32_t));
-    std::memcpy(out.data() + at, &j, sizeof j);
-    std::memcpy(out.data() + at + sizeof j, counts[j].data(), counts[j].size() * sizeof(std::uint32_t));
-  }
+  for (unsigned j = 0; j < n; ++j)
+    if (!counts[j].empty())
+      append_segment(outgoing[static_cast<std::size_t>(grid.rank_of(grid.leader(j)))], j,
+                     std::span<const std::uint32_t>(counts[j]));
   for (unsigned j = 0; j < n; ++j)
     if (grid.rank_of(grid.leader(j)) == rank) out_degrees_[j].assign(grid.end(j) - grid.begin(j), 0);
-  for (const dist::Bytes& in : collective.exchange(std::move(outgoing))) {
-    for (std::size_t at = 0; at < in.size();) {
-      unsigned j = 0;
-      std::memcpy(&j, in.data() + at, sizeof j);
-      at += sizeof j;
-      std::vector<std::uint32_t>& degrees = out_degrees_.at(j);
-      for (std::uint32_t& d : degrees) {
+  for (const dist::Bytes& in : collective.exchange(std::move(outgoing)))
+    for_each_segment<std::uint32_t>(in, grid, [&](unsigned j, const std::byte* at) {
+      for (std::uint32_t& d : out_degrees_.at(j)) {
         std::uint32_t c = 0;
-        std::memcpy(&c, in.data() + at, sizeof c);
+        std::memcpy(&c, at, sizeof c);
         d += c;
         at += sizeof c;
       }
+    });
+  // Split: the leader of each segment tells the owners of its row group which of its vertices are
+  // without out-edges.
+  std::vector<std::vector<std::uint8_t>> sinks(n);  // by row group, where this rank owns tiles
+  if (split_) {
+    std::vector<dist::Bytes> flags(static_cast<std::size_t>(grid.ranks()));
+    for (unsigned i = 0; i < n; ++i) {
+      if (out_degrees_[i].empty()) continue;
+      std::vector<std::uint8_t> sink(out_degrees_[i].size());
+      for (std::size_t v = 0; v < sink.size(); ++v) sink[v] = out_degrees_[i][v] == 0;
+      std::vector<bool> told(flags.size(), false);
+      for (unsigned j = 0; j < n; ++j) {
+        const auto r = static_cast<std::size_t>(grid.rank_of(grid.owner(i, j)));
+        if (!told[r]) append_segment(flags[r], i, std::span<const std::uint8_t>(sink));
+        told[r] = true;
+      }
+    }
+    for (const dist::Bytes& in : collective.exchange(std::move(flags)))
+      for_each_segment<std::uint8_t>(in, grid, [&](unsigned i, const std::byte* at) {
+        sinks[i].resize(grid.end(i) - grid.begin(i));
+        std::memcpy(sinks[i].data(), at, sinks[i].size());
+      });
+  }
+  for (unsigned m = 0; m < grid.threads(); ++m) {
+    for (auto& [key, entries] : by_tile[m]) {
+      nonzeros_ += entries.size();
+      std::vector<Entry> to_sinks;
+      if (split_) {
+        const std::vector<std::uint8_t>& sink = sinks.at(key.first);
+        const auto cut =
+            std::stable_partition(entries.begin(), entries.end(), [&](const Entry& e) { return sink.at(e.row) == 0; });
+        to_sinks.assign(cut, entries.end());
+        entries.erase(cut, entries.end());
+      }
+      tiles_[m].push_back(
+          Tile{key.first, key.second, Tcsc(std::move(entries), weighted_), Tcsc(std::move(to_sinks), weighted_)});
     }
   }
 }
@@ -81,7 +133,7 @@ Matrix::Matrix(const Grid& grid, rank_t rank, const graph::EdgeList& edges, cons
 std::size_t Matrix::bytes() const {
   std::size_t total = 0;
   for (const auto& member : tiles_)
-    for (const Tile& t : member) total += t.entries.bytes();
+    for (const Tile& t : member) total += t.entries.bytes() + t.to_sinks.bytes();
   return total;
 }
 

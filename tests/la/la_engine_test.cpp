@@ -145,6 +145,55 @@ TEST(LaEngine, RendezvousSizedSegmentsEqualTheReference) {
   }
 }
 
+// Computation filtering (section 7.6): with a fixed number of steps pagerank needs the vertices
+// without out-edges only in the last, so the others skip the entries into sinks; the result is
+// the reference's either way. A tolerance measures every vertex's change, so nothing is skipped.
+TEST(LaEngine, ComputationFilterSkipsTheSinksUntilTheLastStep) {
+  harness::Options fixed;
+  fixed.set("tolerance", "0");
+  fixed.set("iterations", "15");
+  harness::Options off = fixed;
+  off.set("computation-filter", "false");
+  harness::Options measured;
+  measured.set("tolerance", "1e-9");
+  const std::string kron = std::string(COURIER_TEST_TMPDIR) + "/la_kron10_directed.csr";
+  graph::write_csr(kron, graph::build_csr(test_support::generated(graph::Generator::kronecker, 10, false)));
+  const std::string sinks = graph_files(false).back();  // sources_and_sinks
+  const auto skipped = [](const harness::RunResult& r) {
+    return dynamic_cast<const engines::LaStats&>(*r.stats).model.skipped_nonzeros;
+  };
+  for (const std::string& graph : {kron, sinks}) {
+    for (const harness::Options* options : {&fixed, &measured}) {
+      const harness::RunResult reference = run("pagerank", graph, "seq", 1, 1, true, *options);
+      const auto& expected = std::get<std::vector<double>>(reference.values);
+      for (const Shape& shape : kShapes) {
+        for (const Mode& mode : kModes) {
+          const std::string where = graph + " at " + std::to_string(shape.ranks) + "x" + std::to_string(shape.threads) +
+                                    " " + mode.units + " " + mode.placement;
+          const harness::RunResult on = run("pagerank", graph, "la", shape.ranks, shape.threads, true, *options, &mode);
+          double l1 = 0;
+          for (std::size_t v = 0; v < expected.size(); ++v)
+            l1 += std::abs(std::get<std::vector<double>>(on.values)[v] - expected[v]);
+          EXPECT_LT(l1, 1e-6) << where;
+          if (options == &measured) {
+            EXPECT_EQ(skipped(on), 0u) << where;
+            continue;
+          }
+          EXPECT_GT(skipped(on), 0u) << where;
+          const harness::RunResult unfiltered =
+              run("pagerank", graph, "la", shape.ranks, shape.threads, true, off, &mode);
+          EXPECT_EQ(skipped(unfiltered), 0u) << where;
+          double apart = 0;
+          for (std::size_t v = 0; v < expected.size(); ++v)
+            apart += std::abs(std::get<std::vector<double>>(on.values)[v] -
+                              std::get<std::vector<double>>(unfiltered.values)[v]);
+          EXPECT_LT(apart, 1e-12) << where;
+        }
+      }
+    }
+  }
+}
+
 TEST(LaEngine, RefusesWhatItCannotRunNamingTheAlternative) {
   harness::RunSpec spec;
   spec.algorithm = "kcore";

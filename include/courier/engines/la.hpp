@@ -6,7 +6,7 @@
 // threads, each a communication endpoint. The leaders' segments are gathered to rank 0. Ranks
 // are threads of this process on the local transport, or the processes of an MPI launcher.
 // Options: units (threads: MPI*X; processes: the MPI+X mode), placement (staggered, cyclic),
-// activity-filter, pin.
+// activity-filter, computation-filter, pin.
 #include <any>
 #include <cstdint>
 #include <functional>
@@ -43,6 +43,7 @@ struct LaKernel : harness::Kernel {
   Weights weights = Weights::ignored;  // whether the tiles carry the edges' weights
   bool both_directions = false;        // every edge also reversed (labels over the undirected graph)
   bool reversed = false;               // every edge turned around: y[u] combines over u's out-edges
+  bool filters_computation = false;    // the program says when it needs the sinks (la/model.hpp)
 };
 
 // Runs `program` in the matrix computing model on this rank; `facts` makes the output's facts from

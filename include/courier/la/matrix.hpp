@@ -3,6 +3,10 @@
 // its members, in row order, and, for each segment one of its members leads, the out-degrees of
 // the segment's vertices (pagerank divides by them). Built from the edges the grid gives this
 // rank, which the loader has already moved here.
+//
+// Split for computation filtering (paper 003, section 7.6), a tile keeps the entries whose row is a
+// vertex without out-edges (a sink, since the entry is an in-edge) apart, so an iteration that
+// does not need the sinks' values skips them.
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -16,14 +20,17 @@ namespace courier::la {
 
 struct Tile {
   unsigned row = 0, column = 0;  // its row group (segment of destinations) and column group (sources)
-  Tcsc entries;
+  Tcsc entries;                  // all of them, or those into vertices with out-edges when split
+  Tcsc to_sinks;                 // when split: those into vertices without out-edges
 };
 
 class Matrix {
  public:
   // `edges` (weights alongside, or none) are every edge whose tile a member of `rank` owns.
-  // Collective: the out-degrees are summed over ranks.
-  Matrix(const Grid& grid, rank_t rank, const graph::EdgeList& edges, const dist::Collective& collective);
+  // Collective: the out-degrees are summed over ranks, and, to split the tiles at the sinks
+  // (`split_sinks`), sent from each segment's leader to the owners of its row group.
+  Matrix(const Grid& grid, rank_t rank, const graph::EdgeList& edges, const dist::Collective& collective,
+         bool split_sinks = false);
 
   const Grid& grid() const { return grid_; }
   rank_t rank() const { return rank_; }
@@ -32,6 +39,7 @@ class Matrix {
   // The out-degrees of segment i's vertices; i must be led by a member of this rank.
   std::span<const std::uint32_t> out_degrees(unsigned segment) const { return out_degrees_[segment]; }
   bool weighted() const { return weighted_; }
+  bool split() const { return split_; }
   std::uint64_t nonzeros() const { return nonzeros_; }  // on this rank
   std::size_t bytes() const;                            // the tiles' memory on this rank
 
@@ -39,6 +47,7 @@ class Matrix {
   Grid grid_;
   rank_t rank_;
   bool weighted_ = false;
+  bool split_ = false;
   std::uint64_t nonzeros_ = 0;
   std::vector<std::vector<Tile>> tiles_;                 // by member
   std::vector<std::vector<std::uint32_t>> out_degrees_;  // by segment: empty unless led here

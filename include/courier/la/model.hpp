@@ -22,8 +22,15 @@
 //   bool more(unsigned iterations, double changed, const Totals& totals) const;  // go on after this many?
 // Totals are summed over all vertices: account() gives them before the first iteration, apply()
 // for the next; slot 0 is the model's (vertices changed), slots 1-3 the program's.
+//
+// Computation filtering (section 7.6): a stationary program may also say
+//   bool needs_sinks(unsigned iteration) const;  // must this iteration compute vertices without out-edges?
+// On a matrix split at the sinks, an iteration that does not need them multiplies no entry into a
+// sink and applies no vertex without out-edges (sinks and isolated vertices keep their values):
+// the program promises that nothing it computes before then reads those values.
 #include <algorithm>
 #include <atomic>
+#include <concepts>
 #include <cstring>
 #include <memory>
 #include <mutex>
@@ -45,6 +52,7 @@ struct ModelStats {
   std::uint64_t bytes = 0;
   std::uint64_t sparse_segments = 0;  // x segments sent or read as pairs
   std::uint64_t dense_segments = 0;
+  std::uint64_t skipped_nonzeros = 0;  // entries into sinks not multiplied (computation filtering)
 };
 
 // What crosses ranks: a header, then dense values or (index, value) pairs.
@@ -59,6 +67,11 @@ enum class Kind : comm::tag_t { x = 1, y = 2 };
 // Non-empty columns of a tile between two rounds of progress in Combine.
 inline constexpr std::size_t kProgressSlice = std::size_t{1} << 14;
 inline comm::tag_t tag_of(Kind kind, unsigned segment) { return (static_cast<comm::tag_t>(kind) << 32) | segment; }
+
+template <class Program>
+concept FiltersComputation = requires(const Program& p, unsigned iteration) {
+  { p.needs_sinks(iteration) } -> std::convertible_to<bool>;
+};
 
 template <class Program>
 class Model {
@@ -203,9 +216,10 @@ class Model {
     for (std::uint32_t iteration = 0; program_.more(iteration, last[0], last); ++iteration) {
       team_.wait_until([&] { return pending.idle(); });  // what was sent last time has left
       for (unsigned k : led) broadcast(k, iteration, last, pending, mine);
-      for (RowWork& work : rows_[member]) combine(member, work, iteration, pending, mine);
+      const bool sinks = sinks_needed(iteration);
+      for (RowWork& work : rows_[member]) combine(member, work, iteration, sinks, pending, mine);
       Totals next{};
-      for (unsigned k : led) apply(k, last, next);
+      for (unsigned k : led) apply(k, sinks, last, next);
       last = team_.sum(member, next);
       if (member == 0) {
         stats_.iterations = iteration + 1;
@@ -219,6 +233,14 @@ class Model {
     stats_.bytes += mine.bytes;
     stats_.sparse_segments += mine.sparse_segments;
     stats_.dense_segments += mine.dense_segments;
+    stats_.skipped_nonzeros += mine.skipped_nonzeros;
+  }
+
+  bool sinks_needed(unsigned iteration) const {
+    if constexpr (FiltersComputation<Program>)
+      return !matrix_.split() || program_.needs_sinks(iteration);
+    else
+      return true;
   }
 
   void broadcast(unsigned k, std::uint32_t iteration, const Totals& last, Pending& pending, ModelStats& mine) {
@@ -261,27 +283,20 @@ class Model {
     }
   }
 
-  void combine(unsigned member, RowWork& work, std::uint32_t iteration, Pending& pending, ModelStats& mine) {
+  void combine(unsigned member, RowWork& work, std::uint32_t iteration, bool sinks, Pending& pending,
+               ModelStats& mine) {
     Segment& row = segments_[work.row];
     const bool leads = grid_.leader(work.row) == grid_.global(matrix_.rank(), member);
     std::vector<Y>& y = leads ? row.y : work.partial;
     std::fill(y.begin(), y.end(), S::identity);
     for (const Tile* tile : work.tiles) {
-      Segment& column = segments_[tile->column];
+      const Segment& column = segments_[tile->column];
       team_.wait_until([&] { return column.x_ready.load(std::memory_order_acquire) == iteration + 1; });
-      if (inner_) {
-        fork_join_tile(*tile, column, y);
-      } else if (column.x_is_sparse) {
-        spmspv_sparse<S>(tile->entries, std::span(column.x_pairs, column.x_count), std::span(y));
-      } else {
-        // In slices, with a round of progress between them: this member's sends go on meanwhile.
-        const std::size_t columns = tile->entries.nonempty_columns();
-        for (std::size_t first = 0; first < columns; first += kProgressSlice) {
-          spmspv_dense<S>(tile->entries, std::span(column.x_values, column.x_count), std::span(y), first,
-                          first + kProgressSlice);
-          team_.progress();
-        }
-      }
+      multiply(tile->entries, column, y);
+      if (sinks)
+        multiply(tile->to_sinks, column, y);
+      else
+        mine.skipped_nonzeros += tile->to_sinks.nonzeros();
     }
     if (leads) return;
     const unsigned leader = grid_.leader(work.row);
@@ -313,9 +328,26 @@ class Model {
     mine.bytes += out.size();
   }
 
+  // y combines `tile` times x of `column`.
+  void multiply(const Tcsc& tile, const Segment& column, std::vector<Y>& y) {
+    if (tile.nonzeros() == 0) return;
+    if (inner_) {
+      fork_join_tile(tile, column, y);
+    } else if (column.x_is_sparse) {
+      spmspv_sparse<S>(tile, std::span(column.x_pairs, column.x_count), std::span(y));
+    } else {
+      // In slices, with a round of progress between them: this member's sends go on meanwhile.
+      const std::size_t columns = tile.nonempty_columns();
+      for (std::size_t first = 0; first < columns; first += kProgressSlice) {
+        spmspv_dense<S>(tile, std::span(column.x_values, column.x_count), std::span(y), first, first + kProgressSlice);
+        team_.progress();
+      }
+    }
+  }
+
   // The MPI+X mode's tile: the columns (or x's pairs) split among the tile threads, each into its
   // own y, then the private ys summed into the row's, each fork joined before the next.
-  void fork_join_tile(const Tile& tile, const Segment& column, std::vector<Y>& y) {
+  void fork_join_tile(const Tcsc& tile, const Segment& column, std::vector<Y>& y) {
     const unsigned threads = inner_->size();
     private_y_.resize(threads);
     for (auto& mine : private_y_) mine.assign(y.size(), S::identity);
@@ -323,12 +355,11 @@ class Model {
       std::vector<Y>& mine = private_y_[t];
       if (column.x_is_sparse) {
         const std::size_t n = column.x_count;
-        spmspv_sparse<S>(tile.entries,
-                         std::span(column.x_pairs + n * t / threads, column.x_pairs + n * (t + 1) / threads),
+        spmspv_sparse<S>(tile, std::span(column.x_pairs + n * t / threads, column.x_pairs + n * (t + 1) / threads),
                          std::span(mine));
       } else {
-        const std::size_t n = tile.entries.nonempty_columns();
-        spmspv_dense<S>(tile.entries, std::span(column.x_values, column.x_count), std::span(mine), n * t / threads,
+        const std::size_t n = tile.nonempty_columns();
+        spmspv_dense<S>(tile, std::span(column.x_values, column.x_count), std::span(mine), n * t / threads,
                         n * (t + 1) / threads);
       }
       if (t == 0) team_.progress();  // the rank's main thread drives its communication
@@ -339,7 +370,8 @@ class Model {
     });
   }
 
-  void apply(unsigned k, const Totals& last, Totals& next) {
+  // Without the sinks (computation filtering), vertices without out-edges keep their values.
+  void apply(unsigned k, bool sinks, const Totals& last, Totals& next) {
     Segment& s = segments_[k];
     team_.wait_until([&] { return s.partials_arrived.load(std::memory_order_acquire) == s.partials_expected; });
     for (const std::vector<Y>* partial : s.local_partials)
@@ -354,6 +386,7 @@ class Model {
     const graph::vertex_t first = grid_.begin(k);
     const auto degrees = matrix_.out_degrees(k);
     for (std::size_t v = 0; v < s.value.size(); ++v) {
+      if (!sinks && degrees[v] == 0) continue;
       const bool changed = program_.apply(first + v, s.y[v], s.value[v], degrees[v], last, next);
       if (!Program::stationary && changed) s.active_list.push_back(static_cast<std::uint32_t>(v));
       next[0] += changed;
