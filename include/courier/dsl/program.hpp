@@ -24,8 +24,8 @@ struct Symbol {
   SymbolKind kind = SymbolKind::Variable;
   Location location;
   const Stmt* binder = nullptr;  // the loop or declaration that declares it; null for a parameter
-  // How many vertex loops enclose the declaration: 0 at collective level. A reduction on a scalar
-  // declared at a smaller depth than the reduction's own is Shared.
+  // How many vertex loops enclose the declaration: 0 at the collective level. A scalar declared at
+  // 0 and reduced inside a vertex loop is Shared by all its iterations (ReductionTarget::Shared).
   std::uint32_t vertex_depth = 0;
 };
 
