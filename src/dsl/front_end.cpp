@@ -18,13 +18,16 @@ Program front_end(std::string_view source, std::string file) {
   return program;
 }
 
-Program front_end(const std::filesystem::path& path) {
+std::string read_program(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in)
-    throw InputError(fmt::format("{}: cannot open the program (does it exist and may we read it?)", path.string()));
+  if (!in) {
+    throw InputError(fmt::format("{}: cannot open the program (does it exist, and may we read it?)", path.string()));
+  }
   std::ostringstream text;
   text << in.rdbuf();
-  return front_end(text.str(), path.string());
+  return text.str();
 }
+
+Program front_end(const std::filesystem::path& path) { return front_end(read_program(path), path.string()); }
 
 }  // namespace courier::dsl

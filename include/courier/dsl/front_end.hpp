@@ -9,6 +9,9 @@
 
 namespace courier::dsl {
 
+// The text of the program at `path`; an InputError if it cannot be read.
+std::string read_program(const std::filesystem::path& path);
+
 // `file` names the program in messages.
 Program front_end(std::string_view source, std::string file);
 // Reads `path` (an InputError if it cannot) and runs the front end on it.
