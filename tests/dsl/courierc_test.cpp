@@ -82,6 +82,27 @@ TEST(Courierc, EmitsTheAst) {
             std::string::npos);
 }
 
+TEST(Courierc, EmitsTheAnalysis) {
+  const std::string path = program_file("sssp");
+  const Outcome run = courierc({path, "--emit", "analysis"});
+  EXPECT_EQ(run.status, 0) << run.err;
+  EXPECT_EQ(first_lines(run.out, 3), "Function sssp (" + path +
+                                         ":4:1)\n"
+                                         "Reduction-exclusive statements (Definition 1, Lemma 1):\n"
+                                         "  13:5 forall (v in g.nodes()): Definition 1: it reaches one reduction (at "
+                                         "16:9), and what that reduces (dist, modified_next) is accessed nowhere else "
+                                         "in it\n");
+  EXPECT_NE(run.out.find("  propEdge<int> weight: safe: not updated in any reduction-exclusive statement; its reads in "
+                         "them (at 16:67) may be cached until the pulse ends\n"),
+            std::string::npos)
+      << run.out;
+  EXPECT_NE(run.out.find("Pulses (Definition 3):\n  13:5 forall (v in g.nodes()), repeated by the fixedPoint until "
+                         "(finished : !modified) at 12:3: aggregated (reduction-exclusive): one bulk reduction at its "
+                         "end of dist, modified_next (from 16:9)\n"),
+            std::string::npos)
+      << run.out;
+}
+
 TEST(Courierc, WritesToOut) {
   const fs::path out = scratch() / "tc.ast";
   fs::remove(out);
@@ -99,7 +120,7 @@ TEST(Courierc, CodeGenerationIsNotBuiltYet) {
   const Outcome run = courierc({path, "-o", (scratch() / "bfs.cpp").string()});
   EXPECT_EQ(run.status, 2);
   EXPECT_EQ(run.err,
-            "courierc: error: code generation is not built yet; --emit tokens or --emit ast shows what the "
+            "courierc: error: code generation is not built yet; --emit tokens, ast or analysis shows what the "
             "front end makes of " +
                 path + "\n");
   EXPECT_FALSE(fs::exists(scratch() / "bfs.cpp"));

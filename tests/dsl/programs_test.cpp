@@ -22,7 +22,10 @@ Program load(std::string_view name) {
 // The parameters' types as written: "Graph, propNode<long>, ...".
 std::string signature(const Function& f) {
   std::string out;
-  for (const Parameter& p : f.parameters) out += (out.empty() ? "" : ", ") + to_string(p.type);
+  for (const Parameter& p : f.parameters) {
+    if (!out.empty()) out += ", ";
+    out += to_string(p.type);
+  }
   return out;
 }
 

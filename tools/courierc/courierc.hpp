@@ -1,5 +1,5 @@
 #pragma once
-// The command line of courierc: `courierc PROGRAM.sp [-o OUT] --emit tokens|ast`. Shows a stage of
+// The command line of courierc: `courierc PROGRAM.sp [-o OUT] --emit tokens|ast|analysis`. Shows a stage of
 // the front end; code generation (without --emit) is not built yet and exits 2.
 #include <ostream>
 
