@@ -43,7 +43,8 @@ class PulseFinder {
       });
       out_.pulses.push_back(std::move(p));
     } else if (s.as<While>() || s.as<DoWhile>() || s.as<Forall>()) {
-      for_each_child(s, [&](const Stmt& inner) { visit(inner, &s); });  // a for over a set, in order
+      // Loops that repeat the pulses inside them (the Forall left is a `for` over a set, in order).
+      for_each_child(s, [&](const Stmt& inner) { visit(inner, &s); });
     } else {
       for_each_child(s, [&](const Stmt& inner) { visit(inner, repeater); });
     }

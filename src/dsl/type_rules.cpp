@@ -41,7 +41,7 @@ bool assignable(const Type& to, const Expr& value) {
   if (!to.is_numeric()) return false;
   if (from.kind == TypeKind::Infinity) return true;
   const Expr& literal = unsigned_literal(value);
-  if (literal.as<IntLiteral>()) return true;
+  if (literal.as<IntLiteral>()) return to.kind != TypeKind::Int || literal.type.kind == TypeKind::Int;  // it fits
   if (literal.as<RealLiteral>()) return to.kind == TypeKind::Float || to.kind == TypeKind::Double;
   return from.is_numeric() && numeric_rank(from.kind) <= numeric_rank(to.kind);
 }

@@ -159,6 +159,11 @@ TEST(CheckerErrors, NarrowingIsAMismatch) {
   EXPECT_EQ(check_error("int n = g.num_nodes();"), "2:9: expected int, found long g.num_nodes()");
 }
 
+TEST(CheckerErrors, LiteralTooLargeForAnInt) {
+  EXPECT_EQ(check_error("long big = 5000000000;\nint small = 5000000000;"),
+            "3:13: expected int, found long 5000000000");
+}
+
 TEST(CheckerErrors, BoolIsNotANumber) {
   EXPECT_EQ(check_error("int x = 1;\nx = x + True;"), "3:9: expected a number on the right of '+', found bool True");
 }

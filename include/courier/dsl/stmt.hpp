@@ -4,8 +4,9 @@
 //
 // Collective and per-vertex statements: the top of a function, and the bodies of if/while/do/
 // fixedPoint and of a `for` over a SetN outside any vertex loop, run on every rank alike
-// (collective). The bodies and filters of a forall, of a `for` over g.nodes()/g.neighbors(v)/
-// g.nodes_to(v), and of iterateInBFS/iterateInReverse run once per vertex (per_vertex).
+// (collective). The bodies and filters of a forall (over g.nodes(), a SetN or neighbours), of a
+// `for` over g.nodes()/g.neighbors(v)/g.nodes_to(v), and of iterateInBFS/iterateInReverse run once
+// per vertex (per_vertex), each rank for the vertices it owns.
 #include <cstdint>
 #include <memory>
 #include <string>
