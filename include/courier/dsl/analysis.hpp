@@ -1,0 +1,102 @@
+#pragma once
+// The analyses of paper 004 (StarDist), section IV, on a checked program. They tell code generation
+// where it may defer, bypass and cache communication.
+//
+// A *reduction statement* here is a Reduction whose target crosses ranks: a property element
+// (ReductionTarget::Property) or a scalar shared by a vertex loop's iterations (Shared). A reduction
+// on a private scalar is a plain update.
+//
+// Definition 1: a statement S is reduction-exclusive when traversing it reaches exactly one
+// reduction statement R, and what R reduces (E: its target's property or variable, and the
+// properties its multi-assignment also sets) is neither read nor updated anywhere in S outside R.
+// The analysis works on names, not elements: any access of a property in E counts, whichever
+// vertex's. Lemma 1: every statement inside a reduction-exclusive statement is reduction-exclusive;
+// such statements are listed with the outermost statement that satisfies Definition 1.
+//
+// Definition 2: a property is opportunistic-cache-safe when no reduction-exclusive statement
+// updates it (by assignment, reduction or multi-assignment): within one, its remote values can be
+// fetched once and kept until the pulse ends.
+//
+// Definition 3: a pulse is an inter-process synchronisation after a period of computation within
+// each process. Each collective vertex loop (a forall over g.nodes() or a SetN) ends in one, and so
+// does each level of an iterateInBFS and of an iterateInReverse; a fixedPoint adds one per
+// iteration to decide whether to go on. A pulse whose statement is reduction-exclusive is
+// aggregated: its reductions wait in the bulk-reduction queue and travel together at its end.
+#include <string>
+#include <vector>
+
+#include "courier/dsl/program.hpp"
+
+namespace courier::dsl {
+
+struct ExclusiveStatement {
+  const Stmt* statement = nullptr;
+  const Stmt* reduction = nullptr;      // R, of the statement that satisfies Definition 1
+  std::vector<const Symbol*> elements;  // E: what R reduces
+  const Stmt* enclosing = nullptr;      // by Lemma 1: the outermost statement of Definition 1 it is in;
+                                        // null when the statement is that outermost one itself
+};
+
+struct NotExclusive {
+  const Stmt* statement = nullptr;
+  std::vector<const Stmt*> reductions;  // the reduction statements it reaches (at least one)
+  // When it reaches one reduction: an access of what that reduces outside it.
+  const Symbol* conflict = nullptr;
+  Location conflict_location;
+  bool conflict_updates = false;
+};
+
+struct CacheSafety {
+  struct Update {
+    Location location;
+    const Stmt* in = nullptr;  // the outermost reduction-exclusive statement it is in
+  };
+  const Symbol* property = nullptr;
+  bool safe = true;
+  std::vector<Update> updates;  // inside reduction-exclusive statements: why it is not safe
+  std::vector<Location> reads;  // inside reduction-exclusive statements: what caching would serve
+};
+
+enum class PulseKind : std::uint8_t {
+  VertexLoop,    // a forall over g.nodes() or a SetN
+  BfsLevel,      // each level of an iterateInBFS body
+  ReverseLevel,  // each level of an iterateInReverse body
+  Convergence,   // each iteration of a fixedPoint: is its condition true on every node?
+};
+
+struct Pulse {
+  const Stmt* statement = nullptr;
+  PulseKind kind = PulseKind::VertexLoop;
+  // The computation before it is reduction-exclusive: its reductions are deferred to its end.
+  bool aggregated = false;
+  std::vector<const Stmt*> reductions;      // the reduction statements it synchronises
+  std::vector<const Symbol*> synchronised;  // the properties and variables they reduce; for a
+                                            // Convergence, the properties of the condition
+  std::vector<const Symbol*> assigned;      // properties set by plain assignment (ranks holding copies
+                                            // of the nodes need the new values)
+  std::vector<const Stmt*> remote_writes;   // assignments to properties of nodes the rank may not own
+  const Stmt* repeated_by = nullptr;        // the innermost collective loop that repeats it
+};
+
+struct FunctionAnalysis {
+  const Function* function = nullptr;
+  std::vector<ExclusiveStatement> exclusive;  // in source order
+  std::vector<NotExclusive> not_exclusive;    // statements reaching reductions that are not exclusive
+  std::vector<CacheSafety> properties;        // every property, in declaration order
+  std::vector<Pulse> pulses;                  // in the order they happen within one iteration
+
+  const ExclusiveStatement* find_exclusive(const Stmt& s) const;  // null when not reduction-exclusive
+  const CacheSafety* find_property(const Symbol& property) const;
+};
+
+struct Analysis {
+  std::vector<FunctionAnalysis> functions;  // one per function of the program, in order
+};
+
+Analysis analyse(const Program& program);
+
+// The analysis as `courierc --emit analysis` prints it: every reduction-exclusive statement, every
+// property's cache safety, and every pulse, each with its line:column and the reason.
+std::string format_analysis(const Program& program, const Analysis& analysis);
+
+}  // namespace courier::dsl

@@ -1,0 +1,33 @@
+#include "courier/dsl/analysis.hpp"
+
+#include <algorithm>
+
+#include "analysis_steps.hpp"
+
+namespace courier::dsl {
+
+const ExclusiveStatement* FunctionAnalysis::find_exclusive(const Stmt& s) const {
+  const auto it =
+      std::find_if(exclusive.begin(), exclusive.end(), [&](const ExclusiveStatement& x) { return x.statement == &s; });
+  return it == exclusive.end() ? nullptr : &*it;
+}
+
+const CacheSafety* FunctionAnalysis::find_property(const Symbol& property) const {
+  const auto it =
+      std::find_if(properties.begin(), properties.end(), [&](const CacheSafety& c) { return c.property == &property; });
+  return it == properties.end() ? nullptr : &*it;
+}
+
+Analysis analyse(const Program& program) {
+  Analysis analysis;
+  for (const Function& f : program.functions) {
+    FunctionAnalysis& fa = analysis.functions.emplace_back();
+    fa.function = &f;
+    find_reduction_exclusive(f, fa);
+    find_cache_safety(f, fa);
+    find_pulses(f, fa);
+  }
+  return analysis;
+}
+
+}  // namespace courier::dsl

@@ -1,0 +1,26 @@
+#pragma once
+// The analyses one by one (analyse() runs them in this order; each later one reads the earlier ones'
+// results).
+#include <optional>
+#include <vector>
+
+#include "accesses.hpp"
+#include "courier/dsl/analysis.hpp"
+
+namespace courier::dsl {
+
+// Definition 1 on a region of code: the statements `roots` and everything inside them, plus
+// `header`, what the region's own header reads (a loop's source, a BFS's root).
+struct Definition1 {
+  bool holds = false;
+  std::vector<const Stmt*> reductions;  // the reduction statements it reaches
+  std::vector<const Symbol*> elements;  // E, when it reaches exactly one
+  std::optional<Access> conflict;       // an access of E outside R, when there is one
+};
+Definition1 definition1(const std::vector<const Stmt*>& roots, const std::vector<Access>& header = {});
+
+void find_reduction_exclusive(const Function& f, FunctionAnalysis& out);  // Definition 1, Lemma 1
+void find_cache_safety(const Function& f, FunctionAnalysis& out);         // Definition 2
+void find_pulses(const Function& f, FunctionAnalysis& out);               // Definition 3
+
+}  // namespace courier::dsl

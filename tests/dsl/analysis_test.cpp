@@ -1,0 +1,311 @@
+// The analyses of paper 004 (Definitions 1-3, Lemma 1) on small programs with known answers, and
+// on the shipped programs.
+#include "courier/dsl/analysis.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "courier/dsl/front_end.hpp"
+#include "courier/dsl/shipped_programs.hpp"
+
+namespace courier::dsl {
+namespace {
+
+std::string at(Location l) { return std::to_string(l.line) + ":" + std::to_string(l.column); }
+
+// Adds `item` to a list written "a,b,c".
+void add(std::string& list, const std::string& item) {
+  if (!list.empty()) list += ',';
+  list += item;
+}
+
+std::string names(const std::vector<const Symbol*>& symbols) {
+  std::string out;
+  for (const Symbol* s : symbols) add(out, s->name);
+  return out;
+}
+
+// One program and its analysis, summarised in short strings that a test compares whole.
+struct Analysed {
+  explicit Analysed(std::string_view source) : program(front_end(source, "t.sp")), analysis(analyse(program)) {}
+  const FunctionAnalysis& fa() const { return analysis.functions.at(0); }
+
+  // "LINE:COL D1 R=LINE:COL E=a,b" for Definition 1, "LINE:COL L1 in LINE:COL" for Lemma 1.
+  std::vector<std::string> exclusive() const {
+    std::vector<std::string> out;
+    for (const ExclusiveStatement& x : fa().exclusive) {
+      out.push_back(x.enclosing
+                        ? at(x.statement->location) + " L1 in " + at(x.enclosing->location)
+                        : at(x.statement->location) + " D1 R=" + at(x.reduction->location) + " E=" + names(x.elements));
+    }
+    return out;
+  }
+  // "LINE:COL reductions=N" or "LINE:COL NAME read|updated at LINE:COL".
+  std::vector<std::string> not_exclusive() const {
+    std::vector<std::string> out;
+    for (const NotExclusive& n : fa().not_exclusive) {
+      out.push_back(n.reductions.size() > 1
+                        ? at(n.statement->location) + " reductions=" + std::to_string(n.reductions.size())
+                        : at(n.statement->location) + " " + n.conflict->name +
+                              (n.conflict_updates ? " updated at " : " read at ") + at(n.conflict_location));
+    }
+    return out;
+  }
+  // "NAME safe reads=LINE:COL,..." or "NAME unsafe updates=LINE:COL@LINE:COL,...".
+  std::vector<std::string> properties() const {
+    std::vector<std::string> out;
+    for (const CacheSafety& c : fa().properties) {
+      std::string line = c.property->name + (c.safe ? " safe reads=" : " unsafe updates=");
+      std::string places;
+      if (c.safe) {
+        for (Location l : c.reads) add(places, at(l));
+      } else {
+        for (const auto& u : c.updates) add(places, at(u.location) + "@" + at(u.in->location));
+      }
+      out.push_back(line + places);
+    }
+    return out;
+  }
+  // "LINE:COL KIND [aggregated] sync=a,b [assigns=c] [remote=LINE:COL] [per LINE:COL]".
+  std::vector<std::string> pulses() const {
+    std::vector<std::string> out;
+    static constexpr const char* kKinds[] = {"loop", "bfs", "reverse", "convergence"};
+    for (const Pulse& p : fa().pulses) {
+      std::string line = at(p.statement->location) + " " + kKinds[static_cast<int>(p.kind)];
+      if (p.aggregated) line += " aggregated";
+      line += " sync=" + names(p.synchronised);
+      if (!p.assigned.empty()) line += " assigns=" + names(p.assigned);
+      for (const Stmt* w : p.remote_writes) line += " remote=" + at(w->location);
+      if (p.repeated_by) line += " per " + at(p.repeated_by->location);
+      out.push_back(line);
+    }
+    return out;
+  }
+
+  Program program;
+  Analysis analysis;
+};
+
+using Strings = std::vector<std::string>;
+
+TEST(Analysis, APushIsReductionExclusive) {
+  const Analysed a(
+      "function f(Graph g, propNode<int> x, propNode<int> y) {\n"
+      "  forall (v in g.nodes()) {\n"
+      "    forall (n in g.neighbors(v)) {\n"
+      "      n.x += v.y;\n"
+      "    }\n"
+      "  }\n"
+      "}\n");
+  EXPECT_EQ(a.exclusive(), (Strings{"2:3 D1 R=4:7 E=x", "3:5 L1 in 2:3", "4:7 L1 in 2:3"}));
+  EXPECT_EQ(a.not_exclusive(), Strings{});
+  EXPECT_EQ(a.properties(), (Strings{"x unsafe updates=4:9@2:3", "y safe reads=4:16"}));
+  EXPECT_EQ(a.pulses(), (Strings{"2:3 loop aggregated sync=x"}));
+  const Stmt& loop = a.fa().function->body.statements[0];
+  ASSERT_NE(a.fa().find_exclusive(loop), nullptr);
+  EXPECT_TRUE(a.fa().find_property(*a.fa().function->parameters[2].symbol)->safe);
+}
+
+TEST(Analysis, TwoReductionsAreNotExclusiveButEachPartIs) {
+  const Analysed a(
+      "function f(Graph g, propNode<int> x, propNode<int> y) {\n"
+      "  forall (v in g.nodes()) {\n"
+      "    forall (n in g.neighbors(v)) { n.x += 1; }\n"
+      "    v.y += 1;\n"
+      "  }\n"
+      "}\n");
+  EXPECT_EQ(a.not_exclusive(), (Strings{"2:3 reductions=2"}));
+  EXPECT_EQ(a.exclusive(), (Strings{"3:5 D1 R=3:36 E=x", "3:36 L1 in 3:5", "4:5 D1 R=4:5 E=y"}));
+  EXPECT_EQ(a.pulses(), (Strings{"2:3 loop sync=x,y"}));  // not aggregated
+}
+
+TEST(Analysis, AReadOfTheReducedPropertyOutsideTheReduction) {
+  const Analysed a(
+      "function f(Graph g, propNode<int> x, propNode<int> y) {\n"
+      "  forall (v in g.nodes()) {\n"
+      "    forall (n in g.neighbors(v)) { n.x += 1; }\n"
+      "    if (v.x > 3) { v.y = 1; }\n"
+      "  }\n"
+      "}\n");
+  EXPECT_EQ(a.not_exclusive(), (Strings{"2:3 x read at 4:11"}));
+  EXPECT_EQ(a.exclusive(), (Strings{"3:5 D1 R=3:36 E=x", "3:36 L1 in 3:5"}));
+  EXPECT_EQ(a.properties(), (Strings{"x unsafe updates=3:38@3:5", "y safe reads="}));
+  EXPECT_EQ(a.pulses(), (Strings{"2:3 loop sync=x assigns=y"}));
+}
+
+TEST(Analysis, TheFilterIsPartOfTheStatement) {
+  // The filter reads m, which the multi-assignment also sets: the outer loop is not exclusive.
+  const Analysed a(
+      "function f(Graph g, propNode<int> x) {\n"
+      "  propNode<bool> m;\n"
+      "  forall (v in g.nodes().filter(m == True)) {\n"
+      "    forall (n in g.neighbors(v)) {\n"
+      "      <n.x, n.m> = <Min(n.x, v.x + 1), True>;\n"
+      "    }\n"
+      "  }\n"
+      "}\n");
+  EXPECT_EQ(a.not_exclusive(), (Strings{"3:3 m read at 3:33"}));
+  EXPECT_EQ(a.exclusive(), (Strings{"4:5 D1 R=5:7 E=x,m", "5:7 L1 in 4:5"}));
+  EXPECT_EQ(a.properties(), (Strings{"x unsafe updates=5:10@4:5", "m unsafe updates=5:15@4:5"}));
+}
+
+TEST(Analysis, ASharedScalar) {
+  const Analysed a(
+      "function f(Graph g, propNode<int> y) {\n"
+      "  long total = 0;\n"
+      "  forall (v in g.nodes()) { total += v.y; }\n"
+      "  long copy = total;\n"
+      "  copy++;\n"
+      "  return copy;\n"
+      "}\n");
+  EXPECT_EQ(a.exclusive(), (Strings{"3:3 D1 R=3:29 E=total", "3:29 L1 in 3:3"}));
+  EXPECT_EQ(a.not_exclusive(), Strings{});  // copy++ runs on every rank alike: no reduction
+  EXPECT_EQ(a.pulses(), (Strings{"3:3 loop aggregated sync=total"}));
+}
+
+TEST(Analysis, APrivateScalarIsNoReduction) {
+  const Analysed a(
+      "function f(Graph g, propNode<int> y) {\n"
+      "  forall (v in g.nodes()) {\n"
+      "    int c = 0;\n"
+      "    for (n in g.neighbors(v)) { c += 1; }\n"
+      "    v.y = c;\n"
+      "  }\n"
+      "}\n");
+  EXPECT_EQ(a.exclusive(), Strings{});
+  EXPECT_EQ(a.not_exclusive(), Strings{});
+  EXPECT_EQ(a.properties(), (Strings{"y safe reads="}));
+  EXPECT_EQ(a.pulses(), (Strings{"2:3 loop sync= assigns=y"}));
+}
+
+TEST(Analysis, AnAssignmentInsideAnExclusiveStatementIsNotCacheSafe) {
+  const Analysed a(
+      "function f(Graph g, propNode<int> x, propNode<int> z) {\n"
+      "  long total = 0;\n"
+      "  forall (v in g.nodes()) {\n"
+      "    v.z = v.x + 1;\n"
+      "    total += v.z;\n"
+      "  }\n"
+      "}\n");
+  EXPECT_EQ(a.exclusive(), (Strings{"3:3 D1 R=5:5 E=total", "4:5 L1 in 3:3", "5:5 L1 in 3:3"}));
+  EXPECT_EQ(a.properties(), (Strings{"x safe reads=4:13", "z unsafe updates=4:7@3:3"}));
+}
+
+TEST(Analysis, WritesToNeighboursAreRemote) {
+  const Analysed a(
+      "function f(Graph g, propNode<bool> seen) {\n"
+      "  forall (v in g.nodes()) {\n"
+      "    for (n in g.neighbors(v)) {\n"
+      "      n.seen = True;\n"
+      "      v.seen = True;\n"
+      "    }\n"
+      "  }\n"
+      "}\n");
+  EXPECT_EQ(a.pulses(), (Strings{"2:3 loop sync= assigns=seen remote=4:7"}));
+}
+
+TEST(Analysis, AFixedPointAddsAConvergencePulse) {
+  const Analysed a(
+      "function f(Graph g, propNode<int> x) {\n"
+      "  propNode<bool> m;\n"
+      "  propNode<bool> next;\n"
+      "  bool done = False;\n"
+      "  fixedPoint until (done : !m) {\n"
+      "    forall (v in g.nodes().filter(m == True)) {\n"
+      "      forall (n in g.neighbors(v)) { <n.x, n.next> = <Min(n.x, v.x + 1), True>; }\n"
+      "    }\n"
+      "    m = next;\n"
+      "    g.attachNodeProperty(next = False);\n"
+      "  }\n"
+      "}\n");
+  EXPECT_EQ(a.exclusive(), (Strings{"6:5 D1 R=7:38 E=x,next", "7:7 L1 in 6:5", "7:38 L1 in 6:5"}));
+  EXPECT_EQ(a.not_exclusive(), (Strings{"5:3 next read at 9:9"}));
+  EXPECT_EQ(a.properties(),
+            (Strings{"x unsafe updates=7:41@6:5", "m safe reads=6:35", "next unsafe updates=7:46@6:5"}));
+  EXPECT_EQ(a.pulses(), (Strings{"6:5 loop aggregated sync=x,next per 5:3", "5:3 convergence sync=m"}));
+}
+
+TEST(Analysis, BfsLevelsAndTheReverseSweep) {
+  const Analysed a(
+      "function f(Graph g, propNode<double> s, propNode<double> d, node root) {\n"
+      "  iterateInBFS (v in g.nodes() from root) {\n"
+      "    for (w in g.neighbors(v)) { w.s += v.s; }\n"
+      "  }\n"
+      "  iterateInReverse (v != root) {\n"
+      "    for (w in g.neighbors(v)) { v.d = v.d + w.s; }\n"
+      "  }\n"
+      "}\n");
+  // The BFS as a whole reads s in its reverse sweep; each level's body alone is exclusive.
+  EXPECT_EQ(a.not_exclusive(), (Strings{"2:3 s read at 6:47"}));
+  EXPECT_EQ(a.exclusive(), (Strings{"3:5 D1 R=3:33 E=s", "3:33 L1 in 3:5"}));
+  EXPECT_EQ(a.pulses(), (Strings{"2:3 bfs aggregated sync=s", "5:3 reverse sync= assigns=d"}));
+}
+
+TEST(Analysis, SeveralFunctions) {
+  const Analysed a("function f(Graph g) { }\nfunction h(Graph g, propNode<int> x) { forall (v in g.nodes()) { } }\n");
+  ASSERT_EQ(a.analysis.functions.size(), 2u);
+  EXPECT_EQ(a.analysis.functions[1].function->name, "h");
+  EXPECT_EQ(a.analysis.functions[1].pulses.size(), 1u);
+  EXPECT_TRUE(a.analysis.functions[0].pulses.empty());
+}
+
+// ---- the shipped programs
+
+Analysed shipped(std::string_view name) { return Analysed(find_shipped_program(name)->source); }
+
+TEST(AnalysisOfShippedPrograms, Sssp) {
+  const Analysed a = shipped("sssp");
+  EXPECT_EQ(a.exclusive(),
+            (Strings{"13:5 D1 R=16:9 E=dist,modified_next", "14:7 L1 in 13:5", "15:9 L1 in 13:5", "16:9 L1 in 13:5"}));
+  EXPECT_EQ(a.not_exclusive(), (Strings{"12:3 modified_next read at 19:16"}));
+  EXPECT_EQ(a.properties(), (Strings{"dist unsafe updates=16:14@13:5", "weight safe reads=16:67",
+                                     "modified safe reads=13:35", "modified_next unsafe updates=16:24@13:5"}));
+  EXPECT_EQ(a.pulses(),
+            (Strings{"13:5 loop aggregated sync=dist,modified_next per 12:3", "12:3 convergence sync=modified"}));
+}
+
+TEST(AnalysisOfShippedPrograms, Bfs) {
+  const Analysed a = shipped("bfs");
+  EXPECT_EQ(a.exclusive(), (Strings{"15:5 D1 R=17:9 E=level,next_frontier", "16:7 L1 in 15:5", "17:9 L1 in 15:5"}));
+  EXPECT_EQ(a.pulses(),
+            (Strings{"15:5 loop aggregated sync=level,next_frontier per 14:3", "14:3 convergence sync=frontier"}));
+}
+
+TEST(AnalysisOfShippedPrograms, CcHasTwoAggregatedPulsesPerRound) {
+  const Analysed a = shipped("cc");
+  EXPECT_EQ(a.exclusive(), (Strings{"14:5 D1 R=16:9 E=label,modified_next", "15:7 L1 in 14:5", "16:9 L1 in 14:5",
+                                    "19:5 D1 R=21:9 E=label,modified_next", "20:7 L1 in 19:5", "21:9 L1 in 19:5"}));
+  EXPECT_EQ(a.not_exclusive(), (Strings{"13:3 reductions=2"}));
+  EXPECT_EQ(a.pulses(),
+            (Strings{"8:3 loop sync= assigns=label", "14:5 loop aggregated sync=label,modified_next per 13:3",
+                     "19:5 loop aggregated sync=label,modified_next per 13:3", "13:3 convergence sync=modified"}));
+}
+
+TEST(AnalysisOfShippedPrograms, PagerankCachesTheRanksItPulls) {
+  const Analysed a = shipped("pagerank");
+  EXPECT_EQ(a.not_exclusive(), (Strings{"11:3 reductions=2"}));
+  EXPECT_EQ(a.properties(), (Strings{"rank safe reads=14:21,21:23,24:31", "next_rank unsafe updates=29:9@18:5"}));
+  EXPECT_EQ(a.pulses(), (Strings{"13:5 loop aggregated sync=dangling per 11:3",
+                                 "18:5 loop aggregated sync=change assigns=next_rank per 11:3"}));
+}
+
+TEST(AnalysisOfShippedPrograms, TriangleCounting) {
+  const Analysed a = shipped("tc");
+  EXPECT_EQ(a.exclusive(), (Strings{"5:3 D1 R=9:11 E=triangles", "6:5 L1 in 5:3", "7:7 L1 in 5:3", "8:9 L1 in 5:3",
+                                    "9:11 L1 in 5:3"}));
+  EXPECT_EQ(a.pulses(), (Strings{"5:3 loop aggregated sync=triangles"}));
+}
+
+TEST(AnalysisOfShippedPrograms, BetweennessCentrality) {
+  const Analysed a = shipped("bc");
+  EXPECT_EQ(a.exclusive(), (Strings{"15:7 D1 R=16:9 E=sigma", "16:9 L1 in 15:7"}));
+  EXPECT_EQ(a.not_exclusive(), (Strings{"11:3 sigma updated at 12:26", "14:5 sigma read at 21:32"}));
+  EXPECT_EQ(a.pulses(), (Strings{"14:5 bfs aggregated sync=sigma per 11:3",
+                                 "19:5 reverse sync= assigns=delta,centrality per 11:3"}));
+}
+
+}  // namespace
+}  // namespace courier::dsl
