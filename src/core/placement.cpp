@@ -47,40 +47,7 @@ LocalRank local_rank_from_launcher() {
   return {};
 }
 
-std::vector<unsigned> allowed_pus() {
-  std::vector<unsigned> pus;
-  hwloc_topology_t topo = topology();
-  if (topo == nullptr) return pus;
-  hwloc_bitmap_t allowed = hwloc_bitmap_alloc();
-  if (hwloc_get_cpubind(topo, allowed, HWLOC_CPUBIND_PROCESS) != 0)
-    hwloc_bitmap_copy(allowed, hwloc_topology_get_allowed_cpuset(topo));
-  // Round r takes the r-th allowed PU of every core, so threads fill cores before hyperthreads.
-  const int cores = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE);
-  for (unsigned round = 0;; ++round) {
-    bool any = false;
-    for (int c = 0; c < cores; ++c) {
-      hwloc_obj_t core = hwloc_get_obj_by_type(topo, HWLOC_OBJ_CORE, static_cast<unsigned>(c));
-      unsigned seen = 0;
-      for (hwloc_obj_t pu = hwloc_get_next_obj_inside_cpuset_by_type(topo, core->cpuset, HWLOC_OBJ_PU, nullptr);
-           pu != nullptr; pu = hwloc_get_next_obj_inside_cpuset_by_type(topo, core->cpuset, HWLOC_OBJ_PU, pu)) {
-        if (!hwloc_bitmap_isset(allowed, pu->os_index)) continue;
-        if (seen++ == round) {
-          pus.push_back(pu->os_index);
-          any = true;
-          break;
-        }
-      }
-    }
-    if (!any) break;
-  }
-  if (cores <= 0) {  // no core level: PUs in order
-    unsigned id;
-    hwloc_bitmap_foreach_begin(id, allowed) pus.push_back(id);
-    hwloc_bitmap_foreach_end();
-  }
-  hwloc_bitmap_free(allowed);
-  return pus;
-}
+std::vector<unsigned> allowed_pus() { return Topology::of_this_process().cores_first(); }
 
 std::vector<unsigned> plan_placement(const std::vector<unsigned>& allowed, unsigned threads, int rank, int ranks) {
   if (threads == 0 || ranks < 1 || rank < 0 || rank >= ranks) return {};
@@ -90,12 +57,31 @@ std::vector<unsigned> plan_placement(const std::vector<unsigned>& allowed, unsig
   return {first, first + threads};
 }
 
+std::vector<unsigned> plan_numa_placement(const Topology& machine, unsigned threads, int rank, int ranks) {
+  if (threads == 0 || ranks < 1 || rank < 0 || rank >= ranks) return {};
+  const auto packages = static_cast<long>(machine.packages.size());
+  const auto package_of = [&](int r) { return static_cast<long>(r) * packages / ranks; };
+  bool fits = packages > 0;
+  for (long p = 0; p < packages && fits; ++p) {
+    std::size_t sharing = 0;
+    for (int r = 0; r < ranks; ++r) sharing += package_of(r) == p;
+    fits = sharing * threads <= machine.cores_first(static_cast<std::size_t>(p)).size();
+  }
+  if (!fits) return plan_placement(machine.cores_first(), threads, rank, ranks);
+  const long mine = package_of(rank);
+  int first = rank;
+  while (first > 0 && package_of(first - 1) == mine) --first;
+  const std::vector<unsigned> pus = machine.cores_first(static_cast<std::size_t>(mine));
+  const auto at = pus.begin() + static_cast<std::ptrdiff_t>(threads) * (rank - first);
+  return {at, at + threads};
+}
+
 std::vector<unsigned> placement_for(unsigned threads, const PlacementOptions& options) {
   if (!options.pin) return {};
   LocalRank local = local_rank_from_launcher();
   if (options.local_rank >= 0) local.rank = options.local_rank;
   if (options.local_ranks >= 0) local.ranks = options.local_ranks;
-  return plan_placement(allowed_pus(), threads, local.rank, local.ranks);
+  return plan_numa_placement(Topology::of_this_process(), threads, local.rank, local.ranks);
 }
 
 bool pin_this_thread(unsigned pu) {

@@ -9,6 +9,7 @@
 #include "courier/core/error.hpp"
 #include "courier/core/placement.hpp"
 #include "courier/core/timer.hpp"
+#include "courier/core/topology.hpp"
 #include "courier/dist/distributed_load.hpp"
 #include "courier/dist/shuffle.hpp"
 #include "courier/graph/transform.hpp"
@@ -146,9 +147,11 @@ RankOutcome run_rank(const LaKernel& kernel, const Loaded& loaded, const RunSpec
   Timer timer;
   harness::maybe_fail(collective.rank, "run");
   std::vector<unsigned> pus = placement_for(spec.threads, placement);
-  const std::string where = pus.empty()
-                                ? fmt::format("rank {}: threads not pinned", collective.rank)
-                                : fmt::format("rank {}: threads on PUs {}", collective.rank, fmt::join(pus, ","));
+  std::vector<int> packages;
+  for (unsigned pu : pus) packages.push_back(Topology::of_this_process().package_of(pu));
+  const std::string where = pus.empty() ? fmt::format("rank {}: threads not pinned", collective.rank)
+                                        : fmt::format("rank {}: threads on PUs {} of packages {}", collective.rank,
+                                                      fmt::join(pus, ","), fmt::join(packages, ","));
   LaOutput out = kernel.run(LaContext{*loaded.matrix, *runtime, stack.channel(), spec.options.flag("activity-filter"),
                                       std::move(pus), spec.options.text("units") == "processes" ? spec.threads : 1},
                             loaded.request);

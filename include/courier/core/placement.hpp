@@ -2,10 +2,14 @@
 // Placement: which processing units (PUs, hwloc's hardware threads) the threads of one rank's
 // team run on. A rank's threads are spread over the PUs the process is allowed to use (its CPU
 // binding), cores first; ranks that share a machine (several ranks under one mpirun, or ranks as
-// threads of one process) take disjoint slices by local rank. When the slices do not fit, nothing
-// is pinned: the OS schedules better than a forced overlap.
+// threads of one process) take disjoint slices by local rank. NUMA-aware: the ranks are dealt to
+// the packages (sockets) in blocks, so that a rank's threads share a socket and, with as many
+// ranks as sockets, each rank has one. When the slices do not fit, nothing is pinned: the OS
+// schedules better than a forced overlap.
 #include <optional>
 #include <vector>
+
+#include "courier/core/topology.hpp"
 
 namespace courier {
 
@@ -31,6 +35,11 @@ std::vector<unsigned> allowed_pus();
 // The PUs for `threads` threads of local rank `rank` of `ranks`, given the `allowed` PUs: slice
 // `rank` of `threads` PUs each if all slices fit, else nothing (do not pin).
 std::vector<unsigned> plan_placement(const std::vector<unsigned>& allowed, unsigned threads, int rank, int ranks);
+
+// The PUs for `threads` threads of local rank `rank` of `ranks` on `machine`: rank r goes to
+// package r * packages / ranks and takes its slice of that package's PUs, cores first, when every
+// package's ranks fit it; else the flat slices of plan_placement over the whole machine.
+std::vector<unsigned> plan_numa_placement(const Topology& machine, unsigned threads, int rank, int ranks);
 
 // Where `threads` threads of this rank should run under `options`; empty: do not pin.
 std::vector<unsigned> placement_for(unsigned threads, const PlacementOptions& options);
