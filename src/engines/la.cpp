@@ -152,9 +152,11 @@ RankOutcome run_rank(const LaKernel& kernel, const Loaded& loaded, const RunSpec
   const std::string where = pus.empty() ? fmt::format("rank {}: threads not pinned", collective.rank)
                                         : fmt::format("rank {}: threads on PUs {} of packages {}", collective.rank,
                                                       fmt::join(pus, ","), fmt::join(packages, ","));
-  LaOutput out = kernel.run(LaContext{*loaded.matrix, *runtime, stack.channel(), spec.options.flag("activity-filter"),
-                                      std::move(pus), spec.options.text("units") == "processes" ? spec.threads : 1},
-                            loaded.request);
+  LaOutput out =
+      kernel.run(LaContext{*loaded.matrix, *runtime, stack.channel(), spec.options.flag("activity-filter"),
+                           std::move(pus), spec.options.text("units") == "processes" ? spec.threads : 1,
+                           spec.options.text("endpoints") == "mpi" ? la::Messages::mpi : la::Messages::endpoints},
+                 loaded.request);
   outcome.run_seconds = collective.max(timer.lap());
   outcome.output = {gather(out.values, loaded.matrix->grid(), collective), std::move(out.facts)};
   LaStats& s = outcome.stats;
@@ -229,6 +231,12 @@ class LaEngine final : public harness::EngineFor<LaKernel> {
                      "do not need them (pagerank with --tolerance 0: all but the last)",
              .fallback = "true",
              .kind = harness::OptionSpec::Kind::flag_off},
+            {.name = "endpoints",
+             .help = "what carries the threads' messages between ranks: courier (the comm runtime's endpoints) or "
+                     "mpi (the baseline: raw MPI_Isend / MPI_Improbe by the threads under MPI_THREAD_MULTIPLE; needs "
+                     "mpirun)",
+             .fallback = "courier",
+             .choices = {"courier", "mpi"}},
             {.name = "pin",
              .help = "do not pin each rank's threads to processing units",
              .fallback = "true",
@@ -238,6 +246,9 @@ class LaEngine final : public harness::EngineFor<LaKernel> {
   harness::EngineRun run(const Algorithm& algorithm, const RunSpec& spec, const Launch& launch) const override {
     const LaKernel& kernel = *algorithm.kernel<LaKernel>(name());
     if (!launch.under_mpi()) {
+      if (spec.options.text("endpoints") == "mpi")
+        throw InputError(
+            "--endpoints mpi sends over raw MPI between processes: run under mpirun, or use --endpoints courier");
       harness::EngineRun run;
       run_local_stacks(spec.ranks, spec.threads, stack_spec(spec), [&](sync::Stack& stack) {
         const Loaded loaded = load_rank(algorithm, kernel, spec, stack);

@@ -5,11 +5,14 @@
 
 #include "courier/core/error.hpp"
 #include "courier/sync/wait.hpp"
+#ifdef COURIER_HAVE_MPI
+#include "mpi/mpi_messages.hpp"
+#endif
 
 namespace courier::la {
 
 Team::Team(comm::Runtime& runtime, sync::Channel& channel, unsigned threads, std::vector<unsigned> pus,
-           OnMessage on_message)
+           OnMessage on_message, Messages messages, unsigned segments)
     : runtime_(runtime),
       channel_(channel),
       threads_(std::max(threads, 1u)),
@@ -19,6 +22,16 @@ Team::Team(comm::Runtime& runtime, sync::Channel& channel, unsigned threads, std
       allocator_(pool_),
       team_(threads_, std::move(pus)),
       values_(threads_) {
+  if (messages == Messages::mpi) {
+#ifdef COURIER_HAVE_MPI
+    mpi_ = std::make_unique<MpiMessages>(threads_, segments, pool_,
+                                         [this](unsigned m, Arrival&& a) { on_message_(m, std::move(a)); });
+    return;
+#else
+    (void)segments;
+    throw InputError("la --endpoints mpi: this courier was built without MPI");
+#endif
+  }
   endpoints_.reserve(threads_);
   for (unsigned m = 0; m < threads_; ++m) {
     comm::EndpointOptions options;
@@ -36,6 +49,13 @@ Team::~Team() = default;
 
 void Team::run(const std::function<void(unsigned member)>& body) { team_.run(body); }
 
+bool Team::poll() {
+#ifdef COURIER_HAVE_MPI
+  if (mpi_) return mpi_->poll();
+#endif
+  return runtime_.progress();
+}
+
 void Team::handle(unsigned member, const comm::Completion& c) {
   if (c.op == comm::Op::send) {
     static_cast<Pending*>(c.context)->done();
@@ -47,6 +67,9 @@ void Team::handle(unsigned member, const comm::Completion& c) {
 
 // Every member may post on every endpoint: the endpoint names the receiver.
 void Team::send(rank_t rank, unsigned to, comm::tag_t tag, std::span<const std::byte> data, Pending& pending) {
+#ifdef COURIER_HAVE_MPI
+  if (mpi_) return mpi_->send(rank, to, tag, data, pending);
+#endif
   comm::Endpoint& endpoint = *endpoints_[to];
   pending.add();
   Backoff backoff(limits_);

@@ -212,6 +212,14 @@ TEST(LaEngine, RefusesWhatItCannotRunNamingTheAlternative) {
   } catch (const std::exception& error) {
     EXPECT_NE(std::string(error.what()).find("uint32 edge weights"), std::string::npos) << error.what();
   }
+  spec.algorithm = "cc";  // the raw-MPI baseline needs processes under mpirun
+  spec.options.set("endpoints", "mpi");
+  try {
+    harness::run(builtin_registry(), spec);
+    ADD_FAILURE() << "--endpoints mpi ran without a launcher";
+  } catch (const InputError& error) {
+    EXPECT_NE(std::string(error.what()).find("--endpoints courier"), std::string::npos) << error.what();
+  }
 }
 
 TEST(LaEngine, ReportsItsTilesAndMessages) {

@@ -6,7 +6,7 @@
 // threads, each a communication endpoint. The leaders' segments are gathered to rank 0. Ranks
 // are threads of this process on the local transport, or the processes of an MPI launcher.
 // Options: units (threads: MPI*X; processes: the MPI+X mode), placement (staggered, cyclic),
-// activity-filter, computation-filter, pin.
+// activity-filter, computation-filter, endpoints (courier, or the raw-MPI baseline), pin.
 #include <any>
 #include <cstdint>
 #include <functional>
@@ -27,6 +27,7 @@ struct LaContext {
   bool filter_activity;
   std::vector<unsigned> pus;  // one per thread to pin them to, or empty
   unsigned tile_threads = 1;  // > 1: the MPI+X mode, these threads forked and joined per tile
+  la::Messages messages = la::Messages::endpoints;
 };
 
 // What it hands back: the values of the segments this rank leads, in segment order, and facts
@@ -51,7 +52,7 @@ struct LaKernel : harness::Kernel {
 template <class Program, class Facts>
 LaOutput run_program(const LaContext& context, const Program& program, Facts&& facts) {
   la::Model<Program> model(context.matrix, context.runtime, context.channel, context.pus, program,
-                           context.filter_activity, context.tile_threads);
+                           context.filter_activity, context.tile_threads, context.messages);
   model.run();
   using V = typename Program::V;
   using Stored = std::conditional_t<std::is_floating_point_v<V>, double, std::uint64_t>;

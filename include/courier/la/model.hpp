@@ -84,17 +84,19 @@ class Model {
   // Creates the team (collective: every rank at the same point). `tile_threads` > 1 is the MPI+X
   // mode (section 5, Fig. 2): the grid's units are the ranks themselves (one member each), and each
   // tile is split among tile_threads threads forked and joined for it, each into a private y that
-  // a second fork sums into the row's.
+  // a second fork sums into the row's. `messages`: what carries the members' messages (team.hpp).
   Model(const Matrix& matrix, comm::Runtime& runtime, sync::Channel& channel, std::vector<unsigned> pus,
-        const Program& program, bool filter_activity, unsigned tile_threads = 1)
+        const Program& program, bool filter_activity, unsigned tile_threads = 1,
+        Messages messages = Messages::endpoints)
       : matrix_(matrix),
         grid_(matrix.grid()),
         program_(program),
         filter_(filter_activity),
         segments_(grid_.size()),
         inner_(tile_threads > 1 ? std::make_unique<ThreadTeam>(tile_threads, pus) : nullptr),
-        team_(runtime, channel, grid_.threads(), tile_threads > 1 ? std::vector<unsigned>{} : std::move(pus),
-              [this](unsigned member, Arrival&& a) { on_message(member, std::move(a)); }) {
+        team_(
+            runtime, channel, grid_.threads(), tile_threads > 1 ? std::vector<unsigned>{} : std::move(pus),
+            [this](unsigned member, Arrival&& a) { on_message(member, std::move(a)); }, messages, grid_.size()) {
     if (inner_ && grid_.threads() != 1) throw Error("la: the MPI+X mode has one unit per rank");
     plan();
   }

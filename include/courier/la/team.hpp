@@ -14,6 +14,9 @@
 // Collectives (barrier, sums, maxima) run over every member of every rank: the members of a rank
 // meet, member 0 combines with the other ranks over the run's channel, and all leave together.
 // Messages keep being handled meanwhile.
+//
+// Messages::mpi is the baseline the endpoints are measured against: the same messages over raw
+// MPI under MPI_THREAD_MULTIPLE, posted by the members themselves (src/la/mpi/mpi_messages.hpp).
 #include <array>
 #include <atomic>
 #include <cstdint>
@@ -48,6 +51,11 @@ class Pending {
   std::atomic<std::int64_t> count_{0};
 };
 
+// What carries the members' messages between ranks.
+enum class Messages { endpoints, mpi };
+
+class MpiMessages;
+
 class Team {
  public:
   using OnMessage = std::function<void(unsigned member, Arrival&& arrival)>;
@@ -55,8 +63,9 @@ class Team {
   // `threads` members on this rank, pinned to `pus` when it has one PU per member. Creates one
   // endpoint per member on `runtime`: every rank makes its team at the same point. `channel`
   // carries the collectives between ranks; `on_message` is told of every message for a member.
+  // Messages::mpi needs an MPI launcher and tags for `segments` segments.
   Team(comm::Runtime& runtime, sync::Channel& channel, unsigned threads, std::vector<unsigned> pus,
-       OnMessage on_message);
+       OnMessage on_message, Messages messages = Messages::endpoints, unsigned segments = 0);
   ~Team();
   Team(const Team&) = delete;
   Team& operator=(const Team&) = delete;
@@ -77,7 +86,7 @@ class Team {
   void wait_until(Ready&& ready) {
     Backoff backoff(limits_);
     while (!ready()) {
-      if (runtime_.progress())
+      if (poll())
         backoff.reset();
       else
         backoff.pause();
@@ -87,7 +96,7 @@ class Team {
   // One round of progress if nobody else is progressing: a member in the middle of long work calls
   // it now and then, so that what it sent (a rendezvous waits for the sender's progress) moves on.
   void progress() {
-    if (runtime_.ranks() > 1) runtime_.progress();
+    if (runtime_.ranks() > 1) poll();
   }
 
   // Collectives over every member of every rank; every member calls them in the same order.
@@ -102,6 +111,7 @@ class Team {
 
  private:
   Totals combine(unsigned member, const Totals& values, bool maximum);
+  bool poll();  // one round of progress of what carries the messages
   void handle(unsigned member, const comm::Completion& completion);
 
   comm::Runtime& runtime_;
@@ -112,6 +122,7 @@ class Team {
   comm::BufferPool pool_;
   comm::PooledAllocator allocator_;
   std::vector<comm::Endpoint*> endpoints_;  // member m's is endpoints_[m]
+  std::unique_ptr<MpiMessages> mpi_;        // instead, with Messages::mpi
   ThreadTeam team_;
 
   // The members' meeting point: each adds its value, the last one combines across ranks.
