@@ -47,7 +47,7 @@ LocalRank local_rank_from_launcher() {
   return {};
 }
 
-std::vector<unsigned> allowed_pus() { return Topology::of_this_process().cores_first(); }
+std::vector<unsigned> allowed_pus() { return Machine::of_this_process().cores_first(); }
 
 std::vector<unsigned> plan_placement(const std::vector<unsigned>& allowed, unsigned threads, int rank, int ranks) {
   if (threads == 0 || ranks < 1 || rank < 0 || rank >= ranks) return {};
@@ -57,7 +57,7 @@ std::vector<unsigned> plan_placement(const std::vector<unsigned>& allowed, unsig
   return {first, first + threads};
 }
 
-std::vector<unsigned> plan_numa_placement(const Topology& machine, unsigned threads, int rank, int ranks) {
+std::vector<unsigned> plan_numa_placement(const Machine& machine, unsigned threads, int rank, int ranks) {
   if (threads == 0 || ranks < 1 || rank < 0 || rank >= ranks) return {};
   const auto packages = static_cast<long>(machine.packages.size());
   const auto package_of = [&](int r) { return static_cast<long>(r) * packages / ranks; };
@@ -81,7 +81,7 @@ std::vector<unsigned> placement_for(unsigned threads, const PlacementOptions& op
   LocalRank local = local_rank_from_launcher();
   if (options.local_rank >= 0) local.rank = options.local_rank;
   if (options.local_ranks >= 0) local.ranks = options.local_ranks;
-  return plan_numa_placement(Topology::of_this_process(), threads, local.rank, local.ranks);
+  return plan_numa_placement(Machine::of_this_process(), threads, local.rank, local.ranks);
 }
 
 bool pin_this_thread(unsigned pu) {

@@ -7,9 +7,9 @@
 #include <optional>
 
 #include "courier/core/error.hpp"
+#include "courier/core/machine.hpp"
 #include "courier/core/placement.hpp"
 #include "courier/core/timer.hpp"
-#include "courier/core/topology.hpp"
 #include "courier/dist/distributed_load.hpp"
 #include "courier/dist/shuffle.hpp"
 #include "courier/graph/transform.hpp"
@@ -148,7 +148,7 @@ RankOutcome run_rank(const LaKernel& kernel, const Loaded& loaded, const RunSpec
   harness::maybe_fail(collective.rank, "run");
   std::vector<unsigned> pus = placement_for(spec.threads, placement);
   std::vector<int> packages;
-  for (unsigned pu : pus) packages.push_back(Topology::of_this_process().package_of(pu));
+  for (unsigned pu : pus) packages.push_back(Machine::of_this_process().package_of(pu));
   const std::string where = pus.empty() ? fmt::format("rank {}: threads not pinned", collective.rank)
                                         : fmt::format("rank {}: threads on PUs {} of packages {}", collective.rank,
                                                       fmt::join(pus, ","), fmt::join(packages, ","));

@@ -9,7 +9,7 @@
 #include <optional>
 #include <vector>
 
-#include "courier/core/topology.hpp"
+#include "courier/core/machine.hpp"
 
 namespace courier {
 
@@ -39,7 +39,7 @@ std::vector<unsigned> plan_placement(const std::vector<unsigned>& allowed, unsig
 // The PUs for `threads` threads of local rank `rank` of `ranks` on `machine`: rank r goes to
 // package r * packages / ranks and takes its slice of that package's PUs, cores first, when every
 // package's ranks fit it; else the flat slices of plan_placement over the whole machine.
-std::vector<unsigned> plan_numa_placement(const Topology& machine, unsigned threads, int rank, int ranks);
+std::vector<unsigned> plan_numa_placement(const Machine& machine, unsigned threads, int rank, int ranks);
 
 // Where `threads` threads of this rank should run under `options`; empty: do not pin.
 std::vector<unsigned> placement_for(unsigned threads, const PlacementOptions& options);

@@ -1,5 +1,5 @@
-// Topology and NUMA-aware placement on machines this one is not (hwloc's synthetic topologies).
-#include "courier/core/topology.hpp"
+// Machine and NUMA-aware placement on machines this one is not (hwloc's synthetic topologies).
+#include "courier/core/machine.hpp"
 
 #include <gtest/gtest.h>
 
@@ -13,14 +13,14 @@ namespace {
 
 using namespace courier;
 
-std::set<int> packages_of(const Topology& machine, const std::vector<unsigned>& pus) {
+std::set<int> packages_of(const Machine& machine, const std::vector<unsigned>& pus) {
   std::set<int> packages;
   for (unsigned pu : pus) packages.insert(machine.package_of(pu));
   return packages;
 }
 
-TEST(Topology, ASyntheticMachineHasItsPackagesCoresAndPus) {
-  const Topology machine = Topology::synthetic("package:2 core:4 pu:2");
+TEST(Machine, ASyntheticMachineHasItsPackagesCoresAndPus) {
+  const Machine machine = Machine::synthetic("package:2 core:4 pu:2");
   ASSERT_EQ(machine.packages.size(), 2u);
   EXPECT_EQ(machine.packages[0].cores.size(), 4u);
   EXPECT_EQ(machine.pus(), 16u);
@@ -32,15 +32,15 @@ TEST(Topology, ASyntheticMachineHasItsPackagesCoresAndPus) {
   EXPECT_EQ(machine.cores_first().size(), 16u);
 }
 
-TEST(Topology, AnUnbuildableDescriptionIsAnInputError) { EXPECT_THROW(Topology::synthetic("socket:two"), InputError); }
+TEST(Machine, AnUnbuildableDescriptionIsAnInputError) { EXPECT_THROW(Machine::synthetic("socket:two"), InputError); }
 
-TEST(Topology, ThisProcessHasThePusItMayUse) {
-  const Topology machine = Topology::of_this_process();
+TEST(Machine, ThisProcessHasThePusItMayUse) {
+  const Machine machine = Machine::of_this_process();
   EXPECT_EQ(machine.cores_first(), allowed_pus());
 }
 
 TEST(NumaPlacement, AsManyRanksAsPackagesGetOnePackageEach) {
-  const Topology machine = Topology::synthetic("package:2 core:4 pu:1");
+  const Machine machine = Machine::synthetic("package:2 core:4 pu:1");
   const auto r0 = plan_numa_placement(machine, 4, 0, 2), r1 = plan_numa_placement(machine, 4, 1, 2);
   ASSERT_EQ(r0.size(), 4u);
   ASSERT_EQ(r1.size(), 4u);
@@ -49,7 +49,7 @@ TEST(NumaPlacement, AsManyRanksAsPackagesGetOnePackageEach) {
 }
 
 TEST(NumaPlacement, RanksAreDealtToPackagesInBlocksWithDisjointPus) {
-  const Topology machine = Topology::synthetic("package:2 core:4 pu:1");
+  const Machine machine = Machine::synthetic("package:2 core:4 pu:1");
   for (int ranks : {3, 4}) {
     std::set<unsigned> used;
     for (int r = 0; r < ranks; ++r) {
@@ -63,14 +63,14 @@ TEST(NumaPlacement, RanksAreDealtToPackagesInBlocksWithDisjointPus) {
 }
 
 TEST(NumaPlacement, ARankWiderThanAPackageSpansThemAndTooManyThreadsPinNothing) {
-  const Topology machine = Topology::synthetic("package:2 core:4 pu:1");
+  const Machine machine = Machine::synthetic("package:2 core:4 pu:1");
   EXPECT_EQ(packages_of(machine, plan_numa_placement(machine, 8, 0, 1)).size(), 2u);
   EXPECT_TRUE(plan_numa_placement(machine, 6, 0, 2).empty());
   EXPECT_TRUE(plan_numa_placement(machine, 9, 0, 1).empty());
 }
 
 TEST(NumaPlacement, OnePackageSlicesAsTheFlatPlacementDoes) {
-  const Topology machine = Topology::synthetic("package:1 core:4 pu:2");
+  const Machine machine = Machine::synthetic("package:1 core:4 pu:2");
   for (int ranks : {1, 2, 4})
     for (int r = 0; r < ranks; ++r)
       EXPECT_EQ(plan_numa_placement(machine, 2, r, ranks), plan_placement(machine.cores_first(), 2, r, ranks));

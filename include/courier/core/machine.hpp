@@ -1,5 +1,5 @@
 #pragma once
-// Topology: the machine as placement sees it -- packages (sockets), their cores, and each core's
+// Machine: one machine as placement sees it -- packages (sockets), their cores, and each core's
 // processing units (PUs, by OS index) -- restricted to the PUs this process may use. Read from
 // hwloc for this process, or built from hwloc's synthetic description ("package:2 core:4 pu:2"),
 // so that placement can be tested for machines this one is not.
@@ -8,7 +8,7 @@
 
 namespace courier {
 
-struct Topology {
+struct Machine {
   struct Core {
     std::vector<unsigned> pus;
   };
@@ -18,10 +18,10 @@ struct Topology {
   std::vector<Package> packages;  // those with at least one allowed PU
 
   // This process's PUs (its CPU binding); empty if hwloc cannot tell.
-  static Topology of_this_process();
+  static Machine of_this_process();
   // A machine as hwloc's synthetic syntax describes it, every PU allowed; InputError if hwloc
   // does not accept the description.
-  static Topology synthetic(const std::string& description);
+  static Machine synthetic(const std::string& description);
 
   std::size_t pus() const;
   // The PUs of package `p`, or of every package, cores first: the first PU of every core, then

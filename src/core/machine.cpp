@@ -1,4 +1,4 @@
-#include "courier/core/topology.hpp"
+#include "courier/core/machine.hpp"
 
 #include <fmt/format.h>
 #include <hwloc.h>
@@ -11,8 +11,8 @@ namespace {
 
 // The allowed PUs of `topo` by package and core. A level hwloc does not report (no package, no
 // core) counts as one object spanning what is below it.
-Topology read(hwloc_topology_t topo, hwloc_const_bitmap_t allowed) {
-  Topology t;
+Machine read(hwloc_topology_t topo, hwloc_const_bitmap_t allowed) {
+  Machine t;
   const int packages = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PACKAGE);
   const int cores = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE);
   const int pus = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU);
@@ -21,13 +21,13 @@ Topology read(hwloc_topology_t topo, hwloc_const_bitmap_t allowed) {
                         : hwloc_topology_get_complete_cpuset(topo);
   };
   for (int p = 0; p < std::max(packages, 1); ++p) {
-    Topology::Package package;
+    Machine::Package package;
     const hwloc_const_bitmap_t inside = package_set(p);
     const hwloc_obj_type_t unit = cores > 0 ? HWLOC_OBJ_CORE : HWLOC_OBJ_PU;
     for (int c = 0; c < (cores > 0 ? cores : pus); ++c) {
       hwloc_obj_t core = hwloc_get_obj_by_type(topo, unit, static_cast<unsigned>(c));
       if (!hwloc_bitmap_isincluded(core->cpuset, inside)) continue;
-      Topology::Core kept;
+      Machine::Core kept;
       for (hwloc_obj_t pu = hwloc_get_next_obj_inside_cpuset_by_type(topo, core->cpuset, HWLOC_OBJ_PU, nullptr);
            pu != nullptr; pu = hwloc_get_next_obj_inside_cpuset_by_type(topo, core->cpuset, HWLOC_OBJ_PU, pu))
         if (hwloc_bitmap_isset(allowed, pu->os_index)) kept.pus.push_back(pu->os_index);
@@ -40,12 +40,12 @@ Topology read(hwloc_topology_t topo, hwloc_const_bitmap_t allowed) {
 
 }  // namespace
 
-Topology Topology::of_this_process() {
+Machine Machine::of_this_process() {
   // Loaded once: reading /sys takes milliseconds.
-  static const Topology machine = [] {
+  static const Machine machine = [] {
     hwloc_topology_t topo = nullptr;
-    if (hwloc_topology_init(&topo) != 0) return Topology{};
-    Topology t;
+    if (hwloc_topology_init(&topo) != 0) return Machine{};
+    Machine t;
     if (hwloc_topology_load(topo) == 0) {
       hwloc_bitmap_t allowed = hwloc_bitmap_alloc();
       if (hwloc_get_cpubind(topo, allowed, HWLOC_CPUBIND_PROCESS) != 0)
@@ -59,7 +59,7 @@ Topology Topology::of_this_process() {
   return machine;
 }
 
-Topology Topology::synthetic(const std::string& description) {
+Machine Machine::synthetic(const std::string& description) {
   hwloc_topology_t topo = nullptr;
   if (hwloc_topology_init(&topo) != 0) throw Error("hwloc could not start");
   if (hwloc_topology_set_synthetic(topo, description.c_str()) != 0 || hwloc_topology_load(topo) != 0) {
@@ -67,19 +67,19 @@ Topology Topology::synthetic(const std::string& description) {
     throw InputError(
         fmt::format("'{}' is not a topology hwloc can build (write e.g. \"package:2 core:4 pu:1\")", description));
   }
-  Topology t = read(topo, hwloc_topology_get_complete_cpuset(topo));
+  Machine t = read(topo, hwloc_topology_get_complete_cpuset(topo));
   hwloc_topology_destroy(topo);
   return t;
 }
 
-std::size_t Topology::pus() const {
+std::size_t Machine::pus() const {
   std::size_t n = 0;
   for (const Package& p : packages)
     for (const Core& c : p.cores) n += c.pus.size();
   return n;
 }
 
-std::vector<unsigned> Topology::cores_first(std::size_t p) const {
+std::vector<unsigned> Machine::cores_first(std::size_t p) const {
   std::vector<unsigned> out;
   const Package& package = packages.at(p);
   for (std::size_t round = 0;; ++round) {
@@ -90,7 +90,7 @@ std::vector<unsigned> Topology::cores_first(std::size_t p) const {
   }
 }
 
-std::vector<unsigned> Topology::cores_first() const {
+std::vector<unsigned> Machine::cores_first() const {
   // Round by round over every package, so a flat slice of cores stays within packages first.
   std::vector<unsigned> out;
   for (std::size_t round = 0;; ++round) {
@@ -102,7 +102,7 @@ std::vector<unsigned> Topology::cores_first() const {
   }
 }
 
-int Topology::package_of(unsigned pu) const {
+int Machine::package_of(unsigned pu) const {
   for (std::size_t p = 0; p < packages.size(); ++p)
     for (const Core& core : packages[p].cores)
       for (unsigned q : core.pus)
