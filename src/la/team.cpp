@@ -49,6 +49,18 @@ Team::~Team() = default;
 
 void Team::run(const std::function<void(unsigned member)>& body) { team_.run(body); }
 
+#ifdef COURIER_HAVE_MPI
+void Team::add_group(unsigned k, bool member, rank_t root) { mpi_->add_group(k, member, root); }
+void Team::broadcast(unsigned k, std::span<const std::byte> data, Pending& pending) {
+  mpi_->broadcast(k, data, pending);
+}
+void Team::expect(unsigned k, unsigned member, comm::tag_t tag) { mpi_->expect(k, member, tag); }
+#else
+void Team::add_group(unsigned, bool, rank_t) { throw Error("la team: no group broadcasts without MPI"); }
+void Team::broadcast(unsigned, std::span<const std::byte>, Pending&) { throw Error("la team: no MPI"); }
+void Team::expect(unsigned, unsigned, comm::tag_t) { throw Error("la team: no MPI"); }
+#endif
+
 bool Team::poll() {
 #ifdef COURIER_HAVE_MPI
   if (mpi_) return mpi_->poll();

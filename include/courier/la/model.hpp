@@ -152,6 +152,7 @@ class Model {
     const unsigned n = grid_.size();
     const rank_t here = matrix_.rank();
     rows_.resize(grid_.threads());
+    receives_.resize(grid_.threads());
     for (unsigned k = 0; k < n; ++k) {
       Segment& s = segments_[k];
       const unsigned leader = grid_.leader(k);
@@ -168,6 +169,7 @@ class Model {
         if (h != leader) followers[h] = true;
       }
       s.partials_expected = static_cast<unsigned>(std::count(followers.begin(), followers.end(), true));
+      if (team_.broadcasts()) plan_group(k);
       if (s.led_here) {
         const std::size_t width = grid_.end(k) - grid_.begin(k);
         s.value.resize(width);
@@ -189,6 +191,24 @@ class Model {
         rows_[m].push_back(std::move(work));
       }
     }
+  }
+
+  // Column group k's broadcast (team.hpp): the ranks with followers in it, and the leader's if there
+  // is any; on each of them but the leader's, the first member there with a tile in it takes x_k.
+  void plan_group(unsigned k) {
+    const unsigned n = grid_.size();
+    const rank_t root = grid_.rank_of(grid_.leader(k)), here = matrix_.rank();
+    bool anyone = false, mine = here == root;
+    int receiver = -1;
+    for (unsigned i = 0; i < n; ++i) {
+      const unsigned g = grid_.owner(i, k);
+      const rank_t r = grid_.rank_of(g);
+      if (r == root) continue;
+      anyone = true;
+      if (r == here && receiver < 0) receiver = static_cast<int>(grid_.local_of(g)), mine = true;
+    }
+    team_.add_group(k, anyone && mine, root);
+    if (receiver >= 0) receives_[static_cast<unsigned>(receiver)].push_back(k);
   }
 
   void member_loop(unsigned member) {
@@ -217,6 +237,7 @@ class Model {
     if (member == 0) totals_ = last;
     for (std::uint32_t iteration = 0; program_.more(iteration, last[0], last); ++iteration) {
       team_.wait_until([&] { return pending.idle(); });  // what was sent last time has left
+      for (unsigned k : receives_[member]) team_.expect(k, member, tag_of(Kind::x, k));
       for (unsigned k : led) broadcast(k, iteration, last, pending, mine);
       const bool sinks = sinks_needed(iteration);
       for (RowWork& work : rows_[member]) combine(member, work, iteration, sinks, pending, mine);
@@ -278,6 +299,12 @@ class Model {
            sparse ? std::span<const std::byte>(as_bytes(std::span(s.x_sparse)))
                   : std::span<const std::byte>(as_bytes(std::span(s.x_dense))),
            s.x_count);
+    if (team_.broadcasts()) {
+      team_.broadcast(k, out, pending);
+      ++mine.messages;
+      mine.bytes += out.size();
+      return;
+    }
     for (std::size_t r = 0; r < s.x_ranks.size(); ++r) {
       team_.send(s.x_ranks[r], s.x_members[r], tag_of(Kind::x, k), out, pending);
       ++mine.messages;
@@ -457,6 +484,7 @@ class Model {
   const bool filter_;
   std::vector<Segment> segments_;
   std::vector<std::vector<RowWork>> rows_;  // by member
+  std::vector<std::vector<unsigned>> receives_;  // by member: the column groups whose x it takes by broadcast
   std::mutex stats_mutex_;
   ModelStats stats_;
   Totals totals_{};

@@ -81,6 +81,15 @@ class Team {
   // copied; larger data must stay unchanged until `pending` is idle. Retries while the runtime is full.
   void send(rank_t rank, unsigned to, comm::tag_t tag, std::span<const std::byte> data, Pending& pending);
 
+  // Group broadcasts, with Messages::mpi only (MPI_Ibcast over column-group communicators, as
+  // Graphite sends x): broadcasts() says whether the team has them. add_group is collective over
+  // every rank, in the same order of k; broadcast() is the root's (data unchanged until `pending`
+  // is idle); expect() posts the next x_k for `member`, delivered to on_message tagged `tag`.
+  bool broadcasts() const { return mpi_ != nullptr; }
+  void add_group(unsigned k, bool member, rank_t root);
+  void broadcast(unsigned k, std::span<const std::byte> data, Pending& pending);
+  void expect(unsigned k, unsigned member, comm::tag_t tag);
+
   // Waits, driving progress, until ready() holds.
   template <class Ready>
   void wait_until(Ready&& ready) {

@@ -45,6 +45,56 @@ MpiMessages::MpiMessages(unsigned members, unsigned segments, comm::BufferPool& 
 // A team's user ends with its sends completed and a barrier, so nothing is in flight here.
 MpiMessages::~MpiMessages() {
   for (MPI_Comm& c : comms_) MPI_Comm_free(&c);
+  for (Group& g : groups_)
+    if (g.comm != MPI_COMM_NULL) MPI_Comm_free(&g.comm);
+}
+
+void MpiMessages::add_group(unsigned k, bool member, rank_t root) {
+  if (groups_.size() <= k) groups_.resize(k + 1);
+  Group& g = groups_[k];
+  int world = 0;
+  net::mpi_check(MPI_Comm_rank(MPI_COMM_WORLD, &world), "MPI_Comm_rank");
+  net::mpi_check(MPI_Comm_split(MPI_COMM_WORLD, member ? static_cast<int>(k) : MPI_UNDEFINED, world, &g.comm),
+                 "MPI_Comm_split");
+  g.root_rank = root;
+  if (g.comm == MPI_COMM_NULL) return;
+  MPI_Group world_group, group;
+  const int root_in_world = static_cast<int>(root);
+  net::mpi_check(MPI_Comm_group(MPI_COMM_WORLD, &world_group), "MPI_Comm_group");
+  net::mpi_check(MPI_Comm_group(g.comm, &group), "MPI_Comm_group");
+  net::mpi_check(MPI_Group_translate_ranks(world_group, 1, &root_in_world, group, &g.root),
+                 "MPI_Group_translate_ranks");
+  MPI_Group_free(&world_group);
+  MPI_Group_free(&group);
+  if (g.root == MPI_UNDEFINED) throw Error("la --endpoints mpi: a column group's leader is not in its communicator");
+}
+
+void MpiMessages::broadcast(unsigned k, std::span<const std::byte> data, Pending& pending) {
+  Group& g = groups_.at(k);
+  g.size = data.size();
+  Broadcast size{}, values{};
+  size.pending = values.pending = &pending;
+  pending.add();
+  pending.add();
+  net::mpi_check(MPI_Ibcast(&g.size, 1, MPI_UINT64_T, g.root, g.comm, &size.request), "MPI_Ibcast");
+  net::mpi_check(MPI_Ibcast(const_cast<std::byte*>(data.data()), static_cast<int>(data.size()), MPI_BYTE, g.root,
+                            g.comm, &values.request),
+                 "MPI_Ibcast");
+  std::lock_guard lock(sends_mutex_);
+  broadcasts_.push_back(std::move(size));
+  broadcasts_.push_back(std::move(values));
+}
+
+void MpiMessages::expect(unsigned k, unsigned member, comm::tag_t tag) {
+  Group& g = groups_.at(k);
+  Broadcast size{};
+  size.k = k;
+  size.member = member;
+  size.size_only = true;
+  size.tag = tag;
+  net::mpi_check(MPI_Ibcast(&g.size, 1, MPI_UINT64_T, g.root, g.comm, &size.request), "MPI_Ibcast");
+  std::lock_guard lock(sends_mutex_);
+  broadcasts_.push_back(std::move(size));
 }
 
 void MpiMessages::send(rank_t rank, unsigned to, comm::tag_t tag, std::span<const std::byte> data, Pending& pending) {
@@ -80,7 +130,39 @@ bool MpiMessages::poll() {
         pendings_.resize(kept);
       }
     }
+    // Broadcasts: few at a time (one per column group), tested one by one.
+    for (std::size_t b = 0; b < broadcasts_.size();) {
+      Broadcast& cast = broadcasts_[b];
+      int finished = 0;
+      net::mpi_check(MPI_Test(&cast.request, &finished, MPI_STATUS_IGNORE), "MPI_Test");
+      if (!finished) {
+        ++b;
+        continue;
+      }
+      moved = true;
+      if (cast.pending != nullptr) {
+        cast.pending->done();
+      } else if (cast.size_only) {
+        // The size is in: post the data's broadcast into a buffer of that size.
+        const Group& g = groups_[cast.k];
+        cast.buffer = pool_.acquire(g.size);
+        cast.buffer.resize(g.size);
+        cast.size_only = false;
+        net::mpi_check(
+            MPI_Ibcast(cast.buffer.data(), static_cast<int>(g.size), MPI_BYTE, g.root, g.comm, &cast.request),
+            "MPI_Ibcast");
+        ++b;
+        continue;
+      } else {
+        arrived_.push_back({cast.member, Arrival{groups_[cast.k].root_rank, cast.tag, std::move(cast.buffer)}});
+      }
+      broadcasts_[b] = std::move(broadcasts_.back());
+      broadcasts_.pop_back();
+    }
   }
+  // Delivered outside the lock: a handler may send.
+  for (auto& [member, arrival] : arrived_) deliver_(member, std::move(arrival));
+  arrived_.clear();
   for (unsigned member = 0; member < comms_.size(); ++member) {
     int flag = 0;
     MPI_Message message;
