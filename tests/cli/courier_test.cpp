@@ -89,6 +89,24 @@ TEST(Cli, GenerateInfoAndConvertAgree) {
   EXPECT_EQ(body(from_csr.output), body(from_el.output));
 }
 
+TEST(Cli, GeneratesPathsAndGridsAndRunsOnTheirSpecs) {
+  const fs::path dir = scratch("lattice");
+  const std::string grid = (dir / "g.el").string();
+  const Outcome generated = courier("generate grid --rows 30 --columns 20 --weights -o " + grid);
+  ASSERT_EQ(generated.status, 0) << generated.output;
+  EXPECT_NE(generated.output.find("grid:30x20: 600 vertices, 2300 edges"), std::string::npos) << generated.output;
+  const Outcome missing = courier("generate path -o " + (dir / "p.el").string());
+  EXPECT_NE(missing.status, 0);
+  EXPECT_NE(missing.output.find("needs --vertices N"), std::string::npos) << missing.output;
+  for (const std::string& graph : {grid, std::string("grid:30x20:seed=1"), std::string("path:500")}) {
+    const Outcome run = courier("run sssp --graph " + graph + " --weights --source 0 --ranks 2 --verify");
+    EXPECT_EQ(run.status, 0) << graph << "\n" << run.output;
+    EXPECT_NE(run.output.find("Verification: PASS"), std::string::npos) << graph << "\n" << run.output;
+  }
+  const Outcome path = courier("run bfs --graph path:500 --source 0 --ranks 2");
+  EXPECT_NE(path.output.find("Levels:     500"), std::string::npos) << path.output;
+}
+
 TEST(Cli, RunVerifiesEveryAlgorithmOnEveryEngine) {
   for (const char* engine : {"--engine seq", "--ranks 1", "--ranks 3 --policy cvc", "--ranks 2 --policy hash --threads 1",
                              "--ranks 4 --policy iec"})

@@ -1,7 +1,9 @@
-// courier generate kron|urand --scale S [--edge-factor E] [--seed N] [--weights] -o FILE
+// courier generate kron|urand --scale S [--edge-factor E] | path --vertices N | grid --rows R --columns C
+//   [--seed N] [--weights] -o FILE
 #include <fmt/format.h>
 
 #include "commands.hpp"
+#include "courier/core/error.hpp"
 #include "courier/core/timer.hpp"
 #include "courier/graph/generate.hpp"
 #include "graph_options.hpp"
@@ -13,23 +15,51 @@ void add_generate_command(CLI::App& app) {
   struct Options {
     std::string kind;
     graph::GeneratorOptions generator;
+    int scale = 0;
+    std::uint64_t vertices = 0, rows = 0, columns = 0;
     std::string output;
   };
   auto options = std::make_shared<Options>();
   auto* command = app.add_subcommand(
       "generate",
-      "Make a synthetic graph: Graph500 Kronecker (kron) or uniform random (urand).\n"
-      "Example: courier generate kron --scale 20 --weights -o kron20.csr");
-  command->add_option("kind", options->kind, "kron or urand")->required()->check(CLI::IsMember({"kron", "urand"}));
-  command->add_option("--scale", options->generator.scale, "2^SCALE vertices")->required()->check(CLI::Range(1, 40));
-  command->add_option("--edge-factor", options->generator.edge_factor, "Edges per vertex")->capture_default_str()
+      "Make a synthetic graph: Graph500 Kronecker (kron), uniform random (urand), or a path or 2D grid\n"
+      "(undirected, with a diameter that grows with its size, as road networks have).\n"
+      "Example: courier generate kron --scale 20 --weights -o kron20.csr\n"
+      "         courier generate grid --rows 1000 --columns 1000 -o grid.csr");
+  command->add_option("kind", options->kind, "kron, urand, path or grid")
+      ->required()
+      ->check(CLI::IsMember({"kron", "urand", "path", "grid"}));
+  command->add_option("--scale", options->scale, "kron, urand: 2^SCALE vertices")->check(CLI::Range(1, 40));
+  command->add_option("--vertices", options->vertices, "path: its vertices")->check(CLI::PositiveNumber);
+  command->add_option("--rows", options->rows, "grid: its rows")->check(CLI::PositiveNumber);
+  command->add_option("--columns", options->columns, "grid: its columns")->check(CLI::PositiveNumber);
+  command->add_option("--edge-factor", options->generator.edge_factor, "kron, urand: edges per vertex")
+      ->capture_default_str()
       ->check(CLI::Range(1, 1 << 16));
   command->add_option("--seed", options->generator.seed, "Random seed (same seed, same graph)")->capture_default_str();
   command->add_flag("--weights", options->generator.weights, "Random uint32 weights in [1, 255]");
   command->add_option("--threads", options->generator.threads, "Threads (0: all cores; never changes the graph)");
   command->add_option("-o,--output", options->output, "Output file; its extension names the format")->required();
   command->callback([options] {
-    options->generator.kind = options->kind == "kron" ? graph::Generator::kronecker : graph::Generator::uniform;
+    graph::GeneratorOptions& generator = options->generator;
+    auto need = [&](bool given, const char* what) {
+      if (!given) throw InputError(fmt::format("courier generate {} needs {}", options->kind, what));
+    };
+    if (options->kind == "path") {
+      need(options->vertices != 0, "--vertices N");
+      generator.kind = graph::Generator::path;
+      generator.rows = 1;
+      generator.columns = options->vertices;
+    } else if (options->kind == "grid") {
+      need(options->rows != 0 && options->columns != 0, "--rows R and --columns C");
+      generator.kind = graph::Generator::grid;
+      generator.rows = options->rows;
+      generator.columns = options->columns;
+    } else {
+      need(options->scale != 0, "--scale S");
+      generator.kind = options->kind == "kron" ? graph::Generator::kronecker : graph::Generator::uniform;
+      generator.scale = options->scale;
+    }
     (void)graph::format_from_path(options->output);  // a bad extension fails before the work
     const std::string spec = graph::generator_spec(options->generator);
     announce("generating", spec);

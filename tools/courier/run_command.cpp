@@ -130,7 +130,10 @@ void add_run_command(CLI::App& app, const harness::Registry& registry) {
   command->add_option("algorithm", call->spec.algorithm, fmt::format("{}", fmt::join(registry.algorithm_names(), ", ")))
       ->required()
       ->check(CLI::IsMember(registry.algorithm_names()));
-  command->add_option("-g,--graph", call->spec.graph, "Graph file or generator spec (kron:16, urand:16)")->required();
+  command
+      ->add_option("-g,--graph", call->spec.graph,
+                   "Graph file or generator spec (kron:16, urand:16, path:1000, grid:100x100)")
+      ->required();
   std::string engines;
   for (const auto& engine : registry.engines()) engines += fmt::format("{}: {}; ", engine->name(), engine->about());
   command->add_option("--engine", call->spec.engine, engines)

@@ -18,4 +18,10 @@ void kronecker_edges(const GeneratorOptions& options, edge_t first, std::span<Ed
 void uniform_edges(const GeneratorOptions& options, edge_t first, std::span<Edge> out);
 void random_weights(const GeneratorOptions& options, edge_t first, std::span<std::uint32_t> out);
 
+// Paths and grids (lattice.cpp): out[k] is arc first + k; both arcs of an edge weigh the same.
+std::uint64_t lattice_rows(const GeneratorOptions& options);        // 1 for a path
+std::uint64_t lattice_edge_count(const GeneratorOptions& options);  // undirected edges
+void lattice_edges(const GeneratorOptions& options, edge_t first, std::span<Edge> out);
+void lattice_weights(const GeneratorOptions& options, edge_t first, std::span<std::uint32_t> out);
+
 }  // namespace courier::graph::detail

@@ -10,7 +10,17 @@ namespace courier::graph {
 
 namespace {
 
+bool is_lattice(const GeneratorOptions& options) {
+  return options.kind == Generator::path || options.kind == Generator::grid;
+}
+
 void check_options(const GeneratorOptions& options) {
+  if (is_lattice(options)) {
+    const std::uint64_t rows = options.kind == Generator::path ? 1 : options.rows;
+    if (rows == 0 || options.columns == 0 || options.columns > kMaxLatticeVertices / rows)
+      throw InputError(fmt::format("a lattice of {} x {} vertices: pick 1 to 2^40 vertices", rows, options.columns));
+    return;
+  }
   if (options.scale < kMinGeneratorScale || options.scale > kMaxGeneratorScale)
     throw InputError(fmt::format("generator scale {} is outside {}..{}; pick a scale in that range",
                                  options.scale, kMinGeneratorScale, kMaxGeneratorScale));
@@ -23,7 +33,14 @@ void check_options(const GeneratorOptions& options) {
 
 edge_t generated_edge_count(const GeneratorOptions& options) {
   check_options(options);
+  if (is_lattice(options)) return 2 * detail::lattice_edge_count(options);
   return static_cast<edge_t>(options.edge_factor) << options.scale;
+}
+
+vertex_t generated_vertex_count(const GeneratorOptions& options) {
+  check_options(options);
+  if (is_lattice(options)) return detail::lattice_rows(options) * options.columns;
+  return vertex_t{1} << options.scale;
 }
 
 EdgeList generate(const GeneratorOptions& options) {
@@ -35,18 +52,23 @@ EdgeList generate_range(const GeneratorOptions& options, edge_t first, edge_t la
   if (first > last || last > total)
     throw Error(fmt::format("generate_range: [{}, {}) is not a range of the {} edges", first, last, total));
   EdgeList list;
-  list.num_vertices = vertex_t{1} << options.scale;
+  list.num_vertices = generated_vertex_count(options);
   list.edges.resize(last - first);
   std::vector<std::uint32_t> weights(options.weights ? last - first : 0);
   // Chunks are independent: edge first + i is the same whichever thread draws it.
   parallel_for(last - first, options.threads, [&](std::uint64_t begin, std::uint64_t end, unsigned) {
     const std::span<Edge> out(list.edges.data() + begin, end - begin);
+    const std::span<std::uint32_t> out_weights(weights.data() + begin, options.weights ? end - begin : 0);
+    if (is_lattice(options)) {
+      detail::lattice_edges(options, first + begin, out);
+      if (options.weights) detail::lattice_weights(options, first + begin, out_weights);
+      return;
+    }
     if (options.kind == Generator::kronecker)
       detail::kronecker_edges(options, first + begin, out);
     else
       detail::uniform_edges(options, first + begin, out);
-    if (options.weights)
-      detail::random_weights(options, first + begin, std::span(weights.data() + begin, end - begin));
+    if (options.weights) detail::random_weights(options, first + begin, out_weights);
   });
   if (options.weights) list.weights = std::move(weights);
   return list;

@@ -1,5 +1,5 @@
-// "kron:SCALE[:ef=E][:seed=S]" and "urand:SCALE[...]": the names of generated graphs wherever a
-// graph file name is accepted.
+// "kron:SCALE[:ef=E][:seed=S]", "urand:SCALE[...]", "path:N[:seed=S]" and "grid:RxC[:seed=S]": the
+// names of generated graphs wherever a graph file name is accepted.
 #include <charconv>
 #include <string>
 
@@ -14,7 +14,8 @@ namespace {
 
 constexpr std::string_view kForm =
     "the form is kron:SCALE or urand:SCALE with SCALE in 1..40, optionally followed by :ef=E "
-    "(edge factor, default 16) and :seed=S, e.g. kron:16 or urand:12:ef=8";
+    "(edge factor, default 16) and :seed=S, e.g. kron:16 or urand:12:ef=8; or path:N or grid:RxC "
+    "(N or R x C vertices, at most 2^40), optionally followed by :seed=S, e.g. path:1000000 or grid:1000x1000";
 
 [[noreturn]] void malformed(std::string_view spec, std::string_view what) {
   throw InputError(fmt::format("generator spec '{}': {}; {} (a file with this name is read as ./{})",
@@ -39,22 +40,40 @@ bool parse_generator_spec(std::string_view spec, GeneratorOptions& options) {
   } else if (spec.starts_with("urand:")) {
     parsed.kind = Generator::uniform;
     rest = spec.substr(6);
+  } else if (spec.starts_with("path:")) {
+    parsed.kind = Generator::path;
+    rest = spec.substr(5);
+  } else if (spec.starts_with("grid:")) {
+    parsed.kind = Generator::grid;
+    rest = spec.substr(5);
   } else {
     return false;
   }
+  const bool lattice = parsed.kind == Generator::path || parsed.kind == Generator::grid;
 
-  const std::string_view scale = rest.substr(0, rest.find(':'));
-  if (scale.empty()) malformed(spec, "the scale is missing");
-  if (!parse_whole(scale, parsed.scale) || parsed.scale < kMinGeneratorScale ||
-      parsed.scale > kMaxGeneratorScale)
-    malformed(spec, fmt::format("the scale '{}' is not an integer in 1..40", scale));
-  rest.remove_prefix(scale.size());
+  const std::string_view size = rest.substr(0, rest.find(':'));
+  if (size.empty()) malformed(spec, lattice ? "the size is missing" : "the scale is missing");
+  if (parsed.kind == Generator::path) {
+    parsed.rows = 1;
+    if (!parse_whole(size, parsed.columns) || parsed.columns == 0 || parsed.columns > kMaxLatticeVertices)
+      malformed(spec, fmt::format("the vertex count '{}' is not an integer in 1..2^40", size));
+  } else if (parsed.kind == Generator::grid) {
+    const std::size_t x = size.find('x');
+    if (x == std::string_view::npos || !parse_whole(size.substr(0, x), parsed.rows) ||
+        !parse_whole(size.substr(x + 1), parsed.columns) || parsed.rows == 0 || parsed.columns == 0 ||
+        parsed.columns > kMaxLatticeVertices / parsed.rows)
+      malformed(spec, fmt::format("the size '{}' is not RxC with 1 to 2^40 vertices in all", size));
+  } else if (!parse_whole(size, parsed.scale) || parsed.scale < kMinGeneratorScale ||
+             parsed.scale > kMaxGeneratorScale) {
+    malformed(spec, fmt::format("the scale '{}' is not an integer in 1..40", size));
+  }
+  rest.remove_prefix(size.size());
 
   while (!rest.empty()) {
     rest.remove_prefix(1);  // the ':'
     const std::string_view field = rest.substr(0, rest.find(':'));
     rest.remove_prefix(field.size());
-    if (field.starts_with("ef=")) {
+    if (field.starts_with("ef=") && !lattice) {
       if (!parse_whole(field.substr(3), parsed.edge_factor) || parsed.edge_factor < 1 ||
           parsed.edge_factor > kMaxEdgeFactor)
         malformed(spec, fmt::format("the edge factor in '{}' is not an integer in 1..{}", field,
@@ -63,7 +82,7 @@ bool parse_generator_spec(std::string_view spec, GeneratorOptions& options) {
       if (!parse_whole(field.substr(5), parsed.seed))
         malformed(spec, fmt::format("the seed in '{}' is not an unsigned 64-bit integer", field));
     } else {
-      malformed(spec, fmt::format("'{}' is not ef=E or seed=S", field));
+      malformed(spec, fmt::format("'{}' is not {}", field, lattice ? "seed=S" : "ef=E or seed=S"));
     }
   }
   options = parsed;
@@ -72,9 +91,15 @@ bool parse_generator_spec(std::string_view spec, GeneratorOptions& options) {
 
 std::string generator_spec(const GeneratorOptions& options) {
   const GeneratorOptions defaults;
-  std::string spec = fmt::format("{}:{}", options.kind == Generator::kronecker ? "kron" : "urand",
-                                 options.scale);
-  if (options.edge_factor != defaults.edge_factor) spec += fmt::format(":ef={}", options.edge_factor);
+  std::string spec;
+  if (options.kind == Generator::path) {
+    spec = fmt::format("path:{}", options.columns);
+  } else if (options.kind == Generator::grid) {
+    spec = fmt::format("grid:{}x{}", options.rows, options.columns);
+  } else {
+    spec = fmt::format("{}:{}", options.kind == Generator::kronecker ? "kron" : "urand", options.scale);
+    if (options.edge_factor != defaults.edge_factor) spec += fmt::format(":ef={}", options.edge_factor);
+  }
   if (options.seed != defaults.seed) spec += fmt::format(":seed={}", options.seed);
   return spec;
 }

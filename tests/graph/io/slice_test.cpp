@@ -162,6 +162,9 @@ TEST(Slice, GeneratorsMakeOnlyTheirShare) {
   expect_parts_join_to_whole("kron:7", options);
   expect_parts_join_to_whole("urand:6:ef=3:seed=9");
   EXPECT_EQ(read_edge_slice("kron:7", {}, 1, 4).edges.edges.size(), 16u * 128 / 4);
+  expect_parts_join_to_whole("path:37", options);
+  expect_parts_join_to_whole("grid:7x9:seed=3", options);
+  EXPECT_EQ(read_edge_slice("grid:10x10", {}, 3, 4).edges.edges.size(), 360u / 4);
 }
 
 // The error of the part that has the bad line, with the line counted from the start of the file.
