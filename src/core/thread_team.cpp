@@ -6,6 +6,9 @@ ThreadTeam::ThreadTeam(unsigned size) : ThreadTeam(size, {}) {}
 
 ThreadTeam::ThreadTeam(unsigned size, std::vector<unsigned> pus) {
   if (size == 0) size = 1;
+  scan_slots_ = std::make_unique<ScanSlot[]>(size);
+  caller_scan_slot_ = this_thread_scan_slot;
+  this_thread_scan_slot = &scan_slots_[0];
   if (pus.size() == size) {
     caller_binding_ = ThreadBinding::current();
     if (caller_binding_ && pin_this_thread(pus[0])) pus_ = std::move(pus);
@@ -20,6 +23,14 @@ ThreadTeam::~ThreadTeam() {
   generation_.notify_all();
   for (std::thread& t : workers_) t.join();
   if (caller_binding_) caller_binding_->restore();
+  this_thread_scan_slot = caller_scan_slot_;
+}
+
+std::uint64_t ThreadTeam::scanned_words() const {
+  std::uint64_t total = 0;
+  for (unsigned member = 0; member < size(); ++member)
+    total += scan_slots_[member].words.load(std::memory_order_relaxed);
+  return total;
 }
 
 void ThreadTeam::call(unsigned member) {
@@ -33,6 +44,7 @@ void ThreadTeam::call(unsigned member) {
 
 void ThreadTeam::work(unsigned member) {
   if (!pus_.empty()) pin_this_thread(pus_[member]);  // best effort: the caller's bind succeeded
+  this_thread_scan_slot = &scan_slots_[member];
   std::uint64_t seen = 0;
   for (;;) {
     generation_.wait(seen);

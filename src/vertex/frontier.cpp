@@ -1,12 +1,10 @@
 #include "courier/vertex/frontier.hpp"
 
-#include <utility>
-
 namespace courier::vertex {
 
 void Frontier::take(Bitset& updated) {
-  std::swap(bits_, updated);
-  updated.clear();
+  bits_.swap(updated);
+  updated.clear();  // the old frontier: its touched words only
   list_.clear();
   sparse_ = false;
 }
@@ -18,7 +16,7 @@ std::uint64_t Frontier::prepare() {
   sparse_ = count * 32 < bits_.size();
   if (sparse_) {
     list_.reserve(count);
-    bits_.for_each(0, bits_.size(), [&](std::size_t v) { list_.push_back(static_cast<local_t>(v)); });
+    bits_.for_each([&](std::size_t v) { list_.push_back(static_cast<local_t>(v)); });
   }
   return count;
 }

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <vector>
+
 using courier::Bitset;
 
 TEST(Bitset, CountsTheMembersOfARange) {
@@ -26,6 +28,89 @@ TEST(Bitset, RangeCountEqualsMemberByMemberOnEveryRange) {
     for (std::size_t end = begin; end <= 150; ++end) {
       ASSERT_EQ(set.count(begin, end), expected) << "[" << begin << ", " << end << ")";
       if (end < 150) expected += set.test(end);
+    }
+  }
+}
+
+namespace {
+
+// The members by testing every bit: what every faster path must agree with.
+std::vector<std::size_t> members(const Bitset& set) {
+  std::vector<std::size_t> out;
+  for (std::size_t i = 0; i < set.size(); ++i)
+    if (set.test(i)) out.push_back(i);
+  return out;
+}
+
+// Words scanned by the calling thread while `fn` runs.
+template <class Fn>
+std::uint64_t words_scanned_by(Fn&& fn) {
+  courier::ScanSlot slot;
+  courier::ScanSlot* before = courier::this_thread_scan_slot;
+  courier::this_thread_scan_slot = &slot;
+  fn();
+  courier::this_thread_scan_slot = before;
+  return slot.words.load();
+}
+
+}  // namespace
+
+TEST(Bitset, FewMembersCostTheirWordsNotTheSize) {
+  Bitset set(1'000'000);  // 15,625 words
+  const std::uint64_t words = words_scanned_by([&] {
+    for (int round = 0; round < 100; ++round) {
+      set.set(round * 9973 % 1'000'000);
+      set.set(999'999);
+      ASSERT_TRUE(set.listed());
+      ASSERT_EQ(set.count(), 2u);
+      ASSERT_TRUE(set.any());
+      set.tidy();
+      ASSERT_EQ(set.count(0, 500'000), round * 9973 % 1'000'000 < 500'000 ? 1u : 0u);
+      std::vector<std::size_t> seen;
+      set.for_each([&](std::size_t i) { seen.push_back(i); });
+      ASSERT_EQ(seen.size(), 2u);
+      ASSERT_EQ(seen.back(), 999'999u);
+      set.clear();
+      ASSERT_FALSE(set.any());
+    }
+  });
+  EXPECT_LT(words, 100u * 20);  // a handful of words a round, where one scan alone is 15,625
+}
+
+TEST(Bitset, ListedAndScannedAgreeThroughResetsSwapsAndOverflow) {
+  std::uint64_t x = 12345;
+  auto next = [&] { return x ^= x << 13, x ^= x >> 7, x ^= x << 17; };
+  for (std::size_t size : {1u, 64u, 100u, 640u, 5000u, 70'000u}) {
+    SCOPED_TRACE(size);
+    Bitset a(size), b(size);
+    for (int round = 0; round < 40; ++round) {
+      // Rounds of growing density: listed at first, past the list's room (an eighth of the words) later.
+      const std::size_t sets = 1 + static_cast<std::size_t>(round) * round * size / 4000;
+      for (std::size_t k = 0; k < sets; ++k) a.set(next() % size);
+      for (std::size_t k = 0; k < sets / 4; ++k) a.reset(next() % size);
+      for (std::size_t k = 0; k < sets / 4; ++k) a.set(next() % size);  // words reset to zero come back: listed once
+      const std::vector<std::size_t> expected = members(a);
+      ASSERT_EQ(a.count(), expected.size());
+      ASSERT_EQ(a.any(), !expected.empty());
+      a.tidy();
+      const std::size_t begin = next() % size, end = begin + next() % (size - begin + 1);
+      std::vector<std::size_t> seen;
+      a.for_each(begin, end, [&](std::size_t i) { seen.push_back(i); });
+      std::vector<std::size_t> in_range;
+      for (std::size_t i : expected)
+        if (i >= begin && i < end) in_range.push_back(i);
+      ASSERT_EQ(seen, in_range);
+      ASSERT_EQ(a.count(begin, end), in_range.size());
+      b.add_all(a);
+      std::vector<std::size_t> all;
+      b.for_each([&](std::size_t i) { all.push_back(i); });
+      ASSERT_EQ(all, members(b));
+      a.swap(b);  // as a frontier takes an updated set
+      b.clear();
+      ASSERT_EQ(members(b), std::vector<std::size_t>{});
+      ASSERT_EQ(b.count(), 0u);
+      if (round % 7 == 6) a.clear();
+      ASSERT_EQ(a.count(), members(a).size());
     }
   }
 }

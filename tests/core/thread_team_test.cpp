@@ -85,3 +85,17 @@ TEST(Bitset, AddAllUnitesWordByWordAndLeavesTheOtherAlone) {
   EXPECT_EQ(other.count(), 3u);
   EXPECT_FALSE(other.test(130));
 }
+
+TEST(ThreadTeam, SumsTheBitsetWordsItsMembersScanAndLeavesOtherThreadsUncounted) {
+  courier::Bitset bits(64 * 100);  // 100 words; past the list's room once every word is touched
+  for (std::size_t i = 0; i < bits.size(); i += 64) bits.set(i);
+  courier::ScanSlot* outside = courier::this_thread_scan_slot;
+  {
+    courier::ThreadTeam team(3);
+    team.run([&](unsigned) { EXPECT_EQ(bits.count(0, bits.size()), 100u); });
+    EXPECT_EQ(team.scanned_words(), 300u);
+    EXPECT_EQ(bits.count(0, 64), 1u);  // the caller is member 0 while the team lives
+    EXPECT_EQ(team.scanned_words(), 301u);
+  }
+  EXPECT_EQ(courier::this_thread_scan_slot, outside);
+}

@@ -1,11 +1,20 @@
 #pragma once
 // Bitset: a fixed-size set of small integers that many threads may add to at once (set is an
 // atomic fetch_or), as the compute threads of a round mark the labels they updated.
+//
+// It remembers the 64-bit words it touched since it was last cleared, while they are few (at most
+// an eighth of its words), so clearing, counting and visiting cost the touched words, not the
+// size: a round that updates three vertices of a million-vertex graph scans three words. Past that
+// it scans every word, which then costs at most eight times the touched ones. Range operations use
+// the list once tidy() has sorted it. Words visited are counted (scan_count.hpp).
+#include <algorithm>
 #include <atomic>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+
+#include "courier/core/scan_count.hpp"
 
 namespace courier {
 
@@ -13,55 +22,123 @@ class Bitset {
  public:
   Bitset() = default;
   explicit Bitset(std::size_t size) { resize(size); }
+  Bitset(Bitset&& other) noexcept { swap(other); }
+  Bitset& operator=(Bitset&& other) noexcept {
+    Bitset gone(std::move(*this));
+    swap(other);
+    return *this;
+  }
 
   void resize(std::size_t size) {
     size_ = size;
     words_ = std::make_unique<std::atomic<std::uint64_t>[]>(word_count());
-    clear();
+    listed_ = std::make_unique<std::atomic<std::uint64_t>[]>((word_count() + 63) / 64);
+    capacity_ = word_count() <= UINT32_MAX ? word_count() / 8 : 0;  // listed as 32-bit word indices
+    touched_ = std::make_unique<std::uint32_t[]>(capacity_);
+    clear_all();
   }
   std::size_t size() const { return size_; }
+  void swap(Bitset& other) noexcept {
+    std::swap(size_, other.size_);
+    std::swap(words_, other.words_);
+    std::swap(listed_, other.listed_);
+    std::swap(touched_, other.touched_);
+    std::swap(capacity_, other.capacity_);
+    std::swap(sorted_, other.sorted_);
+    const std::size_t mine = touched_count_.load(std::memory_order_relaxed);
+    touched_count_.store(other.touched_count_.load(std::memory_order_relaxed), std::memory_order_relaxed);
+    other.touched_count_.store(mine, std::memory_order_relaxed);
+  }
 
   // Thread-safe; returns whether the bit was clear before. A plain read first skips the atomic
   // read-modify-write when the bit is already set (a vertex improved twice in a round).
   bool set(std::size_t i) {
     const std::uint64_t bit = std::uint64_t{1} << (i % 64);
     if (words_[i / 64].load(std::memory_order_relaxed) & bit) return false;
-    return (words_[i / 64].fetch_or(bit, std::memory_order_relaxed) & bit) == 0;
+    const std::uint64_t before = words_[i / 64].fetch_or(bit, std::memory_order_relaxed);
+    if (before == 0) touch(i / 64);
+    return (before & bit) == 0;
   }
   // Sets i without an atomic read-modify-write: only while no other thread writes i's 64-bit
   // word (e.g. threads that own whole words of a range, as Engine::pull hands them out).
   void set_exclusive(std::size_t i) {
     std::atomic<std::uint64_t>& word = words_[i / 64];
-    word.store(word.load(std::memory_order_relaxed) | (std::uint64_t{1} << (i % 64)), std::memory_order_relaxed);
+    const std::uint64_t before = word.load(std::memory_order_relaxed);
+    word.store(before | (std::uint64_t{1} << (i % 64)), std::memory_order_relaxed);
+    if (before == 0) touch(i / 64);
   }
   // Adds every member of `other` (the same size), a word at a time; not thread-safe.
   void add_all(const Bitset& other) {
-    for (std::size_t w = 0; w < word_count(); ++w)
-      if (const std::uint64_t bits = other.words_[w].load(std::memory_order_relaxed))
-        words_[w].fetch_or(bits, std::memory_order_relaxed);
+    other.for_each_word(0, other.word_count(), [&](std::size_t w, std::uint64_t bits) {
+      if (words_[w].fetch_or(bits, std::memory_order_relaxed) == 0) touch(w);
+    });
   }
   bool test(std::size_t i) const {
     return (words_[i / 64].load(std::memory_order_relaxed) >> (i % 64)) & 1;
   }
+  // Clears i; its word stays listed (clear() empties it).
   void reset(std::size_t i) {
     words_[i / 64].fetch_and(~(std::uint64_t{1} << (i % 64)), std::memory_order_relaxed);
   }
+  // Not thread-safe. Costs the touched words while they are listed.
   void clear() {
-    for (std::size_t w = 0; w < word_count(); ++w) words_[w].store(0, std::memory_order_relaxed);
+    const std::size_t touched = touched_count_.load(std::memory_order_relaxed);
+    if (touched >= capacity_) {
+      clear_all();
+      return;
+    }
+    for (std::size_t k = 0; k < touched; ++k) {
+      words_[touched_[k]].store(0, std::memory_order_relaxed);
+      listed_[touched_[k] / 64].store(0, std::memory_order_relaxed);
+    }
+    count_scanned_words(touched);
+    touched_count_.store(0, std::memory_order_relaxed);
+    sorted_ = 0;
   }
-  std::size_t count() const { return count(0, size_); }
+  // Sorts the list of touched words, so that range operations visit only listed words. Call it
+  // from one thread while none sets bits; a bit set afterwards in a word not yet listed makes
+  // range operations scan again until the next tidy().
+  void tidy() {
+    const std::size_t touched = touched_count_.load(std::memory_order_relaxed);
+    if (touched >= capacity_ || sorted_ == touched) return;
+    std::sort(touched_.get() + sorted_, touched_.get() + touched);
+    std::inplace_merge(touched_.get(), touched_.get() + sorted_, touched_.get() + touched);
+    sorted_ = touched;
+  }
+  // Whether the touched words are listed (few), so whole-set operations cost only them.
+  bool listed() const { return touched_count_.load(std::memory_order_relaxed) < capacity_; }
+
+  std::size_t count() const {
+    std::size_t total = 0;
+    const std::size_t touched = touched_count_.load(std::memory_order_relaxed);
+    if (touched < capacity_) {
+      for (std::size_t k = 0; k < touched; ++k)
+        total += static_cast<std::size_t>(std::popcount(words_[touched_[k]].load(std::memory_order_relaxed)));
+      count_scanned_words(touched);
+      return total;
+    }
+    return count(0, size_);
+  }
   // Members in [begin, end), a word at a time.
   std::size_t count(std::size_t begin, std::size_t end) const {
     std::size_t total = 0;
-    for (std::size_t w = begin / 64; begin < end && w <= (end - 1) / 64; ++w) {
-      std::uint64_t word = words_[w].load(std::memory_order_relaxed);
+    if (begin >= end) return 0;
+    for_each_word(begin / 64, (end - 1) / 64 + 1, [&](std::size_t w, std::uint64_t word) {
       if (w == begin / 64) word &= ~std::uint64_t{0} << (begin % 64);
       if (w == (end - 1) / 64 && end % 64 != 0) word &= (std::uint64_t{1} << (end % 64)) - 1;
       total += static_cast<std::size_t>(std::popcount(word));
-    }
+    });
     return total;
   }
   bool any() const {
+    const std::size_t touched = touched_count_.load(std::memory_order_relaxed);
+    if (touched < capacity_) {
+      count_scanned_words(touched);
+      for (std::size_t k = 0; k < touched; ++k)
+        if (words_[touched_[k]].load(std::memory_order_relaxed) != 0) return true;
+      return false;
+    }
+    count_scanned_words(word_count());
     for (std::size_t w = 0; w < word_count(); ++w)
       if (words_[w].load(std::memory_order_relaxed) != 0) return true;
     return false;
@@ -69,23 +146,70 @@ class Bitset {
   // Calls fn(i) for every set i in [begin, end), in order.
   template <class Fn>
   void for_each(std::size_t begin, std::size_t end, Fn&& fn) const {
-    for (std::size_t i = begin; i < end;) {
-      std::uint64_t word = words_[i / 64].load(std::memory_order_relaxed) >> (i % 64);
-      if (word == 0) {
-        i = (i / 64 + 1) * 64;
-        continue;
+    if (begin >= end) return;
+    for_each_word(begin / 64, (end - 1) / 64 + 1, [&](std::size_t w, std::uint64_t word) {
+      if (w == begin / 64) word &= ~std::uint64_t{0} << (begin % 64);
+      for (; word != 0; word &= word - 1) {
+        const std::size_t i = w * 64 + static_cast<std::size_t>(std::countr_zero(word));
+        if (i >= end) return;
+        fn(i);
       }
-      i += static_cast<std::size_t>(std::countr_zero(word));
-      if (i < end) fn(i);
-      ++i;
-    }
+    });
+  }
+  // Every member, in order (tidies first).
+  template <class Fn>
+  void for_each(Fn&& fn) {
+    tidy();
+    for_each(0, size_, fn);
   }
 
  private:
   std::size_t word_count() const { return (size_ + 63) / 64; }
 
+  // Word w became non-zero: list it, once, while the list has room.
+  void touch(std::size_t w) {
+    if (touched_count_.load(std::memory_order_relaxed) >= capacity_) return;
+    const std::uint64_t bit = std::uint64_t{1} << (w % 64);
+    if (listed_[w / 64].fetch_or(bit, std::memory_order_relaxed) & bit) return;
+    const std::size_t at = touched_count_.fetch_add(1, std::memory_order_relaxed);
+    if (at < capacity_) touched_[at] = static_cast<std::uint32_t>(w);
+  }
+
+  void clear_all() {
+    for (std::size_t w = 0; w < word_count(); ++w) words_[w].store(0, std::memory_order_relaxed);
+    for (std::size_t w = 0; w < (word_count() + 63) / 64; ++w) listed_[w].store(0, std::memory_order_relaxed);
+    count_scanned_words(word_count());
+    touched_count_.store(0, std::memory_order_relaxed);
+    sorted_ = 0;
+  }
+
+  // fn(w, word) for the non-zero words w in [first, last): the listed ones when the list is sorted
+  // and current, else all of them.
+  template <class Fn>
+  void for_each_word(std::size_t first, std::size_t last, Fn&& fn) const {
+    const std::size_t touched = touched_count_.load(std::memory_order_relaxed);
+    if (touched < capacity_ && sorted_ == touched) {
+      const std::uint32_t* begin = touched_.get();
+      const std::uint32_t* end = begin + touched;
+      const std::uint32_t* k = std::lower_bound(begin, end, static_cast<std::uint32_t>(first));
+      std::size_t visited = 0;
+      for (; k != end && *k < last; ++k, ++visited)
+        if (const std::uint64_t word = words_[*k].load(std::memory_order_relaxed)) fn(*k, word);
+      count_scanned_words(visited + 1);
+      return;
+    }
+    count_scanned_words(last - first);
+    for (std::size_t w = first; w < last; ++w)
+      if (const std::uint64_t word = words_[w].load(std::memory_order_relaxed)) fn(w, word);
+  }
+
   std::size_t size_ = 0;
   std::unique_ptr<std::atomic<std::uint64_t>[]> words_;
+  std::unique_ptr<std::atomic<std::uint64_t>[]> listed_;  // a bit per word: in touched_ already
+  std::unique_ptr<std::uint32_t[]> touched_;              // word indices, as first touched
+  std::size_t capacity_ = 0;                              // touched_'s room; beyond it, scan
+  std::atomic<std::size_t> touched_count_{0};             // may pass capacity_: then not listed
+  std::size_t sorted_ = 0;                                // touched_[0, sorted_) is in order
 };
 
 }  // namespace courier

@@ -1,6 +1,8 @@
 #pragma once
 // Frontier: the active local vertices of a data-driven round. A bitset, which threads add to at
 // once; when few are active it also keeps them as a sorted list so a round touches only them.
+// Taking, counting, listing and clearing cost the active vertices' words, not the graph's size
+// (the bitset lists the words it touched).
 #include <cstdint>
 #include <span>
 #include <vector>
