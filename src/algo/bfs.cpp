@@ -1,9 +1,13 @@
 // BFS by levels, direction-optimizing (Beamer): push from a small frontier, pull into unvisited
 // vertices when the frontier is large. Level is a min-label read at sources, written at
-// destinations; the engine moves it as the partition policy needs.
+// destinations; the engine moves it as the partition policy needs. Each vertex reached gets its
+// reacher's level + 1, so a rank that runs levels alone (Engine::next_level: pushes only, the
+// direction rule's state untouched, so every rank keeps deciding alike) needs no shared depth.
 #include "courier/algo/bfs.hpp"
 
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "courier/core/error.hpp"
 #include "courier/graph/reference/unreached.hpp"
@@ -45,13 +49,19 @@ std::vector<std::uint64_t> bfs(Engine& engine, const BfsOptions& options) {
   double unexplored = can_pull ? static_cast<double>(engine.sum_all(std::uint64_t{g.edges()})) : 0;
   bool pulling = false;
   std::uint64_t last_active = 0;
-  for (std::uint32_t depth = 0; engine.next_round(frontier); ++depth) {
-    const std::uint32_t next = depth + 1;
+  auto push = [&] {
+    engine.push(frontier, [&](local_t u, local_t v, edge_t) {
+      if (level.load(v) == kUnvisited) level.combine(v, level[u] + 1);
+    });
+  };
+  while (engine.next_round(frontier)) {
     if (can_pull) {
       const double active = static_cast<double>(engine.active());
       if (!pulling) {
         const double frontier_edges = static_cast<double>(engine.sum_all(out_edges_of(g, frontier)));
-        pulling = frontier_edges > unexplored / options.alpha;
+        // A pull visits every vertex: the frontier must outweigh them too, so a tiny one (the
+        // tail of a long path) never pulls.
+        pulling = frontier_edges > std::max(unexplored, vertices) / options.alpha;
         unexplored -= frontier_edges;
       } else {
         pulling = !(active < vertices / options.beta && engine.active() < last_active);
@@ -59,23 +69,22 @@ std::vector<std::uint64_t> bfs(Engine& engine, const BfsOptions& options) {
       last_active = engine.active();
     }
     if (pulling) {
-      // The frontier holds exactly the proxies at level `depth` (every label written in the last
-      // round was `depth`, and each write or sync marked it), and its bitset is 1/32 the size of
-      // the levels, so the scan tests bits; each thread owns whole words of v's marks.
+      // The frontier holds exactly the proxies of the last level (every label written in the last
+      // round was that level, and each write or sync marked it), and its bitset is 1/32 the size
+      // of the levels, so the scan tests bits; each thread owns whole words of v's marks.
       const Bitset& current = frontier.bits();
       engine.pull([&](local_t v, std::span<const local_t> in, edge_t) {
         if (level[v] != kUnvisited) return;
         for (local_t u : in)
           if (current.test(u)) {
-            level.set_exclusive(v, next);
+            level.set_exclusive(v, level[u] + 1);
             return;
           }
       });
     } else {
-      engine.push(frontier, [&](local_t, local_t v, edge_t) {
-        if (level.load(v) == kUnvisited) level.combine(v, next);
-      });
+      push();
     }
+    while (engine.next_level(frontier, level)) push();
     engine.sync(level);
     frontier.take(level.updated());
   }

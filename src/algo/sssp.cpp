@@ -40,8 +40,8 @@ bool shortest_distances(Engine& engine, const SsspOptions& options, const std::u
   std::uint64_t bucket_end = delta;  // this bucket holds distances below it
   Frontier frontier(g.proxies());
   std::atomic<bool> too_far{false};
-  for (;;) {
-    // The round's work: pending vertices in the current bucket (all of them for Bellman-Ford).
+  // The round's work: pending vertices in the current bucket (all of them for Bellman-Ford).
+  auto take_bucket = [&] {
     frontier.clear();
     pending.prepare();
     engine.for_each_active(pending, [&](local_t v) {
@@ -50,21 +50,18 @@ bool shortest_distances(Engine& engine, const SsspOptions& options, const std::u
         pending.bits().reset(v);
       }
     });
-    if (!engine.next_round(frontier)) {
-      // Bucket empty everywhere: move to the one holding the closest pending vertex, if any.
-      double closest = INFINITY;
-      pending.bits().for_each(0, pending.size(), [&](std::size_t v) {
-        closest = std::min(closest, static_cast<double>(dist[static_cast<local_t>(v)]));
-      });
-      // Agreed here too: a distance too far for Dist (on any rank) ends this run everywhere.
-      closest = engine.min_all(too_far.load(std::memory_order_relaxed) ? -1.0 : closest);
-      if (closest < 0) return false;
-      if (std::isinf(closest)) break;
-      bucket_end = (static_cast<std::uint64_t>(closest) / delta + 1) * delta;
-      continue;
-    }
-    // u's distance is read once: if another thread lowers it meanwhile, u is marked and relaxes
-    // again with the lower one, so the distances come out the same.
+  };
+  // The distance of the closest pending vertex here, or infinity.
+  auto closest_pending = [&] {
+    double closest = INFINITY;
+    pending.bits().for_each(
+        [&](std::size_t v) { closest = std::min(closest, static_cast<double>(dist[static_cast<local_t>(v)])); });
+    return closest;
+  };
+  auto bucket_after = [&](double closest) { return (static_cast<std::uint64_t>(closest) / delta + 1) * delta; };
+  // u's distance is read once: if another thread lowers it meanwhile, u is marked and relaxes
+  // again with the lower one, so the distances come out the same.
+  auto relax = [&] {
     engine.for_each_active(frontier, [&](local_t u) {
       const std::uint64_t from = dist.load(u);
       for (edge_t e = out.offsets[u], end = out.offsets[u + 1]; e < end; ++e) {
@@ -79,6 +76,37 @@ bool shortest_distances(Engine& engine, const SsspOptions& options, const std::u
         if (candidate < dist.load(v)) dist.combine(v, static_cast<Dist>(candidate));
       }
     });
+  };
+  for (;;) {
+    take_bucket();
+    if (!engine.next_round(frontier)) {
+      // Bucket empty everywhere: move to the one holding the closest pending vertex, if any.
+      // Agreed here too: a distance too far for Dist (on any rank) ends this run everywhere.
+      const double closest = engine.min_all(too_far.load(std::memory_order_relaxed) ? -1.0 : closest_pending());
+      if (closest < 0) return false;
+      if (std::isinf(closest)) break;
+      bucket_end = bucket_after(closest);
+      continue;
+    }
+    relax();
+    // Alone (Engine::next_level), this rank goes on through its own buckets while its updates
+    // stay here. Its buckets then run ahead of the others' pending vertices, which this rank's
+    // labels cannot depend on before they travel: the distances are the same.
+    while (!too_far.load(std::memory_order_relaxed) && engine.stays_here(dist)) {
+      pending.bits().add_all(dist.updated());
+      dist.updated().clear();
+      take_bucket();
+      std::uint64_t active = frontier.prepare();
+      if (active == 0) {  // this rank's next bucket
+        const double closest = closest_pending();
+        if (std::isinf(closest)) break;
+        bucket_end = bucket_after(closest);
+        take_bucket();
+        active = frontier.prepare();
+      }
+      engine.count_level(active);
+      relax();
+    }
     engine.sync(dist);
     pending.bits().add_all(dist.updated());
     dist.updated().clear();

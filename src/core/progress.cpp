@@ -28,4 +28,25 @@ void Progress::add(std::uint64_t amount) {
   }
 }
 
+ProgressLine::ProgressLine(std::string label, std::chrono::milliseconds period, std::FILE* out)
+    : label_(std::move(label)),
+      period_(period),
+      out_(out != nullptr ? out
+           : ::isatty(2)  ? stderr
+                          : nullptr),
+      next_(std::chrono::steady_clock::now() + period) {}
+
+ProgressLine::~ProgressLine() {
+  if (shown_) std::fprintf(out_, "\n");
+}
+
+void ProgressLine::show(std::string_view what) {
+  if (out_ == nullptr) return;
+  // Padded, so a shorter line hides the end of a longer one before it.
+  std::fprintf(out_, "\r%s: %-*.*s", label_.c_str(), 48, static_cast<int>(what.size()), what.data());
+  std::fflush(out_);
+  shown_ = true;
+  next_ = std::chrono::steady_clock::now() + period_;
+}
+
 }  // namespace courier

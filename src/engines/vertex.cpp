@@ -218,12 +218,17 @@ nlohmann::json VertexStats::to_json() const {
   nlohmann::json per_round = nlohmann::json::array();
   for (const vertex::RoundStats& round : run.rounds)
     per_round.push_back({{"active", round.active},
+                         {"levels", round.levels},
+                         {"visited", round.visited},
+                         {"scanned_words", round.scanned_words},
                          {"compute_seconds", round.compute_seconds},
                          {"sync_seconds", round.sync_seconds},
                          {"messages", round.messages},
                          {"bytes", round.bytes},
                          {"buffer_bytes_peak", round.buffer_bytes_peak}});
   nlohmann::json json = {{"rounds", run.rounds.size()},
+                         {"levels", run.levels},
+                         {"scanned_words", run.scanned_words},
                          {"per_round", std::move(per_round)},
                          {"compute_seconds", run.compute_seconds},
                          {"sync_seconds", run.sync_seconds},
@@ -245,19 +250,22 @@ nlohmann::json VertexStats::to_json() const {
 
 std::string VertexStats::describe(bool verbose) const {
   std::string text = fmt::format(
-      "Engine:     {} rounds, compute {:.6f} s, communication {:.6f} s, {} messages, {} bytes\n"
+      "Engine:     {} rounds{}, compute {:.6f} s, communication {:.6f} s, {} messages, {} bytes\n"
       "Buffers:    peak {} bytes on the busiest rank, channel set-up {:.6f} s\n"
       "Partition:  replication {:.3f} proxies per vertex, edge imbalance {:.3f}\n",
-      run.rounds.size(), run.compute_seconds, run.sync_seconds, run.messages, run.bytes, run.buffer_bytes_peak,
-      run.setup_seconds, quality.replication, quality.edge_imbalance);
+      run.rounds.size(),
+      run.levels > run.rounds.size() ? fmt::format(" ({} levels, some run by one rank alone)", run.levels) : "",
+      run.compute_seconds, run.sync_seconds, run.messages, run.bytes, run.buffer_bytes_peak, run.setup_seconds,
+      quality.replication, quality.edge_imbalance);
   if (!verbose) return text;
   // Times and buffers the largest of any rank, messages and bytes of all.
-  text += fmt::format("Rounds:     {:>5} {:>12} {:>11} {:>11} {:>9} {:>12} {:>12}\n", "round", "active", "compute s",
-                      "comm s", "messages", "bytes", "buffer peak");
+  text += fmt::format("Rounds:     {:>5} {:>12} {:>11} {:>11} {:>9} {:>12} {:>12} {:>8} {:>12}\n", "round", "active",
+                      "compute s", "comm s", "messages", "bytes", "buffer peak", "levels", "words scanned");
   for (std::size_t i = 0; i < run.rounds.size(); ++i) {
     const vertex::RoundStats& r = run.rounds[i];
-    text += fmt::format("            {:>5} {:>12} {:>11.6f} {:>11.6f} {:>9} {:>12} {:>12}\n", i, r.active,
-                        r.compute_seconds, r.sync_seconds, r.messages, r.bytes, r.buffer_bytes_peak);
+    text += fmt::format("            {:>5} {:>12} {:>11.6f} {:>11.6f} {:>9} {:>12} {:>12} {:>8} {:>12}\n", i, r.active,
+                        r.compute_seconds, r.sync_seconds, r.messages, r.bytes, r.buffer_bytes_peak, r.levels,
+                        r.scanned_words);
   }
   return text;
 }

@@ -10,6 +10,7 @@ void Frontier::take(Bitset& updated) {
 }
 
 std::uint64_t Frontier::prepare() {
+  bits_.tidy();  // e.g. a set of pending vertices that is never cleared, only reset
   const std::uint64_t count = bits_.count();
   list_.clear();
   // A list pays off when it is much shorter than the bitset's words are many.

@@ -114,3 +114,28 @@ TEST(Bitset, ListedAndScannedAgreeThroughResetsSwapsAndOverflow) {
     }
   }
 }
+
+TEST(Bitset, TidyDropsEmptiedWordsAndListsAgainASetThatShrank) {
+  Bitset set(64 * 800);  // room for 100 listed words
+  for (std::size_t w = 0; w < 800; ++w) set.set(w * 64 + w % 64);
+  EXPECT_FALSE(set.listed());  // every word touched: scanned
+  for (std::size_t w = 0; w < 800; ++w)
+    if (w % 100 != 7) set.reset(w * 64 + w % 64);
+  set.tidy();  // one scan lists the eight words left
+  ASSERT_TRUE(set.listed());
+  EXPECT_EQ(set.count(), 8u);
+  const std::uint64_t words = words_scanned_by([&] {
+    for (int round = 0; round < 50; ++round) {  // a pending set: reset and set, never cleared
+      set.reset(107 * 64 + 107 % 64);
+      set.set(round * 64 + 1);
+      set.tidy();
+      ASSERT_TRUE(set.listed());
+      set.set(round * 64 + 1);
+      std::vector<std::size_t> seen;
+      set.for_each([&](std::size_t i) { seen.push_back(i); });
+      ASSERT_EQ(seen, members(set));
+      set.reset(round * 64 + 1);
+    }
+  });
+  EXPECT_LT(words, 50u * 40);  // tens of listed words a round, not 800
+}

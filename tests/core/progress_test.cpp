@@ -28,3 +28,39 @@ TEST(Progress, ThreadSafeAdds) {
 }
 
 }  // namespace
+
+namespace {
+
+std::string read_back(std::FILE* file) {
+  std::rewind(file);
+  std::string text;
+  for (int c = std::fgetc(file); c != EOF; c = std::fgetc(file)) text += static_cast<char>(c);
+  return text;
+}
+
+TEST(ProgressLine, RedrawsItsLineWhenDueAndEndsIt) {
+  std::FILE* file = std::tmpfile();
+  ASSERT_NE(file, nullptr);
+  {
+    courier::ProgressLine line("rounds", std::chrono::milliseconds(0), file);
+    ASSERT_TRUE(line.active());
+    ASSERT_TRUE(line.due());
+    line.show("round 1, 5 active");
+    line.show("round 2, 1 active");
+  }
+  const std::string text = read_back(file);
+  std::fclose(file);
+  EXPECT_NE(text.find("\rrounds: round 1, 5 active"), std::string::npos) << text;
+  EXPECT_NE(text.find("\rrounds: round 2, 1 active"), std::string::npos) << text;
+  EXPECT_EQ(text.back(), '\n');
+}
+
+TEST(ProgressLine, WaitsForItsPeriod) {
+  std::FILE* file = std::tmpfile();
+  ASSERT_NE(file, nullptr);
+  courier::ProgressLine line("rounds", std::chrono::hours(1), file);
+  EXPECT_FALSE(line.due());
+  std::fclose(file);
+}
+
+}  // namespace

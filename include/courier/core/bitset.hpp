@@ -95,15 +95,29 @@ class Bitset {
     touched_count_.store(0, std::memory_order_relaxed);
     sorted_ = 0;
   }
-  // Sorts the list of touched words, so that range operations visit only listed words. Call it
-  // from one thread while none sets bits; a bit set afterwards in a word not yet listed makes
-  // range operations scan again until the next tidy().
+  // Sorts the list of touched words and drops those that reset() emptied, so that range
+  // operations visit only listed words; a set that outgrew its list is listed again if few words
+  // are set by now (one scan). Call it from one thread while none sets bits; a bit set afterwards in
+  // a word not yet listed makes range operations scan again until the next tidy().
   void tidy() {
     const std::size_t touched = touched_count_.load(std::memory_order_relaxed);
-    if (touched >= capacity_ || sorted_ == touched) return;
+    if (touched >= capacity_) {
+      relist();
+      return;
+    }
     std::sort(touched_.get() + sorted_, touched_.get() + touched);
     std::inplace_merge(touched_.get(), touched_.get() + sorted_, touched_.get() + touched);
-    sorted_ = touched;
+    std::size_t kept = 0;
+    for (std::size_t k = 0; k < touched; ++k) {
+      const std::uint32_t w = touched_[k];
+      if (words_[w].load(std::memory_order_relaxed) != 0)
+        touched_[kept++] = w;
+      else
+        listed_[w / 64].fetch_and(~(std::uint64_t{1} << (w % 64)), std::memory_order_relaxed);
+    }
+    count_scanned_words(touched);
+    touched_count_.store(kept, std::memory_order_relaxed);
+    sorted_ = kept;
   }
   // Whether the touched words are listed (few), so whole-set operations cost only them.
   bool listed() const { return touched_count_.load(std::memory_order_relaxed) < capacity_; }
@@ -173,6 +187,23 @@ class Bitset {
     if (listed_[w / 64].fetch_or(bit, std::memory_order_relaxed) & bit) return;
     const std::size_t at = touched_count_.fetch_add(1, std::memory_order_relaxed);
     if (at < capacity_) touched_[at] = static_cast<std::uint32_t>(w);
+  }
+
+  // Lists the non-zero words again after the list overflowed, if they fit now.
+  void relist() {
+    for (std::size_t w = 0; w < (word_count() + 63) / 64; ++w) listed_[w].store(0, std::memory_order_relaxed);
+    std::size_t kept = 0;
+    for (std::size_t w = 0; w < word_count() && kept <= capacity_; ++w)
+      if (words_[w].load(std::memory_order_relaxed) != 0) {
+        if (kept < capacity_) {
+          touched_[kept] = static_cast<std::uint32_t>(w);
+          listed_[w / 64].fetch_or(std::uint64_t{1} << (w % 64), std::memory_order_relaxed);
+        }
+        ++kept;
+      }
+    count_scanned_words(word_count());
+    touched_count_.store(kept, std::memory_order_relaxed);  // past capacity_: still too many
+    sorted_ = kept < capacity_ ? kept : 0;
   }
 
   void clear_all() {

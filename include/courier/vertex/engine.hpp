@@ -6,19 +6,22 @@
 // call it on every rank in the same order and contain no communication code.
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <vector>
 
+#include "courier/core/bitset.hpp"
 #include "courier/core/error.hpp"
+#include "courier/core/progress.hpp"
 #include "courier/core/thread_team.hpp"
 #include "courier/core/timer.hpp"
 #include "courier/dist/local_graph.hpp"
+#include "courier/sync/channel.hpp"
+#include "courier/sync/substrate.hpp"
 #include "courier/vertex/access.hpp"
 #include "courier/vertex/field.hpp"
 #include "courier/vertex/frontier.hpp"
 #include "courier/vertex/stats.hpp"
-#include "courier/sync/channel.hpp"
-#include "courier/sync/substrate.hpp"
 
 namespace courier::vertex {
 
@@ -78,9 +81,27 @@ class Engine {
   bool next_round(Frontier& frontier);
   // Topology-driven: `active` is this rank's count of work left (e.g. 1 if not converged).
   bool next_round(std::uint64_t active);
-  // The global active count the last next_round saw.
+  // The global active count the last next_round saw (or, running alone, the last next_level).
   std::uint64_t active() const { return round_active_; }
   std::size_t rounds() const { return stats_.rounds.size() + (round_open_ ? 1 : 0); }
+
+  // ---- running alone ----
+  // A round in which this rank holds every active vertex (the others have none, so they update
+  // nothing and send nothing) may go on here, level after level, without communication, as long as
+  // what it updates need not travel: the labels and levels come out as if the ranks had run those
+  // rounds together, and the others simply wait in the round's sync. Only for data-driven rounds
+  // whose work is their frontier's; one rank has nothing to save, so it never runs alone.
+  // When this rank runs the round alone and `field` has updates, none of which its sync would send:
+  // moves them into `frontier` (as frontier.take), counts a level and returns true. Else false: the
+  // round goes on to sync `field` as usual.
+  template <class T, class Op>
+  bool next_level(Frontier& frontier, Field<T, Op>& field);
+  // The test alone: this rank runs the round alone and `field` has updates, none of which need travel.
+  template <class T, class Op>
+  bool stays_here(Field<T, Op>& field);
+  // Counts a level run alone with `active` vertices (for an algorithm that makes its frontier itself).
+  void count_level(std::uint64_t active);
+  bool alone() const { return alone_; }
   // Global collectives, counted as communication time.
   std::uint64_t sum_all(std::uint64_t value);
   double sum_all(double value);
@@ -97,6 +118,17 @@ class Engine {
  private:
   void close_round();
   void combine_rounds(std::vector<RoundStats>& rounds);
+  bool updates_stay_here(Bitset& updated, SyncPlan plan);
+  // Levels run alone may take well under a microsecond: rather than clock every operator, the
+  // compute time of a run of them is taken in laps, from one level's test to the next.
+  void start_lapping() {
+    if (!lapping_) lap_.lap();
+    lapping_ = true;
+  }
+  void stop_lapping() {
+    if (lapping_) compute_ += lap_.lap();
+    lapping_ = false;
+  }
 
   const dist::LocalGraph& graph_;
   sync::Channel& channel_;
@@ -105,6 +137,15 @@ class Engine {
   Timer started_;
   bool round_open_ = false;
   std::uint64_t round_active_ = 0;
+  bool alone_ = false;                // this rank holds every active vertex of the round
+  std::uint64_t round_levels_ = 0;    // levels run in this round (1 unless alone)
+  std::uint64_t round_visited_ = 0;   // this rank's active vertices over the round's levels
+  std::uint64_t levels_total_ = 0;    // all rounds' levels, this rank's
+  std::uint64_t scanned_before_ = 0;  // the team's scanned bitset words when the round began
+  Bitset mirrored_masters_;           // masters some peer mirrors (running alone, broadcasts)
+  std::unique_ptr<ProgressLine> progress_;
+  bool lapping_ = false;  // running alone: compute time in laps (lap_), operators untimed
+  Timer lap_;
   double compute_ = 0, sync_ = 0;              // this round so far
   double compute_total_ = 0, sync_total_ = 0;  // all rounds
   std::uint64_t messages_before_ = 0, bytes_before_ = 0;  // the channel's counts when the round began
@@ -130,20 +171,24 @@ void Engine::for_chunks(std::size_t items, std::size_t chunk, Fn&& fn) {
 
 template <class Fn>
 void Engine::for_each_active(const Frontier& frontier, Fn&& fn) {
+  auto run = [&] {
+    if (frontier.sparse()) {
+      const auto list = frontier.list();
+      for_chunks(list.size(), 64, [&](std::size_t begin, std::size_t end, unsigned) {
+        for (std::size_t i = begin; i < end; ++i) fn(list[i]);
+      });
+    } else {
+      // Chunks of whole 64-bit words, so no two threads share one.
+      const std::size_t n = frontier.size();
+      for_chunks((n + 63) / 64, 16, [&](std::size_t begin, std::size_t end, unsigned) {
+        frontier.bits().for_each(begin * 64, std::min(n, end * 64),
+                                 [&](std::size_t v) { fn(static_cast<local_t>(v)); });
+      });
+    }
+  };
+  if (lapping_) return run();  // levels run alone are timed by their laps: no clock reads here
   Timer timer;
-  if (frontier.sparse()) {
-    const auto list = frontier.list();
-    for_chunks(list.size(), 64, [&](std::size_t begin, std::size_t end, unsigned) {
-      for (std::size_t i = begin; i < end; ++i) fn(list[i]);
-    });
-  } else {
-    // Chunks of whole 64-bit words, so no two threads share one.
-    const std::size_t n = frontier.size();
-    for_chunks((n + 63) / 64, 16, [&](std::size_t begin, std::size_t end, unsigned) {
-      frontier.bits().for_each(begin * 64, std::min(n, end * 64),
-                               [&](std::size_t v) { fn(static_cast<local_t>(v)); });
-    });
-  }
+  run();
   compute_ += timer.elapsed();
 }
 
@@ -198,7 +243,25 @@ T Engine::sum_over(local_t count, Fn&& fn) {
 }
 
 template <class T, class Op>
+bool Engine::stays_here(Field<T, Op>& field) {
+  if (!alone_) return false;
+  start_lapping();
+  if (updates_stay_here(field.updated(), plan_for(field.access()))) return true;
+  stop_lapping();
+  return false;
+}
+
+template <class T, class Op>
+bool Engine::next_level(Frontier& frontier, Field<T, Op>& field) {
+  if (!stays_here(field)) return false;
+  frontier.take(field.updated());
+  count_level(frontier.prepare());
+  return true;
+}
+
+template <class T, class Op>
 void Engine::sync(Field<T, Op>& field) {
+  stop_lapping();
   Timer timer;
   const SyncPlan plan = plan_for(field.access());
   if (plan.reduce) substrate_.template reduce<Op>(field.values(), field.updated());
@@ -208,6 +271,7 @@ void Engine::sync(Field<T, Op>& field) {
 
 template <class T, class Op>
 void Engine::sync_everywhere(Field<T, Op>& field) {
+  stop_lapping();
   if (ranks() == 1) return;
   Timer timer;
   substrate_.template reduce<Op>(field.values(), field.updated());

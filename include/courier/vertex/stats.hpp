@@ -9,6 +9,13 @@ namespace courier::vertex {
 // One round. While the run goes on a rank holds its own values; finish() combines them.
 struct RoundStats {
   std::uint64_t active = 0;    // active vertices on all ranks at the start of the round
+  // Levels the round ran: 1, or more where a rank ran it alone (Engine::next_level): the most of
+  // any rank. Its active vertices summed over those levels, on all ranks.
+  std::uint64_t levels = 1;
+  std::uint64_t visited = 0;
+  // Bitset words its frontiers and syncs visited, on all ranks: what the round cost beyond its
+  // edges and messages, which should follow its work, not the graph's size.
+  std::uint64_t scanned_words = 0;
   double compute_seconds = 0;  // time in operators: the largest of any rank
   double sync_seconds = 0;     // time in reduce / broadcast and collectives: the largest of any rank
   std::uint64_t messages = 0;  // sent in the round by all ranks
@@ -20,6 +27,8 @@ struct RoundStats {
 
 struct RunStats {
   std::vector<RoundStats> rounds;  // combined over ranks
+  std::uint64_t levels = 0;        // levels of all rounds (rounds, plus those ranks ran alone)
+  std::uint64_t scanned_words = 0;  // bitset words visited by all ranks, rounds and set-up alike
   double compute_seconds = 0;      // the largest total compute time of any rank
   double sync_seconds = 0;         // the largest non-overlapped communication time of any rank
   double total_seconds = 0;        // the largest wall time from engine start to finish()
