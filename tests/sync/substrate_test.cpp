@@ -219,3 +219,62 @@ TEST(LoopbackChannel, CollectivesAgreeOnEveryRank) {
     });
   for (auto& t : ranks) t.join();
 }
+
+TEST(Substrate, FewUpdatesTravelAsOffsetsAndCostTheirWordsNotTheLists) {
+  // Most vertices mirrored (a random graph over hash and vertex cuts has long lists), a few labels
+  // updated: every proxy of a vertex with an updated proxy must end with the smallest of them,
+  // the others untouched, and a rank must scan a few words per update, not its lists.
+  constexpr std::uint64_t kUntouched = std::numeric_limits<std::uint64_t>::max();
+  const EdgeList g = random_graph(150000, 250000, 17);
+  for (std::size_t limit : kLimits)
+    for (Policy policy : {Policy::oec, Policy::cvc, Policy::hash})
+      for (int ranks : {2, 3}) {
+        SCOPED_TRACE(::testing::Message() << dist::to_string(policy) << " x " << ranks << " limit " << limit);
+        const auto parts = dist::partition_in_memory(g, policy, ranks, false);
+        auto marked = [](vertex_t v, int r) { return (v * 31 + static_cast<vertex_t>(r)) % 4001 == 0; };
+        std::vector<std::uint64_t> expected(g.num_vertices, kUntouched);
+        for (int r = 0; r < ranks; ++r)
+          for (dist::local_t l = 0; l < parts[r].proxies(); ++l)
+            if (const vertex_t v = parts[r].global_id(l); marked(v, r))
+              expected[v] = std::min(expected[v], initial(v, r));
+        std::vector<std::vector<std::uint64_t>> result(static_cast<std::size_t>(ranks));
+        std::vector<std::uint64_t> scanned(static_cast<std::size_t>(ranks)),
+            list_words(static_cast<std::size_t>(ranks)), marks(static_cast<std::size_t>(ranks));
+        on_every_rank(
+            parts,
+            [&](int r, const LocalGraph& graph, Substrate& substrate) {
+              std::vector<std::uint64_t> value(graph.proxies(), kUntouched);
+              Bitset updated(graph.proxies());
+              for (dist::local_t l = 0; l < graph.proxies(); ++l)
+                if (marked(graph.global_id(l), r)) {
+                  value[l] = initial(graph.global_id(l), r);
+                  updated.set(l);
+                  ++marks[r];
+                }
+              ASSERT_TRUE(updated.listed());
+              ScanSlot slot;  // this thread runs small phases alone: its scans are the phase's
+              ScanSlot* before = this_thread_scan_slot;
+              this_thread_scan_slot = &slot;
+              substrate.reduce<Min>(value, updated);
+              substrate.broadcast(value, updated);
+              this_thread_scan_slot = before;
+              scanned[r] = slot.words.load();
+              for (rank_t peer = 0; peer < ranks; ++peer)
+                list_words[r] += (graph.mirrors_owned_by(peer).size() + graph.masters_mirrored_on(peer).size()) / 64;
+              result[r] = value;
+            },
+            limit);
+        for (int r = 0; r < ranks; ++r) {
+          for (dist::local_t l = 0; l < parts[r].proxies(); ++l) {
+            const vertex_t v = parts[r].global_id(l);
+            const std::uint64_t want = expected[v] != kUntouched ? expected[v] : kUntouched;
+            ASSERT_EQ(result[r][l], want) << "rank " << r << " proxy " << l << " vertex " << v;
+          }
+          // A few words per update (sorting, searching, clearing), where one scan of the lists
+          // would cost over a thousand.
+          EXPECT_GT(list_words[r], 1000u) << "rank " << r;
+          EXPECT_LT(scanned[r], 10 * marks[r] + 100) << "rank " << r;
+          EXPECT_LT(scanned[r], list_words[r] / 4) << "rank " << r;
+        }
+      }
+}

@@ -76,6 +76,7 @@ void write_message(std::size_t n, std::size_t k, EachUpdated each_updated, Bytes
 // values value[list[i]].
 template <class T, class Local>
 void encode(std::span<const Local> list, const Bitset& updated, std::span<const T> value, Bytes& out) {
+  count_scanned_words(2 * ((list.size() + 63) / 64));  // two tests an entry: as scanning its bits' words
   std::size_t k = 0;
   for (Local l : list) k += updated.test(l);
   detail::write_message<T>(
@@ -96,6 +97,20 @@ void encode_range(std::size_t first, std::size_t n, const Bitset& updated, std::
       n, updated.count(first, first + n),
       [&](auto&& put) {
         updated.for_each(first, first + n, [&](std::size_t proxy) { put(proxy - first, value[proxy]); });
+      },
+      out);
+}
+
+// The same message for entries [first, first + list.size()) of a longer list whose updated
+// entries are known: `at` holds their indices in the longer list, increasing, within the range.
+// Costs the updated entries, not the list.
+template <class T, class Local>
+void encode_at(std::span<const Local> list, std::size_t first, std::span<const std::uint32_t> at,
+               std::span<const T> value, Bytes& out) {
+  detail::write_message<T>(
+      list.size(), at.size(),
+      [&](auto&& put) {
+        for (std::uint32_t i : at) put(i - first, value[list[i - first]]);
       },
       out);
 }

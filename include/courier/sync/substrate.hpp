@@ -6,6 +6,11 @@
 // buffers as they arrive, in any order; scatters into masters combine atomically because one
 // master may hear from several ranks at once. A channel that streams (Channel::message_limit) gets
 // each list cut into small messages, gathered, sent and scattered one by one.
+//
+// A phase costs what it updated, not the lists' length: while the updated set lists its words
+// (few updates, core/bitset.hpp), each peer's updated entries are found from them (a range of
+// mirrors directly, a sorted list of masters by search) and sent with their offsets; a phase with
+// little to send or receive runs on the calling thread alone, without waking the team.
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
@@ -57,6 +62,10 @@ class Substrate {
     rank_t peer;
     std::size_t first, entries, bytes;
     std::uint32_t messages = 1;
+    // Found sparsely: the updated entries are Plan::positions[positions_begin, positions_end)
+    // (indices into the peer's whole list); else they are read from the updated set.
+    bool listed = false;
+    std::size_t positions_begin = 0, positions_end = 0;
   };
   // What starts every message of a streaming channel: the range of the list it covers, and how
   // many messages its sender cut its list into this phase (the receiver learns it from any one).
@@ -70,12 +79,18 @@ class Substrate {
   struct Plan {
     std::vector<Piece> sends;
     std::vector<rank_t> to;  // a peer once per message
+    std::vector<std::uint32_t> positions;
+    std::size_t bytes = 0;  // of all its messages
   };
   struct Pattern {
     std::vector<rank_t> to, from;
     std::vector<bool> send_is_range;       // by peer: its send list is consecutive proxies
+    std::vector<bool> send_is_sorted;      // by peer: its send list increases
     std::size_t reserved_value_bytes = 0;  // the value size the channel was sized for
+    std::size_t last_received_bytes = 0;   // in the pattern's last phase
   };
+  // A phase this small (sent and, last time, received) runs on the calling thread alone.
+  static constexpr std::size_t kAloneBytes = 64 * 1024;
   // Reduce: send my mirrors to their owners, receive for my masters. Broadcast: the reverse.
   std::span<const local_t> reduce_send_list(rank_t peer) const { return graph_.mirrors_owned_by(peer); }
   std::span<const local_t> reduce_receive_list(rank_t peer) const { return graph_.masters_mirrored_on(peer); }
@@ -83,11 +98,15 @@ class Substrate {
   void reserve(Pattern& pattern, bool reducing, std::size_t value_bytes);
   template <class SendList>
   Plan cut(const Pattern& pattern, std::size_t value_bytes, const Bitset& updated, SendList send_list);
+  // The positions in `list` of its updated entries, appended to `positions`, when the updated set
+  // lists its words and finding them costs less than reading the whole list; else false.
+  static bool find_updated(std::span<const local_t> list, bool range, bool sorted, const Bitset& updated,
+                           std::vector<std::uint32_t>& positions);
 
   // One channel phase of a reduce or a broadcast: gather the updated entries of send_list, send,
   // and apply what arrives to receive_list.
   template <class T, class SendList, class ReceiveList, class Apply>
-  void run_phase(Pattern& pattern, bool reducing, std::vector<T>& value, const Bitset& updated, SendList send_list,
+  void run_phase(Pattern& pattern, bool reducing, std::vector<T>& value, Bitset& updated, SendList send_list,
                  ReceiveList receive_list, Apply apply);
 
   const dist::LocalGraph& graph_;
@@ -100,11 +119,13 @@ class Substrate {
 // ---- templates ----
 
 template <class T, class SendList, class ReceiveList, class Apply>
-void Substrate::run_phase(Pattern& pattern, bool reducing, std::vector<T>& value, const Bitset& updated,
-                          SendList send_list, ReceiveList receive_list, Apply apply) {
+void Substrate::run_phase(Pattern& pattern, bool reducing, std::vector<T>& value, Bitset& updated, SendList send_list,
+                          ReceiveList receive_list, Apply apply) {
   reserve(pattern, reducing, sizeof(T));
   const bool streamed = channel_.message_limit() != 0;
+  updated.tidy();  // one thread, before any scatter sets bits: the list is sorted for the ranges
   const Plan plan = cut(pattern, sizeof(T), updated, send_list);
+  std::atomic<std::size_t> received_bytes{0};
   channel_.begin_phase(plan.to, pattern.from);
   // A peer is done when all the messages it announced have been scattered.
   std::vector<std::atomic<std::uint32_t>> got(static_cast<std::size_t>(graph_.ranks()));
@@ -120,6 +141,7 @@ void Substrate::run_phase(Pattern& pattern, bool reducing, std::vector<T>& value
       if (range.first + range.entries > list.size() || range.messages == 0)
         throw Error("sync: a message beyond its mirror list (ranks disagree on the partition?)");
     }
+    received_bytes.fetch_add(message.bytes.size(), std::memory_order_relaxed);
     decode<T>(bytes, range.entries, [&](std::size_t i, T incoming) { apply(list[range.first + i], incoming); });
     if (got[static_cast<std::size_t>(message.source)].fetch_add(1, std::memory_order_acq_rel) + 1 == range.messages)
       peers_done.fetch_add(1, std::memory_order_acq_rel);
@@ -131,7 +153,7 @@ void Substrate::run_phase(Pattern& pattern, bool reducing, std::vector<T>& value
     channel_.release(std::move(message->bytes));
     return true;
   };
-  team_.run([&](unsigned) {
+  auto member = [&](unsigned) {
     // Gather: each member takes whole messages until none are left; between two, a streaming
     // channel's arrivals are scattered, so they never pile up.
     for (std::size_t i = next_send.fetch_add(1); i < plan.sends.size(); i = next_send.fetch_add(1)) {
@@ -155,10 +177,15 @@ void Substrate::run_phase(Pattern& pattern, bool reducing, std::vector<T>& value
         message.resize(sizeof range);
         std::memcpy(message.data(), &range, sizeof range);
       }
-      if (pattern.send_is_range[piece.peer] && !list.empty())
+      if (piece.listed) {
+        const std::span<const std::uint32_t> at(plan.positions.data() + piece.positions_begin,
+                                                piece.positions_end - piece.positions_begin);
+        encode_at<T, local_t>(list, piece.first, at, std::span<const T>(value), message);
+      } else if (pattern.send_is_range[piece.peer] && !list.empty()) {
         encode_range<T>(list.front(), list.size(), updated, std::span<const T>(value), message);
-      else
+      } else {
         encode<T, local_t>(list, updated, std::span<const T>(value), message);
+      }
       channel_.send(piece.peer, std::move(message));
       if (streamed) take_one();
     }
@@ -171,8 +198,13 @@ void Substrate::run_phase(Pattern& pattern, bool reducing, std::vector<T>& value
       else
         backoff.pause();
     }
-  });
+  };
+  if (plan.bytes <= kAloneBytes && pattern.last_received_bytes <= kAloneBytes)
+    member(0);  // waking the team would cost more than the phase
+  else
+    team_.run(member);
   channel_.end_phase();
+  pattern.last_received_bytes = received_bytes.load(std::memory_order_relaxed);
 }
 
 template <class SendList>
@@ -180,18 +212,10 @@ Substrate::Plan Substrate::cut(const Pattern& pattern, std::size_t value_bytes, 
                                SendList send_list) {
   const std::size_t limit = channel_.message_limit();
   Plan plan;
-  if (limit == 0) {  // one message per peer, whatever its size
-    for (rank_t peer : pattern.to) {
-      const std::size_t n = send_list(peer).size();
-      plan.sends.push_back({peer, 0, n, max_message_bytes(n, value_bytes)});
-      plan.to.push_back(peer);
-    }
-    return plan;
-  }
-  // Greedy: a message takes list entries while its encoding (as encode() will choose it) fits.
+  // A message of n entries, k of them updated, as encode() will make it (with a stream header).
   auto bytes_of = [&](std::size_t n, std::size_t k) {
     const std::size_t metadata = k == 0 || k == n ? 0 : std::min((n + 63) / 64 * 8, k * sizeof(std::uint32_t));
-    return sizeof(StreamHeader) + sizeof(MessageHeader) + metadata + k * value_bytes;
+    return (limit == 0 ? 0 : sizeof(StreamHeader)) + sizeof(MessageHeader) + metadata + k * value_bytes;
   };
   // Each peer's pieces, dealt out a piece per peer in turn. A channel may give a peer room for only
   // a few messages (lci where ranks share cores: 2); in peer order a sender would then wait on
@@ -201,32 +225,60 @@ Substrate::Plan Substrate::cut(const Pattern& pattern, std::size_t value_bytes, 
   for (rank_t peer : pattern.to) {
     std::vector<Piece>& pieces = by_peer.emplace_back();
     const auto list = send_list(peer);
-    // A range's updates are counted a word at a time: while the next 64 entries fit, they are
-    // taken at once (a message's size only grows with its entries and updates, so no entry
-    // among them would have ended it). A sparse phase then costs words, not a test per entry.
     const bool range = pattern.send_is_range[peer];
-    std::size_t first = 0, k = 0;
-    for (std::size_t i = 0; i < list.size();) {
-      if (range) {
-        const std::size_t step = std::min<std::size_t>(64, list.size() - i);
-        const std::size_t set = updated.count(list[i], list[i] + step);
-        if (bytes_of(i + step - first, k + set) <= limit) {
-          i += step;
-          k += set;
-          continue;
+    const std::size_t found = plan.positions.size();
+    if (find_updated(list, range, pattern.send_is_sorted[peer], updated, plan.positions)) {
+      // Sparse: the updated entries are known; a message takes them while it fits, whatever
+      // stretch of the list it ends up covering (an offset each bounds its metadata).
+      const std::span<const std::uint32_t> at(plan.positions.data() + found, plan.positions.size() - found);
+      auto bound = [&](std::size_t k) {
+        return sizeof(StreamHeader) + sizeof(MessageHeader) + k * (sizeof(std::uint32_t) + value_bytes);
+      };
+      std::size_t first = 0, taken = 0;
+      for (std::size_t j = 0; j < at.size(); ++j) {
+        if (limit != 0 && j > taken && bound(j + 1 - taken) > limit) {
+          pieces.push_back(
+              {peer, first, at[j] - first, bytes_of(at[j] - first, j - taken), 1, true, found + taken, found + j});
+          first = at[j];
+          taken = j;
         }
       }
-      const std::size_t bit = updated.test(list[i]) ? 1 : 0;
-      if (i > first && bytes_of(i + 1 - first, k + bit) > limit) {
-        pieces.push_back({peer, first, i - first, bytes_of(i - first, k)});
-        first = i;
-        k = 0;
+      pieces.push_back({peer, first, list.size() - first, bytes_of(list.size() - first, at.size() - taken), 1, true,
+                        found + taken, found + at.size()});
+    } else if (limit == 0) {  // one message per peer, whatever its size
+      pieces.push_back({peer, 0, list.size(), max_message_bytes(list.size(), value_bytes)});
+    } else {
+      // Greedy: a message takes list entries while its encoding (as encode() will choose it) fits.
+      // A range's updates are counted a word at a time: while the next 64 entries fit, they are
+      // taken at once (a message's size only grows with its entries and updates, so no entry
+      // among them would have ended it).
+      std::size_t first = 0, k = 0;
+      if (!range) count_scanned_words((list.size() + 63) / 64);  // a test an entry
+      for (std::size_t i = 0; i < list.size();) {
+        if (range) {
+          const std::size_t step = std::min<std::size_t>(64, list.size() - i);
+          const std::size_t set = updated.count(list[i], list[i] + step);
+          if (bytes_of(i + step - first, k + set) <= limit) {
+            i += step;
+            k += set;
+            continue;
+          }
+        }
+        const std::size_t bit = updated.test(list[i]) ? 1 : 0;
+        if (i > first && bytes_of(i + 1 - first, k + bit) > limit) {
+          pieces.push_back({peer, first, i - first, bytes_of(i - first, k)});
+          first = i;
+          k = 0;
+        }
+        k += bit;
+        ++i;
       }
-      k += bit;
-      ++i;
+      pieces.push_back({peer, first, list.size() - first, bytes_of(list.size() - first, k)});
     }
-    pieces.push_back({peer, first, list.size() - first, bytes_of(list.size() - first, k)});
-    for (Piece& piece : pieces) piece.messages = static_cast<std::uint32_t>(pieces.size());
+    for (Piece& piece : pieces) {
+      piece.messages = static_cast<std::uint32_t>(pieces.size());
+      plan.bytes += piece.bytes;
+    }
   }
   std::size_t turns = 0;
   for (const std::vector<Piece>& pieces : by_peer) turns = std::max(turns, pieces.size());
@@ -258,7 +310,9 @@ void Substrate::reduce(std::vector<T>& value, Bitset& updated) {
           combined = current;
         }
       });
-  // Mirrors have spoken; they start the next round unmarked (and empty, for sums).
+  // Mirrors have spoken; they start the next round unmarked (and empty, for sums). The scatter
+  // listed new words: sorted again, the mirrors' range costs its own updates.
+  updated.tidy();
   updated.for_each(graph_.masters(), graph_.proxies(), [&](std::size_t m) {
     updated.reset(m);
     if constexpr (Op::reset_mirrors) value[m] = Op::template identity<T>();
