@@ -20,7 +20,7 @@ std::vector<vertex_t> cc_label_propagation(Engine& engine) {
     frontier.add(v);
   }
   const auto& in = g.in();
-  while (engine.next_round(frontier)) {
+  auto spread = [&] {
     engine.for_each_active(frontier, [&](local_t u) {
       const vertex_t mine = label.load(u);
       auto offer = [&](local_t v) {
@@ -29,6 +29,10 @@ std::vector<vertex_t> cc_label_propagation(Engine& engine) {
       for (local_t v : g.out().neighbors(u)) offer(v);
       for (local_t v : in.neighbors(u)) offer(v);
     });
+  };
+  while (engine.next_round(frontier)) {
+    spread();
+    while (engine.next_level(frontier, label)) spread();  // alone, while the labels stay here
     engine.sync(label);
     frontier.take(label.updated());
   }

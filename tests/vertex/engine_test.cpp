@@ -214,6 +214,65 @@ TEST(Engine, RunOnOneRankWithTheSoloChannelReportsItsRounds) {
   EXPECT_EQ(stats.messages, 0u);
 }
 
+// The path of DataDrivenRoundsEndWhenNoRankIsActiveAndCountRounds, with next_level: a rank that
+// holds the whole frontier runs on alone until its updates must travel. Every vertex is reached
+// at its level, but on an outgoing edge cut the rounds are one per rank the path crosses; vertex
+// and incoming cuts cross more often (a master's update may be mirrored), hash nearly every level.
+TEST(Engine, ARankThatHoldsTheFrontierRunsLevelsAloneUntilItsUpdatesMustTravel) {
+  constexpr graph::vertex_t n = 5000;
+  graph::EdgeList path;
+  path.num_vertices = n;
+  for (graph::vertex_t v = 0; v + 1 < n; ++v) path.edges.push_back({v, v + 1});
+  for (Policy policy : kPolicies)
+    for (int ranks = 1; ranks <= 4; ++ranks) {
+      SCOPED_TRACE(::testing::Message() << dist::to_string(policy) << " x " << ranks);
+      const auto parts = dist::partition_in_memory(path, policy, ranks, false);
+      std::vector<RunStats> stats(static_cast<std::size_t>(ranks));
+      std::vector<std::uint32_t> levels;
+      test_support::on_every_rank(parts, 2, [&](Engine& engine) {
+        const auto& g = engine.graph();
+        Field<std::uint32_t, sync::Min> level(g, UINT32_MAX, kAlongEdges, Track::always);
+        Frontier frontier(g.proxies());
+        if (auto s = g.local_id(0)) {
+          level[*s] = 0;
+          frontier.add(*s);
+        }
+        auto push = [&] {
+          engine.push(frontier, [&](local_t u, local_t v, edge_t) {
+            if (level.load(v) == UINT32_MAX) level.combine(v, level[u] + 1);
+          });
+        };
+        while (engine.next_round(frontier)) {
+          push();
+          while (engine.next_level(frontier, level)) push();
+          engine.sync(level);
+          frontier.take(level.updated());
+        }
+        auto all =
+            gather_masters<std::uint32_t>(engine, {level.values().begin(), level.values().begin() + g.masters()});
+        stats[engine.rank()] = engine.finish();
+        if (engine.rank() == 0) levels = std::move(all);
+      });
+      ASSERT_EQ(levels.size(), n);
+      for (graph::vertex_t v = 0; v < n; ++v) ASSERT_EQ(levels[v], v) << v;
+      const RunStats& s = stats[0];
+      std::uint64_t visited = 0;
+      for (const RoundStats& round : s.rounds) visited += round.visited;
+      if (ranks == 1) {
+        EXPECT_EQ(s.rounds.size(), n);  // nothing to save: every level a round
+        EXPECT_EQ(s.levels, n);
+      } else if (policy == Policy::oec) {
+        EXPECT_EQ(s.rounds.size(), static_cast<std::size_t>(ranks));  // one round per rank's stretch
+        EXPECT_EQ(s.levels, n);
+        EXPECT_EQ(visited, n);              // each vertex active once, on the rank that masters it
+      } else if (policy != Policy::hash) {  // hash scatters the path: nearly every level crosses ranks
+        EXPECT_LT(s.rounds.size(), n / 2);
+      }
+      EXPECT_GE(s.levels, s.rounds.size());
+      for (const RunStats& other : stats) EXPECT_EQ(other.levels, s.levels);
+    }
+}
+
 TEST(Engine, RunStatsCarryTheChannelsBufferFootprintFromTheBusiestRank) {
   const auto edges = random_graph(2000, 20000, 7);
   for (int ranks = 2; ranks <= 3; ++ranks) {

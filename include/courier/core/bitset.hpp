@@ -69,9 +69,15 @@ class Bitset {
   }
   // Adds every member of `other` (the same size), a word at a time; not thread-safe.
   void add_all(const Bitset& other) {
-    other.for_each_word(0, other.word_count(), [&](std::size_t w, std::uint64_t bits) {
+    auto add = [&](std::size_t w, std::uint64_t bits) {
       if (words_[w].fetch_or(bits, std::memory_order_relaxed) == 0) touch(w);
-    });
+    };
+    const std::size_t touched = other.touched_count_.load(std::memory_order_relaxed);
+    if (touched >= other.capacity_) return other.for_each_word(0, other.word_count(), add);
+    for (std::size_t k = 0; k < touched; ++k)  // in any order: no need to sort
+      if (const std::uint64_t bits = other.words_[other.touched_[k]].load(std::memory_order_relaxed))
+        add(other.touched_[k], bits);
+    count_scanned_words(touched);
   }
   bool test(std::size_t i) const {
     return (words_[i / 64].load(std::memory_order_relaxed) >> (i % 64)) & 1;
