@@ -19,7 +19,7 @@ Engine::Engine(const dist::LocalGraph& graph, sync::Channel& channel, ThreadTeam
     for (rank_t peer = 0; peer < ranks(); ++peer)
       for (local_t master : graph.masters_mirrored_on(peer)) mirrored_masters_.set(master);
   }
-  progress_ = std::make_unique<ProgressLine>(fmt::format("rank {} of {}", rank(), ranks()));
+  progress_ = std::make_unique<ProgressLine>("vertex engine");
   if (!progress_->active()) progress_.reset();
   scanned_before_ = team_.scanned_words();
 }
@@ -99,7 +99,8 @@ void Engine::count_level(std::uint64_t active) {
   round_active_ = active;  // alone: this rank's are all there are
   // A clock read every 1024 levels: a level alone may take well under a microsecond.
   if (progress_ && round_levels_ % 1024 == 0 && progress_->due())
-    progress_->show(fmt::format("round {} alone, level {}, {} active", rounds(), round_levels_, active));
+    progress_->show(
+        fmt::format("round {}, rank {} alone for {} levels, {} active", rounds(), rank(), round_levels_, active));
 }
 
 // Under `plan`, a sync sends updated mirrors (reduce) and updated masters that a peer mirrors
