@@ -1,18 +1,21 @@
 // Single-source shortest paths: data-driven Bellman-Ford, or delta-stepping when options.delta
-// is set. Distance is a min-label read at sources and written at destinations.
+// is set (pending vertices filed by bucket, sssp_buckets.hpp, so a round costs its bucket). Distance
+// is a min-label read at sources and written at destinations.
 // Distances are first kept in 32 bits, as GAP keeps them: half the bytes for the random reads
 // of the relaxations. A distance that would not fit is noticed (never stored), the run stops at
 // the next bucket change and is repeated in 64 bits, so the result is always the exact one.
 #include "courier/algo/sssp.hpp"
 
+#include <fmt/format.h>
+
 #include <atomic>
 #include <cmath>
-#include <fmt/format.h>
 #include <limits>
 
 #include "courier/core/error.hpp"
 #include "courier/graph/reference/unreached.hpp"
 #include "courier/sync/reduction.hpp"
+#include "sssp_buckets.hpp"
 
 namespace courier::algo {
 
@@ -31,34 +34,27 @@ bool shortest_distances(Engine& engine, const SsspOptions& options, const std::u
   const dist::LocalGraph& g = engine.graph();
   const auto& out = g.out();
   Field<Dist, sync::Min> dist(g, kFar, kAlongEdges, Track::always);
-  Frontier pending(g.proxies());  // improved, not yet relaxed
+  const std::uint64_t delta = options.delta == 0 ? kUnreached : options.delta;
+  SsspBuckets pending(delta);  // improved, not yet relaxed, by bucket
+  auto distance_of = [&](local_t v) -> std::uint64_t { return dist[v]; };
   if (auto s = g.local_id(options.source)) {
     dist[*s] = 0;
-    pending.add(*s);
+    pending.file(*s, 0);
   }
-  const std::uint64_t delta = options.delta == 0 ? kUnreached : options.delta;
-  std::uint64_t bucket_end = delta;  // this bucket holds distances below it
+  std::uint64_t bucket = 0;  // the current one: distances below (bucket + 1) * delta
   Frontier frontier(g.proxies());
   std::atomic<bool> too_far{false};
   // The round's work: pending vertices in the current bucket (all of them for Bellman-Ford).
   auto take_bucket = [&] {
     frontier.clear();
-    pending.prepare();
-    engine.for_each_active(pending, [&](local_t v) {
-      if (dist[v] < bucket_end) {
-        frontier.add(v);
-        pending.bits().reset(v);
-      }
-    });
+    pending.take_below(bucket + 1, distance_of, [&](local_t v) { frontier.add(v); });
   };
-  // The distance of the closest pending vertex here, or infinity.
-  auto closest_pending = [&] {
-    double closest = INFINITY;
-    pending.bits().for_each(
-        [&](std::size_t v) { closest = std::min(closest, static_cast<double>(dist[static_cast<local_t>(v)])); });
-    return closest;
+  // Improved vertices (by this rank's relaxations or by a sync) are filed by their new distance.
+  auto file_improved = [&] {
+    dist.updated().for_each(
+        [&](std::size_t v) { pending.file(static_cast<local_t>(v), dist[static_cast<local_t>(v)]); });
+    dist.updated().clear();
   };
-  auto bucket_after = [&](double closest) { return (static_cast<std::uint64_t>(closest) / delta + 1) * delta; };
   // u's distance is read once: if another thread lowers it meanwhile, u is marked and relaxes
   // again with the lower one, so the distances come out the same.
   auto relax = [&] {
@@ -80,12 +76,16 @@ bool shortest_distances(Engine& engine, const SsspOptions& options, const std::u
   for (;;) {
     take_bucket();
     if (!engine.next_round(frontier)) {
-      // Bucket empty everywhere: move to the one holding the closest pending vertex, if any.
+      // Bucket empty everywhere: move to the first one holding a pending vertex on any rank.
       // Agreed here too: a distance too far for Dist (on any rank) ends this run everywhere.
-      const double closest = engine.min_all(too_far.load(std::memory_order_relaxed) ? -1.0 : closest_pending());
-      if (closest < 0) return false;
-      if (std::isinf(closest)) break;
-      bucket_end = bucket_after(closest);
+      std::uint64_t first = 0;
+      const bool any = pending.first_bucket(distance_of, first);
+      const double next = engine.min_all(too_far.load(std::memory_order_relaxed) ? -1.0
+                                         : any                                   ? static_cast<double>(first)
+                                                                                 : INFINITY);
+      if (next < 0) return false;
+      if (std::isinf(next)) break;
+      bucket = static_cast<std::uint64_t>(next);
       continue;
     }
     relax();
@@ -93,14 +93,11 @@ bool shortest_distances(Engine& engine, const SsspOptions& options, const std::u
     // stay here. Its buckets then run ahead of the others' pending vertices, which this rank's
     // labels cannot depend on before they travel: the distances are the same.
     while (!too_far.load(std::memory_order_relaxed) && engine.stays_here(dist)) {
-      pending.bits().add_all(dist.updated());
-      dist.updated().clear();
+      file_improved();
       take_bucket();
       std::uint64_t active = frontier.prepare();
       if (active == 0) {  // this rank's next bucket
-        const double closest = closest_pending();
-        if (std::isinf(closest)) break;
-        bucket_end = bucket_after(closest);
+        if (!pending.first_bucket(distance_of, bucket)) break;
         take_bucket();
         active = frontier.prepare();
       }
@@ -108,8 +105,7 @@ bool shortest_distances(Engine& engine, const SsspOptions& options, const std::u
       relax();
     }
     engine.sync(dist);
-    pending.bits().add_all(dist.updated());
-    dist.updated().clear();
+    file_improved();
   }
   result.resize(g.masters());
   for (local_t v = 0; v < g.masters(); ++v) result[v] = dist[v] == kFar ? kUnreached : dist[v];
