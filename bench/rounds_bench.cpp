@@ -2,7 +2,7 @@
 // paths and a 2D grid (a road network's shape: the diameter grows with the size), on the vertex
 // engine against the sequential reference, alternated (seq, vertex, seq, vertex, ...), medians of
 // the repeats. A round's cost should follow its work (active vertices, messages), not the graph:
-// then the time per round stays flat as the path grows.
+// then the time per round (or per level, where ranks run levels alone) stays flat as the path grows.
 //
 //   build/bench/rounds_bench                                   (ranks as threads, channel lci)
 //   build/bench/rounds_bench --graphs path:1000000 --algorithms bfs --repeats 3
@@ -41,7 +41,7 @@ struct Options {
 
 struct Row {
   std::string graph, algorithm, channel;
-  std::uint64_t rounds = 0;
+  std::uint64_t rounds = 0, levels = 0;
   double seconds = 0, seq_seconds = 0;
   std::vector<double> samples, seq_samples;
 };
@@ -85,8 +85,8 @@ int run(const Options& o) {
                distributed.under_mpi() ? " (MPI)" : "", o.repeats, o.source);
   std::vector<Row> rows;
   if (speaker)
-    fmt::print("{:<16} {:<5} {:<10} {:>8} {:>10} {:>12} {:>10} {:>8}\n", "graph", "algo", "channel", "rounds",
-               "vertex s", "per round us", "seq s", "ratio");
+    fmt::print("{:<16} {:<5} {:<10} {:>8} {:>8} {:>10} {:>12} {:>12} {:>10} {:>8}\n", "graph", "algo", "channel",
+               "rounds", "levels", "vertex s", "per round us", "per level us", "seq s", "ratio");
   for (const std::string& graph : o.graphs)
     for (const std::string& algorithm : o.algorithms)
       for (const std::string& channel : o.channels) {
@@ -103,7 +103,9 @@ int run(const Options& o) {
           const harness::RunResult result = harness::run(registry, vertex, distributed);
           if (!result.speaker) continue;
           row.samples.push_back(result.run_seconds);
-          row.rounds = result.to_json()["engine_stats"]["rounds"].get<std::uint64_t>();
+          const nlohmann::json stats = result.to_json()["engine_stats"];
+          row.rounds = stats["rounds"].get<std::uint64_t>();
+          row.levels = stats.value("levels", row.rounds);  // older builds count no levels
           if (result.values != reference.values) {
             fmt::print(stderr, "rounds_bench: {} on {} over {}: the vertex engine's values DIFFER from seq's\n",
                        algorithm, graph, channel);
@@ -113,8 +115,9 @@ int run(const Options& o) {
         if (!speaker) continue;
         row.seconds = median(row.samples);
         row.seq_seconds = median(row.seq_samples);
-        fmt::print("{:<16} {:<5} {:<10} {:>8} {:>10.4f} {:>12.2f} {:>10.4f} {:>8.1f}\n", graph, algorithm, channel,
-                   row.rounds, row.seconds, row.rounds ? 1e6 * row.seconds / static_cast<double>(row.rounds) : 0.0,
+        auto per = [&](std::uint64_t count) { return count ? 1e6 * row.seconds / static_cast<double>(count) : 0.0; };
+        fmt::print("{:<16} {:<5} {:<10} {:>8} {:>8} {:>10.4f} {:>12.2f} {:>12.3f} {:>10.4f} {:>8.1f}\n", graph,
+                   algorithm, channel, row.rounds, row.levels, row.seconds, per(row.rounds), per(row.levels),
                    row.seq_seconds, row.seq_seconds > 0 ? row.seconds / row.seq_seconds : 0.0);
         std::fflush(stdout);
         rows.push_back(std::move(row));
@@ -130,6 +133,7 @@ int run(const Options& o) {
                            {"algorithm", r.algorithm},
                            {"channel", r.channel},
                            {"rounds", r.rounds},
+                           {"levels", r.levels},
                            {"seconds", r.seconds},
                            {"seq_seconds", r.seq_seconds},
                            {"samples", r.samples},
