@@ -7,6 +7,8 @@
 // size: a round that updates three vertices of a million-vertex graph scans three words. Past that
 // it scans every word, which then costs at most eight times the touched ones. Range operations use
 // the list once tidy() has sorted it. Words visited are counted (scan_count.hpp).
+// set, set_exclusive, reset, test and the range operations may run on many threads at once;
+// clear, tidy, swap, add_all, count() and any() want the set to themselves.
 #include <algorithm>
 #include <atomic>
 #include <bit>

@@ -262,8 +262,9 @@ bool Engine::next_level(Frontier& frontier, Field<T, Op>& field) {
 template <class T, class Op>
 void Engine::sync(Field<T, Op>& field) {
   stop_lapping();
-  Timer timer;
   const SyncPlan plan = plan_for(field.access());
+  if (!plan.reduce && !plan.broadcast) return;
+  Timer timer;
   if (plan.reduce) substrate_.template reduce<Op>(field.values(), field.updated());
   if (plan.broadcast) substrate_.broadcast(field.values(), field.updated());
   sync_ += timer.elapsed();
