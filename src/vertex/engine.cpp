@@ -55,7 +55,7 @@ void Engine::close_round() {
   const std::uint64_t scanned = team_.scanned_words();
   if (round_open_) {
     RoundStats round;
-    round.active = round_active_;
+    round.active = round_started_active_;
     round.levels = round_levels_;
     round.visited = round_visited_;
     round.scanned_words = scanned - scanned_before_;
@@ -88,7 +88,7 @@ bool Engine::next_round(std::uint64_t active) {
   const std::uint64_t total = sum_all(active);
   close_round();
   round_open_ = total != 0;
-  round_active_ = total;
+  round_active_ = round_started_active_ = total;
   alone_ = ranks() > 1 && total != 0 && total == active;
   round_levels_ = 1;
   round_visited_ = active;

@@ -265,6 +265,7 @@ TEST(Engine, ARankThatHoldsTheFrontierRunsLevelsAloneUntilItsUpdatesMustTravel) 
         EXPECT_EQ(s.rounds.size(), static_cast<std::size_t>(ranks));  // one round per rank's stretch
         EXPECT_EQ(s.levels, n);
         EXPECT_EQ(visited, n);              // each vertex active once, on the rank that masters it
+        for (const RoundStats& round : s.rounds) EXPECT_EQ(round.active, 1u);  // at its start: the path's head
       } else if (policy != Policy::hash) {  // hash scatters the path: nearly every level crosses ranks
         EXPECT_LT(s.rounds.size(), n / 2);
       }

@@ -137,6 +137,7 @@ class Engine {
   Timer started_;
   bool round_open_ = false;
   std::uint64_t round_active_ = 0;
+  std::uint64_t round_started_active_ = 0;  // round_active_ at the round's start, for its stats
   bool alone_ = false;                // this rank holds every active vertex of the round
   std::uint64_t round_levels_ = 0;    // levels run in this round (1 unless alone)
   std::uint64_t round_visited_ = 0;   // this rank's active vertices over the round's levels
