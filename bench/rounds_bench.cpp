@@ -77,7 +77,7 @@ harness::RunSpec spec_for(const Options& o, const std::string& graph, const std:
 int run(const Options& o) {
   const harness::Registry& registry = builtin_registry();
   const harness::Launch distributed = harness::Launch::detect(true);
-  const harness::Launch threads;  // the sequential reference, in every process alike
+  const harness::Launch threads;  // the sequential reference, in the speaker's process
   const bool speaker = distributed.speaker();
   if (speaker)
     fmt::print("rounds_bench on {}, commit {}, {} ranks x {} threads{}, {} repeats, source {}\n", machine(),
@@ -98,8 +98,12 @@ int run(const Options& o) {
         vertex.options.set("channel", channel);
         const harness::RunSpec seq = spec_for(o, graph, algorithm, "seq");
         for (int r = 0; r < o.repeats; ++r) {
-          const harness::RunResult reference = harness::run(registry, seq, threads);
-          row.seq_samples.push_back(reference.run_seconds);
+          // Only the speaker runs the reference: under mpirun the others would time theirs at once.
+          harness::RunResult reference;
+          if (speaker) {
+            reference = harness::run(registry, seq, threads);
+            row.seq_samples.push_back(reference.run_seconds);
+          }
           const harness::RunResult result = harness::run(registry, vertex, distributed);
           if (!result.speaker) continue;
           row.samples.push_back(result.run_seconds);
