@@ -64,7 +64,10 @@ harness::Algorithm pagerank_algorithm() {
   a.about = "PageRank: each vertex's rank, to a tolerance or for a number of iterations";
   a.needs = {.in_edges = true};  // pull
   a.options = {
-      {.name = "damping", .help = "the damping factor", .fallback = "0.85", .check = harness::real_number("damping", 0, 1)},
+      {.name = "damping",
+       .help = "the damping factor",
+       .fallback = "0.85",
+       .check = harness::real_number("damping", 0, 1)},
       {.name = "tolerance",
        .help = "stop below this L1 change",
        .fallback = "1e-09",
@@ -72,7 +75,7 @@ harness::Algorithm pagerank_algorithm() {
       {.name = "iterations",
        .help = "at most this many iterations",
        .fallback = "1000",
-       .check = harness::whole_number("iterations", 0, std::numeric_limits<unsigned>::max())},
+       .check = harness::whole_number("iterations", 1, std::numeric_limits<unsigned>::max())},
   };
   a.reference = [](const graph::Csr& g, const harness::Request& r) {
     const PagerankOptions o = options_of(r);

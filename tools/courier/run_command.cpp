@@ -154,7 +154,13 @@ void add_run_command(CLI::App& app, const harness::Registry& registry) {
   command->add_flag("-v,--verbose", call->spec.verbose,
                     "vertex: a line of statistics per round; mailbox: the configuration at start and each rank's "
                     "statistics at the end");
-  command->callback([call, &registry] {
+  command->callback([call, command, &registry] {
+    check_graph_options(*command, call->spec.graph);
+    if (command->count("--threads") > 0 && !registry.engine(call->spec.engine).distributed())
+      throw InputError(
+          fmt::format("--threads: the {} engine runs on one thread; drop --threads, or choose a "
+                      "distributed engine (courier list shows them)",
+                      call->spec.engine));
     for (const auto& [name, option] : call->given)
       if (option->count() > 0) call->spec.options.set(name, call->values[name]);
     const int status = run(*call, registry);
