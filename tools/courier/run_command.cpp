@@ -25,20 +25,21 @@ struct Invocation {
 };
 
 // "Time:       0.012 s (load 0.100 s, partition 0.200 s)": the algorithm, then the other phases.
-void print_result(const harness::RunResult& r) {
-  fmt::print("Algorithm:  {} ({})\n", r.spec.algorithm, r.description);
-  fmt::print("Graph:      {} ({} vertices, {} edges)\n", r.spec.graph, r.vertices, r.edges);
-  for (const auto& [key, value] : r.summary.lines) fmt::print("{:<11} {}\n", key + ":", value);
+// The summary, on `out`: standard error when the values or the JSON go to standard output.
+void print_result(std::FILE* out, const harness::RunResult& r) {
+  fmt::print(out, "Algorithm:  {} ({})\n", r.spec.algorithm, r.description);
+  fmt::print(out, "Graph:      {} ({} vertices, {} edges)\n", r.spec.graph, r.vertices, r.edges);
+  for (const auto& [key, value] : r.summary.lines) fmt::print(out, "{:<11} {}\n", key + ":", value);
   std::vector<std::string> phases;
   for (const harness::Phase& phase : r.phases)
     if (phase.name != "verify") phases.push_back(fmt::format("{} {:.3f} s", phase.label, phase.seconds));
-  fmt::print("Time:       {:.6f} s ({})\n", r.run_seconds, fmt::join(phases, ", "));
-  if (r.stats) fmt::print("{}", r.stats->describe(r.spec.verbose));
+  fmt::print(out, "Time:       {:.6f} s ({})\n", r.run_seconds, fmt::join(phases, ", "));
+  if (r.stats) fmt::print(out, "{}", r.stats->describe(r.spec.verbose));
   if (r.verification) {
     if (r.verification->mismatch.empty())
-      fmt::print("Verification: PASS ({})\n", r.verification->verifier);
+      fmt::print(out, "Verification: PASS ({})\n", r.verification->verifier);
     else
-      fmt::print("Verification: FAIL ({})\n{}", r.verification->verifier, r.verification->mismatch);
+      fmt::print(out, "Verification: FAIL ({})\n{}", r.verification->verifier, r.verification->mismatch);
   }
 }
 
@@ -57,7 +58,7 @@ int run(const Invocation& call, const harness::Registry& registry) {
     return 1;
   }
   if (!result.speaker) return 0;  // rank 0 has the result and speaks for the run
-  print_result(result);
+  print_result(call.output == "-" || call.json == "-" ? stderr : stdout, result);
   if (!call.output.empty()) harness::write_values(call.output, result.values);
   if (!call.json.empty()) {
     AtomicFile file(call.json);
@@ -156,6 +157,8 @@ void add_run_command(CLI::App& app, const harness::Registry& registry) {
                     "statistics at the end");
   command->callback([call, command, &registry] {
     check_graph_options(*command, call->spec.graph);
+    if (call->output == "-" && call->json == "-")
+      throw InputError("--output - and --json - both name standard output: send one of them to a file");
     if (command->count("--threads") > 0 && !registry.engine(call->spec.engine).distributed())
       throw InputError(
           fmt::format("--threads: the {} engine runs on one thread; drop --threads, or choose a "
