@@ -370,6 +370,8 @@ TEST(Cli, OptionsThatWouldBeIgnoredAreRefused) {
       {"run pagerank --graph kron:4 --tolerance -1", "--tolerance -1"},
       {"run bfs --graph kron:4 --source -1", "--source -1: is negative"},
       {"run bfs --graph kron:4 --source 99999999999999999999", "is too large"},
+      {"generate kron --scale 40 -o never.csr", "kron:40 needs about 256.0 TiB, and this machine has"},
+      {"run bfs --graph kron:40 --ranks 2", "needs about"},
   };
   for (const auto& [arguments, words] : cases) {
     const Outcome outcome = courier(arguments);
