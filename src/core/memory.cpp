@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <string>
 
@@ -24,7 +26,9 @@ std::string format_bytes(std::uint64_t bytes) {
 }
 
 void check_memory(std::string_view what, std::uint64_t bytes) {
-  const std::uint64_t machine = physical_memory_bytes();
+  std::uint64_t machine = physical_memory_bytes();
+  if (const char* limit = std::getenv("COURIER_MEMORY_LIMIT"); limit != nullptr && *limit != '\0')
+    machine = std::min<std::uint64_t>(machine == 0 ? UINT64_MAX : machine, std::strtoull(limit, nullptr, 10));
   if (machine == 0 || bytes <= machine) return;
   if (const char* ignore = std::getenv("COURIER_IGNORE_MEMORY_ESTIMATE"); ignore != nullptr && *ignore == '1') return;
   throw InputError(
