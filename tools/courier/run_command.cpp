@@ -1,13 +1,16 @@
 // courier run ALGO --graph GRAPH [--engine E] [--ranks N] [--OPTION VALUE ...] [--output FILE] [--json FILE] [--verify]
 // A thin harness over harness::run: the options come from the registry's engines and algorithms.
-#include <map>
-
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+
+#include <algorithm>
+#include <charconv>
+#include <map>
 
 #include "commands.hpp"
 #include "courier/core/atomic_file.hpp"
 #include "courier/core/error.hpp"
+#include "courier/core/machine.hpp"
 #include "courier/dist/distributed_load.hpp"
 #include "courier/harness/run.hpp"
 #include "graph_options.hpp"
@@ -137,11 +140,26 @@ void add_run_command(CLI::App& app, const harness::Registry& registry) {
   command->add_option("--engine", call->spec.engine, engines)
       ->check(CLI::IsMember(registry.engine_names()))
       ->capture_default_str();
-  command->add_option("--ranks", call->spec.ranks,
-                      "Distributed engines: ranks as threads of this process (local transport), each reading its "
-                      "own part of the graph; under mpirun the processes are the ranks")
-      ->check(CLI::Range(1, 1024))
-      ->capture_default_str();
+  command
+      ->add_option_function<std::string>(
+          "--ranks",
+          [call](const std::string& text) {
+            // "sockets": one rank per package (socket) of this machine, which placement gives one each.
+            if (text == "sockets") {
+              call->spec.ranks = std::max<int>(1, static_cast<int>(Machine::of_this_process().packages.size()));
+              return;
+            }
+            int ranks = 0;
+            const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), ranks);
+            if (error != std::errc() || end != text.data() + text.size() || ranks < 1 || ranks > 1024)
+              throw CLI::ValidationError("--ranks",
+                                         fmt::format("'{}': write a number from 1 to 1024, or sockets", text));
+            call->spec.ranks = ranks;
+          },
+          "Distributed engines: ranks as threads of this process (local transport), each reading its own part of "
+          "the graph, or 'sockets' for one per socket of this machine; under mpirun the processes are the ranks")
+      ->type_name("N|sockets")
+      ->default_str("1");
   command->add_option("--threads", call->spec.threads, "Distributed engines: compute threads per rank")
       ->check(CLI::Range(1, 1024))
       ->capture_default_str();
