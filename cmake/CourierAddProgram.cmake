@@ -31,6 +31,7 @@ function(courier_add_program target)
   if(ARG_INCLUDE_PREFIX)
     set(prefix "${ARG_INCLUDE_PREFIX}/")
   endif()
+  file(MAKE_DIRECTORY ${folder}/${prefix})
   set(sources "")
   set(headers "")
   foreach(program IN LISTS ARG_UNPARSED_ARGUMENTS)
@@ -38,7 +39,6 @@ function(courier_add_program target)
     get_filename_component(name ${program} NAME_WE)
     set(header ${folder}/${prefix}${name}.hpp)
     add_custom_command(OUTPUT ${folder}/${name}.cpp ${header}
-      COMMAND ${CMAKE_COMMAND} -E make_directory ${folder}/${prefix}
       COMMAND ${compiler} ${path} -o ${folder}/${name}.cpp --header ${header} --include ${prefix}${name}.hpp
               --namespace ${ARG_NAMESPACE}
       DEPENDS ${path} ${compiler_target}
