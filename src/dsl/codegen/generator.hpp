@@ -66,21 +66,20 @@ class FunctionGenerator {
   void assignment(const Stmt& s, const Assignment& a);
   void reduction(const Stmt& s, const Reduction& r);
   void forall(const Stmt& s, const Forall& f);
-  void neighbour_loop(const Stmt& s, const Forall& f);
-  void fixed_point(const Stmt& s, const FixedPoint& f);
+  void neighbour_loop(const Forall& f);
+  void fixed_point(const FixedPoint& f);
   void iterate_in_bfs(const Stmt& s, const IterateInBFS& b);
-  void return_statement(const Stmt& s, const Return& r);
-  void call_statement(const Stmt& s, const CallStatement& c);
+  void return_statement(const Return& r);
+  void call_statement(const CallStatement& c);
   void keep_scalars();
   void branch(const Stmt& s);
   bool contains_pulse(const Block& b) const;
 
   // ---- pulses.cpp
   // Refreshes, helpers, the loop (written by `loop`), then the synchronisations.
-  void pulse(const Stmt& s, const std::vector<const Stmt*>& roots, PulseKind kind, const Symbol* variable,
-             const std::function<void()>& loop);
-  PulsePlan plan_pulse(const Stmt& s, const std::vector<const Stmt*>& roots, PulseKind kind, const Symbol* variable);
-  void begin_pulse(const Stmt& s, const PulsePlan& plan);
+  void pulse(const Stmt& s, const std::vector<const Stmt*>& roots, PulseKind kind, const std::function<void()>& loop);
+  PulsePlan plan_pulse(const Stmt& s, const std::vector<const Stmt*>& roots, PulseKind kind);
+  void begin_pulse(const PulsePlan& plan);
   void end_pulse(const PulsePlan& plan);
   std::string lambda_head(const Symbol* variable) const;
   const ReductionPlan* reduction_plan(const Stmt& s) const;

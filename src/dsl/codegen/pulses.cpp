@@ -37,9 +37,7 @@ const ReductionPlan* FunctionGenerator::reduction_plan(const Stmt& s) const {
   return nullptr;
 }
 
-PulsePlan FunctionGenerator::plan_pulse(const Stmt& s, const std::vector<const Stmt*>& roots, PulseKind kind,
-                                        const Symbol* variable) {
-  (void)variable;
+PulsePlan FunctionGenerator::plan_pulse(const Stmt& s, const std::vector<const Stmt*>& roots, PulseKind kind) {
   PulsePlan plan;
   const auto found = std::find_if(analysis_.pulses.begin(), analysis_.pulses.end(),
                                   [&](const Pulse& p) { return p.statement == &s && p.kind == kind; });
@@ -90,7 +88,7 @@ PulsePlan FunctionGenerator::plan_pulse(const Stmt& s, const std::vector<const S
   return plan;
 }
 
-void FunctionGenerator::begin_pulse(const Stmt& s, const PulsePlan& plan) {
+void FunctionGenerator::begin_pulse(const PulsePlan& plan) {
   for (const Symbol* p : plan.refreshed) {
     const CacheSafety* safety = analysis_.find_property(*p);
     const bool cached = !naive() && safety && safety->safe;
@@ -130,7 +128,6 @@ void FunctionGenerator::begin_pulse(const Stmt& s, const PulsePlan& plan) {
       out_.line(fmt::format("{}.prepare_reduce<{}>();", name(property), rp.op));
     }
   }
-  (void)s;
 }
 
 void FunctionGenerator::end_pulse(const PulsePlan& plan) {
@@ -157,13 +154,13 @@ void FunctionGenerator::end_pulse(const PulsePlan& plan) {
 }
 
 void FunctionGenerator::pulse(const Stmt& s, const std::vector<const Stmt*>& roots, PulseKind kind,
-                              const Symbol* variable, const std::function<void()>& loop) {
-  const PulsePlan plan = plan_pulse(s, roots, kind, variable);
+                              const std::function<void()>& loop) {
+  const PulsePlan plan = plan_pulse(s, roots, kind);
   const bool any = !plan.reductions.empty();
   out_.line(fmt::format("// pulse: {}", !any              ? "nothing to reduce"
                                         : plan.aggregated ? "aggregated (reduction-exclusive)"
                                                           : "reductions queued per statement"));
-  begin_pulse(s, plan);
+  begin_pulse(plan);
   const PulsePlan* outer = pulse_;
   pulse_ = &plan;
   loop();

@@ -131,13 +131,13 @@ void FunctionGenerator::statement(const Stmt& s) {
   } else if (const auto* n = s.as<Forall>()) {
     forall(s, *n);
   } else if (const auto* n = s.as<FixedPoint>()) {
-    fixed_point(s, *n);
+    fixed_point(*n);
   } else if (const auto* n = s.as<IterateInBFS>()) {
     iterate_in_bfs(s, *n);
   } else if (const auto* n = s.as<Return>()) {
-    return_statement(s, *n);
+    return_statement(*n);
   } else if (const auto* n = s.as<CallStatement>()) {
-    call_statement(s, *n);
+    call_statement(*n);
   }
   exclusive_ = outer;
 }
@@ -258,14 +258,14 @@ void FunctionGenerator::reduction(const Stmt& s, const Reduction& r) {
 }
 
 void FunctionGenerator::forall(const Stmt& s, const Forall& f) {
-  if (f.domain == DomainKind::OutNeighbors || f.domain == DomainKind::InNeighbors) return neighbour_loop(s, f);
+  if (f.domain == DomainKind::OutNeighbors || f.domain == DomainKind::InNeighbors) return neighbour_loop(f);
   if (!owned(f.symbol)) {  // `for (x in set)`: in order, on every rank alike
     out_.open(fmt::format("for (const rt::node {} : {})", name(f.symbol), expr(*f.source)));
     statements(f.body);
     out_.close();
     return;
   }
-  pulse(s, {&s}, PulseKind::VertexLoop, f.symbol, [&] {
+  pulse(s, {&s}, PulseKind::VertexLoop, [&] {
     const Symbol* flag = naive() ? nullptr : flag_filter(f.filter.get(), f.symbol);
     owned_.push_back(f.symbol);
     ++vertex_loops_;
@@ -284,8 +284,7 @@ void FunctionGenerator::forall(const Stmt& s, const Forall& f) {
   });
 }
 
-void FunctionGenerator::neighbour_loop(const Stmt& s, const Forall& f) {
-  (void)s;
+void FunctionGenerator::neighbour_loop(const Forall& f) {
   const Symbol* of = named(*f.of);
   const std::string v = name(of);
   const std::string nbr = name(f.symbol);
@@ -309,8 +308,7 @@ void FunctionGenerator::neighbour_loop(const Stmt& s, const Forall& f) {
   out_.close();
 }
 
-void FunctionGenerator::fixed_point(const Stmt& s, const FixedPoint& fp) {
-  (void)s;
+void FunctionGenerator::fixed_point(const FixedPoint& fp) {
   const std::string finished = name(fp.symbol);
   std::string count;
   const auto* u = fp.condition->as<Unary>();
@@ -346,7 +344,7 @@ void FunctionGenerator::iterate_in_bfs(const Stmt& s, const IterateInBFS& b) {
     } else {
       roots.push_back(&statement);
     }
-    pulse(statement, roots, kind, b.symbol, [&] {
+    pulse(statement, roots, kind, [&] {
       owned_.push_back(b.symbol);
       ++vertex_loops_;
       out_.open(fmt::format("{}.for_level({}, {}", bfs, depth, lambda_head(b.symbol)));
@@ -375,14 +373,12 @@ void FunctionGenerator::iterate_in_bfs(const Stmt& s, const IterateInBFS& b) {
   out_.close();
 }
 
-void FunctionGenerator::return_statement(const Stmt& s, const Return& r) {
-  (void)s;
+void FunctionGenerator::return_statement(const Return& r) {
   keep_scalars();
   out_.line(r.value ? fmt::format("return {};", expr(*r.value, f_.result)) : "return;");
 }
 
-void FunctionGenerator::call_statement(const Stmt& s, const CallStatement& c) {
-  (void)s;
+void FunctionGenerator::call_statement(const CallStatement& c) {
   for (const Argument& a : c.call->as<MethodCall>()->arguments) {
     out_.line(fmt::format("{}.fill({});", name(a.property), expr(*a.value, a.property->type.element_type())));
   }
