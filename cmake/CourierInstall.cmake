@@ -23,4 +23,5 @@ write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/CourierConfigVersio
   COMPATIBILITY SameMinorVersion)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/CourierConfig.cmake
   ${CMAKE_CURRENT_BINARY_DIR}/CourierConfigVersion.cmake
+  ${CMAKE_CURRENT_SOURCE_DIR}/cmake/CourierAddProgram.cmake
   DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/Courier)

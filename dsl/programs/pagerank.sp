@@ -7,6 +7,7 @@ function pagerank(Graph g, double damping, double tolerance, int max_iterations,
   g.attachNodeProperty(rank = 1 / n, next_rank = 0);
 
   int iterations = 0;
+  double change = 0;
   bool converged = False;
   while (!converged && iterations < max_iterations) {
     double dangling = 0;
@@ -14,7 +15,7 @@ function pagerank(Graph g, double damping, double tolerance, int max_iterations,
       dangling += v.rank;
     }
 
-    double change = 0;
+    change = 0;
     forall (v in g.nodes()) {
       double sum = 0;
       for (u in g.nodes_to(v)) {

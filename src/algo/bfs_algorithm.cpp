@@ -2,6 +2,8 @@
 // independent checker in the manner of Graph500.
 #include "courier/algo/algorithms.hpp"
 #include "courier/algo/bfs.hpp"
+#include "courier/dsl/programs/bfs.hpp"
+#include "courier/engines/dsl.hpp"
 #include "courier/engines/la.hpp"
 #include "courier/engines/vertex.hpp"
 #include "courier/graph/reference/bfs.hpp"
@@ -34,6 +36,12 @@ harness::Algorithm bfs_algorithm() {
     return engines::run_program(context, la_programs::Bfs{r.source}, [](const auto&) { return std::any(); });
   };
   a.kernels["la"] = std::move(la);
+  a.kernels["dsl"] =
+      std::make_shared<engines::DslKernel>(dsl::programs::bfs_needs, [](dsl::rt::Graph& g, const harness::Request& r) {
+        dsl::rt::NodeProperty<std::int64_t> level(g);
+        (g.naive() ? dsl::programs::naive::bfs : dsl::programs::bfs)(g, level, r.source);
+        return harness::Output{dsl::rt::masters_as_integers(g, level), {}};
+      });
   return a;
 }
 

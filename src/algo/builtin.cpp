@@ -16,6 +16,7 @@ void add_builtin_algorithms(harness::Registry& registry) {
   registry.add(tc_algorithm());
   registry.add(kcore_algorithm());
   registry.add(spmv_algorithm());
+  registry.add(bc_algorithm());
 }
 
 }  // namespace algo

@@ -9,6 +9,8 @@
 #include "courier/algo/algorithms.hpp"
 #include "courier/algo/cc.hpp"
 #include "courier/algo/mailbox_cc.hpp"
+#include "courier/dsl/programs/cc.hpp"
+#include "courier/engines/dsl.hpp"
 #include "courier/engines/la.hpp"
 #include "courier/engines/mailbox.hpp"
 #include "courier/engines/vertex.hpp"
@@ -67,6 +69,12 @@ harness::Algorithm cc_algorithm() {
   };
   la->both_directions = true;
   a.kernels["la"] = std::move(la);
+  a.kernels["dsl"] =
+      std::make_shared<engines::DslKernel>(dsl::programs::cc_needs, [](dsl::rt::Graph& g, const harness::Request&) {
+        dsl::rt::NodeProperty<dsl::rt::node> label(g);
+        (g.naive() ? dsl::programs::naive::cc : dsl::programs::cc)(g, label);
+        return harness::Output{dsl::rt::masters_as_integers(g, label), {}};
+      });
   return a;
 }
 

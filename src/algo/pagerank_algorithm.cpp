@@ -8,6 +8,8 @@
 
 #include "courier/algo/algorithms.hpp"
 #include "courier/algo/pagerank.hpp"
+#include "courier/dsl/programs/pagerank.hpp"
+#include "courier/engines/dsl.hpp"
 #include "courier/engines/la.hpp"
 #include "courier/engines/vertex.hpp"
 #include "courier/graph/reference/pagerank.hpp"
@@ -64,7 +66,10 @@ harness::Algorithm pagerank_algorithm() {
   a.about = "PageRank: each vertex's rank, to a tolerance or for a number of iterations";
   a.needs = {.in_edges = true};  // pull
   a.options = {
-      {.name = "damping", .help = "the damping factor", .fallback = "0.85", .check = harness::real_number("damping", 0, 1)},
+      {.name = "damping",
+       .help = "the damping factor",
+       .fallback = "0.85",
+       .check = harness::real_number("damping", 0, 1)},
       {.name = "tolerance",
        .help = "stop below this L1 change",
        .fallback = "1e-09",
@@ -72,7 +77,7 @@ harness::Algorithm pagerank_algorithm() {
       {.name = "iterations",
        .help = "at most this many iterations",
        .fallback = "1000",
-       .check = harness::whole_number("iterations", 0, std::numeric_limits<unsigned>::max())},
+       .check = harness::whole_number("iterations", 1, std::numeric_limits<unsigned>::max())},
   };
   a.reference = [](const graph::Csr& g, const harness::Request& r) {
     const PagerankOptions o = options_of(r);
@@ -103,6 +108,15 @@ harness::Algorithm pagerank_algorithm() {
     });
   };
   a.kernels["la"] = std::move(la);
+  a.kernels["dsl"] = std::make_shared<engines::DslKernel>(
+      dsl::programs::pagerank_needs, [](dsl::rt::Graph& g, const harness::Request& r) {
+        const PagerankOptions o = options_of(r);
+        dsl::rt::NodeProperty<double> rank(g);
+        (g.naive() ? dsl::programs::naive::pagerank : dsl::programs::pagerank)(
+            g, o.damping, o.tolerance, static_cast<std::int32_t>(o.max_iterations), rank);
+        const Iterations facts{g.kept<unsigned>("iterations"), g.kept<bool>("converged"), g.kept<double>("change")};
+        return harness::Output{dsl::rt::masters_as_reals(g, rank), facts};
+      });
   return a;
 }
 

@@ -2,6 +2,8 @@
 // uint32 weights; checked by an independent checker (every edge relaxed, every distance witnessed).
 #include "courier/algo/algorithms.hpp"
 #include "courier/algo/sssp.hpp"
+#include "courier/dsl/programs/sssp.hpp"
+#include "courier/engines/dsl.hpp"
 #include "courier/engines/la.hpp"
 #include "courier/engines/vertex.hpp"
 #include "courier/graph/reference/sssp.hpp"
@@ -47,6 +49,15 @@ harness::Algorithm sssp_algorithm() {
   };
   la->weights = engines::LaKernel::Weights::integers;
   a.kernels["la"] = std::move(la);
+  a.kernels["dsl"] = std::make_shared<engines::DslKernel>(
+      dsl::programs::sssp_needs,
+      [](dsl::rt::Graph& g, const harness::Request& r) {
+        dsl::rt::NodeProperty<std::int64_t> dist(g);
+        dsl::rt::EdgeProperty<std::int32_t> weight = dsl::rt::EdgeProperty<std::int32_t>::weights(g);
+        (g.naive() ? dsl::programs::naive::sssp : dsl::programs::sssp)(g, dist, weight, r.source);
+        return harness::Output{dsl::rt::masters_as_integers(g, dist), {}};
+      },
+      /*integer_weights=*/true);
   return a;
 }
 

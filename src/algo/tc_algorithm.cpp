@@ -4,6 +4,8 @@
 
 #include "courier/algo/algorithms.hpp"
 #include "courier/algo/tc.hpp"
+#include "courier/dsl/programs/tc.hpp"
+#include "courier/engines/dsl.hpp"
 #include "courier/engines/vertex.hpp"
 #include "courier/graph/reference/triangles.hpp"
 #include "courier/graph/verify.hpp"
@@ -42,6 +44,12 @@ harness::Algorithm tc_algorithm() {
     TriangleResult counted = tc(e);
     return harness::Output{std::move(counted.per_vertex), Total{counted.total}};
   });
+  a.kernels["dsl"] =
+      std::make_shared<engines::DslKernel>(dsl::programs::tc_needs, [](dsl::rt::Graph& g, const harness::Request&) {
+        dsl::rt::NodeProperty<std::int64_t> corners(g);
+        const auto total = (g.naive() ? dsl::programs::naive::tc : dsl::programs::tc)(g, corners);
+        return harness::Output{dsl::rt::masters_as_integers(g, corners), Total{static_cast<std::uint64_t>(total)}};
+      });
   return a;
 }
 

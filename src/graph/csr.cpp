@@ -1,12 +1,13 @@
 #include "courier/graph/csr.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <numeric>
 #include <type_traits>
 
-#include <fmt/format.h>
-
 #include "courier/core/error.hpp"
+#include "courier/core/memory.hpp"
 
 namespace courier::graph {
 
@@ -56,6 +57,8 @@ template std::span<const float> Csr::weights_as<float>() const;
 Csr build_csr(const EdgeList& list) {
   const vertex_t n = list.num_vertices;
   const auto& edges = list.edges;
+  check_memory(fmt::format("a graph of {} vertices (ids up to {}) and {} edges", n, n == 0 ? 0 : n - 1, edges.size()),
+               (n + 1) * sizeof(edge_t) + edges.size() * (sizeof(vertex_t) + sizeof(float)));
   std::vector<edge_t> offsets(n + 1, 0);
   for (const Edge& e : edges) {
     if (e.src >= n || e.dst >= n)

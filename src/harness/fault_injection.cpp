@@ -1,11 +1,13 @@
 #include "courier/harness/fault_injection.hpp"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
 #include <charconv>
 #include <cstdlib>
 #include <new>
 #include <string>
-
-#include <fmt/format.h>
 
 #include "courier/core/error.hpp"
 
@@ -34,6 +36,9 @@ Injection parse(std::string_view text) {
     step.remove_suffix(4);
   }
   injection.step = std::string(step);
+  if (std::find(kFaultSteps.begin(), kFaultSteps.end(), step) == kFaultSteps.end())
+    throw InputError(fmt::format("{}='{}': '{}' is not a step (the steps: {})", kVariable, text, step,
+                                 fmt::join(kFaultSteps, ", ")));
   return injection;
 }
 

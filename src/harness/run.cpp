@@ -60,6 +60,11 @@ RunSpec resolve(const Registry& registry, RunSpec spec) {
   check_engine_runs(registry, engine, algorithm);
   if (spec.ranks < 1) throw InputError("--ranks must be at least 1");
   if (spec.threads < 1) throw InputError("--threads must be at least 1");
+  if (!engine.distributed() && spec.ranks > 1)
+    throw InputError(
+        fmt::format("--ranks {}: the {} engine runs on one rank; drop --ranks, or choose a distributed "
+                    "engine (courier list shows them)",
+                    spec.ranks, engine.name()));
   std::vector<OptionSpec> declared = engine.options();
   declared.insert(declared.end(), algorithm.options.begin(), algorithm.options.end());
   for (const auto& [name, value] : spec.options.all()) {

@@ -366,7 +366,40 @@ TEST(Cli, WrongOptionsFailWithAClearMessage) {
   EXPECT_NE(weight_type.status, 0);
   EXPECT_NE(weight_type.output.find("'int64' is not a weight type: use none, uint32 or float"), std::string::npos)
       << weight_type.output;
-  EXPECT_EQ(courier("run bfs --graph kron:4 --binary-weight UInt32").status, 0);
+  const fs::path dir = scratch("wrong_options");
+  const std::string binary = (dir / "weighted.bel").string();
+  ASSERT_EQ(courier("generate kron --scale 4 --weights -o " + binary).status, 0);
+  EXPECT_EQ(courier("run bfs --graph " + binary + " --binary-weight UInt32").status, 0);
+}
+
+// Options the run would ignore are refused, each naming what it is for (issue 17).
+TEST(Cli, OptionsThatWouldBeIgnoredAreRefused) {
+  const std::string mtx = std::string(COURIER_SHARED_DATA) + "/Lederberg.mtx";
+  const std::string gr = std::string(COURIER_SHARED_DATA) + "/rome99.gr";
+  const std::vector<std::pair<std::string, std::string>> cases{
+      {"run bfs --graph kron:4 --engine seq --ranks 4", "the seq engine runs on one rank"},
+      {"run bfs --graph kron:4 --engine seq --threads 2", "the seq engine runs on one thread"},
+      {"run bfs --graph " + mtx + " --base 1", "--base is for text edge lists"},
+      {"info kron:4 --base 1", "--base reads files"},
+      {"run bfs --graph kron:4 --binary-weight uint32", "--binary-weight reads files"},
+      {"info " + gr + " --weights", "--weights is for generated graphs"},
+      {"convert " + gr + " -o never.csr --id-bytes 4", "--id-bytes is for binary edge lists"},
+      {"run pagerank --graph kron:4 --iterations 0", "--iterations 0: write a whole number from 1"},
+      {"run pagerank --graph kron:4 --tolerance -1", "--tolerance -1"},
+      {"run bfs --graph kron:4 --source -1", "--source -1: is negative"},
+      {"run bfs --graph kron:4 --source 99999999999999999999", "is too large"},
+      {"generate kron --scale 40 -o never.csr", "kron:40 needs about 256.0 TiB, and this machine has"},
+      {"run bfs --graph kron:40 --ranks 2", "needs about"},
+  };
+  for (const auto& [arguments, words] : cases) {
+    const Outcome outcome = courier(arguments);
+    EXPECT_NE(outcome.status, 0) << arguments;
+    EXPECT_NE(outcome.output.find(words), std::string::npos) << arguments << ": " << outcome.output;
+  }
+  EXPECT_FALSE(fs::exists("never.csr"));
+  const Outcome step = courier_with("COURIER_FAIL_ON_RANK=1:nosuchstep", "run bfs --graph kron:4 --ranks 2");
+  EXPECT_NE(step.status, 0);
+  EXPECT_NE(step.output.find("'nosuchstep' is not a step"), std::string::npos) << step.output;
 }
 
 TEST(Cli, MailboxEngineVerifiesEachApplication) {

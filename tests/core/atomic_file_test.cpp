@@ -1,10 +1,16 @@
 #include "courier/core/atomic_file.hpp"
 
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
+#include <string>
+#include <thread>
 
 #include "courier/core/error.hpp"
 
@@ -79,6 +85,76 @@ TEST(AtomicFile, MissingFolderIsAnErrorNamingThePath) {
     EXPECT_NE(std::string(error.what()).find(target.string() + ": cannot create: No such file"), std::string::npos)
         << error.what();
   }
+}
+
+// Special files are written through: /dev/null stays a device (as root, a rename would replace it).
+TEST(AtomicFile, WritesThroughACharacterDevice) {
+  AtomicFile file("/dev/null");
+  EXPECT_TRUE(file.temporary_path().empty());
+  file.write("nothing to keep");
+  file.commit();
+  struct stat status {};
+  ASSERT_EQ(::stat("/dev/null", &status), 0);
+  EXPECT_TRUE(S_ISCHR(status.st_mode));
+}
+
+TEST(AtomicFile, WritesThroughAFifoToItsReader) {
+  const fs::path fifo = fresh_dir() / "pipe";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  std::string received;
+  std::thread reader([&] { received = contents(fifo); });
+  {
+    AtomicFile file(fifo.string());
+    file.write("through the pipe");
+    file.commit();
+  }
+  reader.join();
+  EXPECT_EQ(received, "through the pipe");
+  EXPECT_TRUE(fs::is_fifo(fifo));
+}
+
+TEST(AtomicFile, FollowsASymbolicLinkAndReplacesItsTarget) {
+  const fs::path dir = fresh_dir();
+  fs::create_directories(dir / "real");
+  std::ofstream(dir / "real" / "target.txt") << "old";
+  fs::create_symlink("real/target.txt", dir / "link.txt");
+  AtomicFile file((dir / "link.txt").string());
+  EXPECT_EQ(fs::path(file.temporary_path()).parent_path(), dir / "real") << "in the target's folder";
+  file.write("new");
+  file.commit();
+  EXPECT_TRUE(fs::is_symlink(dir / "link.txt"));
+  EXPECT_EQ(contents(dir / "real" / "target.txt"), "new");
+  EXPECT_EQ(entries(dir / "real"), 1u);
+}
+
+TEST(AtomicFile, RemovesTheTemporariesOfAKilledRunButNotOfALiveOne) {
+  const fs::path dir = fresh_dir();
+  const pid_t child = ::fork();
+  if (child == 0) ::_exit(0);
+  ASSERT_GT(child, 0);
+  ::waitpid(child, nullptr, 0);  // its pid now names no process
+  const fs::path dead = dir / ("out.csr.courier-tmp-" + std::to_string(child) + "-0");
+  const fs::path live = dir / ("out.csr.courier-tmp-" + std::to_string(::getpid()) + "-999");
+  std::ofstream(dead) << "left behind";
+  std::ofstream(live) << "being written";
+  AtomicFile file((dir / "out.csr").string());
+  EXPECT_FALSE(fs::exists(dead));
+  EXPECT_TRUE(fs::exists(live));
+}
+
+TEST(AtomicFile, SigtermRemovesTheTemporaryAndStillEndsTheProcess) {
+  const fs::path dir = fresh_dir();
+  const pid_t child = ::fork();
+  if (child == 0) {
+    AtomicFile file((dir / "big.csr").string());
+    file.write("half of it");
+    ::raise(SIGTERM);
+    ::_exit(3);  // not reached: SIGTERM ends the process
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM) << status;
+  EXPECT_EQ(entries(dir), 0u) << "the temporary was left";
 }
 
 }  // namespace

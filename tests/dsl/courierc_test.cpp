@@ -112,18 +112,57 @@ TEST(Courierc, WritesToOut) {
   std::ifstream in(out);
   std::stringstream text;
   text << in.rdbuf();
-  EXPECT_EQ(first_lines(text.str(), 1), "Function tc(Graph g) -> long  @3:1\n");
+  EXPECT_EQ(first_lines(text.str(), 1), "Function tc(Graph g, propNode<long> corners) -> long  @4:1\n");
 }
 
-TEST(Courierc, CodeGenerationIsNotBuiltYet) {
+std::string read_file(const fs::path& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+TEST(Courierc, GeneratesASourceAndAHeader) {
   const std::string path = program_file("bfs");
-  const Outcome run = courierc({path, "-o", (scratch() / "bfs.cpp").string()});
-  EXPECT_EQ(run.status, 2);
-  EXPECT_EQ(run.err,
-            "courierc: error: code generation is not built yet; --emit tokens, ast or analysis shows what the "
-            "front end makes of " +
-                path + "\n");
-  EXPECT_FALSE(fs::exists(scratch() / "bfs.cpp"));
+  const fs::path source = scratch() / "bfs.cpp", header = scratch() / "bfs.hpp";
+  fs::remove(source);
+  fs::remove(header);
+  const Outcome run = courierc({path, "-o", source.string(), "--header", header.string(), "--namespace", "mine"});
+  EXPECT_EQ(run.status, 0) << run.err;
+  EXPECT_EQ(run.out, "");
+  const std::string cpp = read_file(source);
+  EXPECT_NE(cpp.find("#include \"bfs.hpp\"\n"), std::string::npos) << cpp;
+  EXPECT_NE(cpp.find("namespace mine {"), std::string::npos) << cpp;
+  EXPECT_NE(cpp.find("void bfs(rt::Graph& g, rt::NodeProperty<std::int64_t>& level, rt::node root) {"),
+            std::string::npos)
+      << cpp;
+  EXPECT_NE(cpp.find("#line 15 \"" + path + "\"\n"), std::string::npos) << cpp;
+  const std::string hpp = read_file(header);
+  EXPECT_NE(hpp.find("inline constexpr rt::Needs bfs_needs{.out_edges = true, .in_edges = false};"), std::string::npos)
+      << hpp;
+  EXPECT_NE(hpp.find("namespace naive {"), std::string::npos) << hpp;
+}
+
+TEST(Courierc, GeneratesTheNaiveGenerationToTheStandardOutput) {
+  const Outcome run = courierc({program_file("sssp"), "--naive", "--line-file", "sssp.sp"});
+  EXPECT_EQ(run.status, 0) << run.err;
+  EXPECT_NE(run.out.find("namespace courier::dsl::programs::naive {"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("g.find_out_edge(v, nbr)"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("#line 16 \"sssp.sp\"\n"), std::string::npos) << run.out;
+}
+
+TEST(Courierc, ReportsWhatItCannotDistribute) {
+  const std::string path = write_file("remote_write.sp",
+                                      "function f(Graph g, propNode<int> p) {\n  forall (v in g.nodes()) {\n"
+                                      "    forall (n in g.neighbors(v)) {\n      n.p = 1;\n    }\n  }\n}\n");
+  const fs::path source = scratch() / "remote_write.cpp";
+  fs::remove(source);
+  const Outcome run = courierc({path, "-o", source.string()});
+  EXPECT_EQ(run.status, 1);
+  EXPECT_EQ(run.err, path +
+                         ":4:7: error: expected an assignment to a property of the vertex loop's node, found one to "
+                         "n.p (a node another rank may own): update it with a reduction (Min, Max, +=, ...)\n");
+  EXPECT_FALSE(fs::exists(source));
 }
 
 TEST(Courierc, ReportsWhereAProgramIsWrong) {

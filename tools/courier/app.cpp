@@ -1,8 +1,9 @@
 // The command line over a registry. Errors are printed as "courier: error: ..." and exit 1.
+#include <fmt/format.h>
+
 #include <cstdio>
 #include <exception>
-
-#include <fmt/format.h>
+#include <new>
 
 #include "commands.hpp"
 
@@ -24,6 +25,12 @@ int main(int argc, const char* const* argv, const harness::Registry& registry) {
     app.parse(argc, argv);
   } catch (const CLI::Error& e) {  // bad options, and run's verification exit status
     return app.exit(e);
+  } catch (const std::bad_alloc&) {
+    std::fflush(stdout);
+    fmt::print(stderr,
+               "courier: error: out of memory (std::bad_alloc): the run asked for more than this machine could give; "
+               "take a smaller graph, or spread it over more machines under mpirun\n");
+    return 1;
   } catch (const std::exception& e) {
     std::fflush(stdout);
     fmt::print(stderr, "courier: error: {}\n", e.what());

@@ -30,7 +30,8 @@ void add_convert_command(CLI::App& app) {
   command->add_option("--output-id-bytes", options->write.binary_id_bytes, "Binary edge lists: bytes per id written")
       ->check(CLI::IsMember({4, 8}))
       ->capture_default_str();
-  command->callback([options] {
+  command->callback([options, command] {
+    check_graph_options(*command, options->input);
     (void)graph::format_from_path(options->output);
     announce("reading", options->input);
     Timer timer;

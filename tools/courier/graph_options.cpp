@@ -1,5 +1,6 @@
 #include "graph_options.hpp"
 
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -7,7 +8,8 @@
 #include <cstdio>
 #include <map>
 
-#include <fmt/format.h>
+#include "courier/core/error.hpp"
+#include "courier/graph/io.hpp"
 
 namespace courier::cli {
 
@@ -37,6 +39,28 @@ void add_graph_options(CLI::App& command, graph::LoadOptions& options) {
           },
           "Binary edge lists: the weight after each pair (none, uint32, float)")
       ->type_name("none|uint32|float");
+}
+
+void check_graph_options(const CLI::App& command, const std::string& graph) {
+  const auto given = [&](const char* name) { return command.count(name) > 0; };
+  const auto refuse = [](const char* option, const std::string& why) {
+    throw InputError(fmt::format("{} {}: drop it", option, why));
+  };
+  if (graph::is_generator_spec(graph)) {
+    for (const char* option : {"--base", "--id-bytes", "--binary-weight"})
+      if (given(option)) refuse(option, fmt::format("reads files, and {} is generated", graph));
+    return;
+  }
+  for (const char* option : {"--weights", "--seed"})
+    if (given(option))
+      refuse(option, fmt::format("is for generated graphs (kron:S, urand:S), and {} is a file", graph));
+  const graph::Format format = graph::format_from_path(graph);
+  if (given("--base") && format != graph::Format::text)
+    refuse("--base", fmt::format("is for text edge lists, and {} is {}, whose ids start where its format says", graph,
+                                 graph::to_string(format)));
+  for (const char* option : {"--id-bytes", "--binary-weight"})
+    if (given(option) && format != graph::Format::binary)
+      refuse(option, fmt::format("is for binary edge lists, and {} is {}", graph, graph::to_string(format)));
 }
 
 void announce(const char* what, const std::string& subject) {

@@ -9,6 +9,10 @@ namespace courier::cli {
 // --base, --symmetrize, --drop-self-loops, --dedupe, --weights, --seed, --id-bytes, --binary-weight.
 void add_graph_options(CLI::App& command, graph::LoadOptions& options);
 
+// After parsing: an option that the GRAPH argument would ignore is an error naming what it is for
+// (--base on a format with its own base, --weights on a file, --id-bytes on text, ...).
+void check_graph_options(const CLI::App& command, const std::string& graph);
+
 // A "courier: <what>" line on stderr when it is a terminal: long steps show they are alive.
 void announce(const char* what, const std::string& subject);
 

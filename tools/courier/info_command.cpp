@@ -18,7 +18,8 @@ void add_info_command(CLI::App& app) {
                                      "Describe a graph.\nExample: courier info rome99.gr");
   command->add_option("graph", options->graph, "Graph file or generator spec (kron:16)")->required();
   add_graph_options(*command, options->load);
-  command->callback([options] {
+  command->callback([options, command] {
+    check_graph_options(*command, options->graph);
     announce("reading", options->graph);
     Timer timer;
     const graph::Csr csr = graph::load_graph(options->graph, options->load);

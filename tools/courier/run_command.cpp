@@ -1,13 +1,16 @@
 // courier run ALGO --graph GRAPH [--engine E] [--ranks N] [--OPTION VALUE ...] [--output FILE] [--json FILE] [--verify]
 // A thin harness over harness::run: the options come from the registry's engines and algorithms.
-#include <map>
-
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+
+#include <algorithm>
+#include <charconv>
+#include <map>
 
 #include "commands.hpp"
 #include "courier/core/atomic_file.hpp"
 #include "courier/core/error.hpp"
+#include "courier/core/machine.hpp"
 #include "courier/dist/distributed_load.hpp"
 #include "courier/harness/run.hpp"
 #include "graph_options.hpp"
@@ -25,20 +28,21 @@ struct Invocation {
 };
 
 // "Time:       0.012 s (load 0.100 s, partition 0.200 s)": the algorithm, then the other phases.
-void print_result(const harness::RunResult& r) {
-  fmt::print("Algorithm:  {} ({})\n", r.spec.algorithm, r.description);
-  fmt::print("Graph:      {} ({} vertices, {} edges)\n", r.spec.graph, r.vertices, r.edges);
-  for (const auto& [key, value] : r.summary.lines) fmt::print("{:<11} {}\n", key + ":", value);
+// The summary, on `out`: standard error when the values or the JSON go to standard output.
+void print_result(std::FILE* out, const harness::RunResult& r) {
+  fmt::print(out, "Algorithm:  {} ({})\n", r.spec.algorithm, r.description);
+  fmt::print(out, "Graph:      {} ({} vertices, {} edges)\n", r.spec.graph, r.vertices, r.edges);
+  for (const auto& [key, value] : r.summary.lines) fmt::print(out, "{:<11} {}\n", key + ":", value);
   std::vector<std::string> phases;
   for (const harness::Phase& phase : r.phases)
     if (phase.name != "verify") phases.push_back(fmt::format("{} {:.3f} s", phase.label, phase.seconds));
-  fmt::print("Time:       {:.6f} s ({})\n", r.run_seconds, fmt::join(phases, ", "));
-  if (r.stats) fmt::print("{}", r.stats->describe(r.spec.verbose));
+  fmt::print(out, "Time:       {:.6f} s ({})\n", r.run_seconds, fmt::join(phases, ", "));
+  if (r.stats) fmt::print(out, "{}", r.stats->describe(r.spec.verbose));
   if (r.verification) {
     if (r.verification->mismatch.empty())
-      fmt::print("Verification: PASS ({})\n", r.verification->verifier);
+      fmt::print(out, "Verification: PASS ({})\n", r.verification->verifier);
     else
-      fmt::print("Verification: FAIL ({})\n{}", r.verification->verifier, r.verification->mismatch);
+      fmt::print(out, "Verification: FAIL ({})\n{}", r.verification->verifier, r.verification->mismatch);
   }
 }
 
@@ -57,7 +61,7 @@ int run(const Invocation& call, const harness::Registry& registry) {
     return 1;
   }
   if (!result.speaker) return 0;  // rank 0 has the result and speaks for the run
-  print_result(result);
+  print_result(call.output == "-" || call.json == "-" ? stderr : stdout, result);
   if (!call.output.empty()) harness::write_values(call.output, result.values);
   if (!call.json.empty()) {
     AtomicFile file(call.json);
@@ -139,11 +143,26 @@ void add_run_command(CLI::App& app, const harness::Registry& registry) {
   command->add_option("--engine", call->spec.engine, engines)
       ->check(CLI::IsMember(registry.engine_names()))
       ->capture_default_str();
-  command->add_option("--ranks", call->spec.ranks,
-                      "Distributed engines: ranks as threads of this process (local transport), each reading its "
-                      "own part of the graph; under mpirun the processes are the ranks")
-      ->check(CLI::Range(1, 1024))
-      ->capture_default_str();
+  command
+      ->add_option_function<std::string>(
+          "--ranks",
+          [call](const std::string& text) {
+            // "sockets": one rank per package (socket) of this machine, which placement gives one each.
+            if (text == "sockets") {
+              call->spec.ranks = std::max<int>(1, static_cast<int>(Machine::of_this_process().packages.size()));
+              return;
+            }
+            int ranks = 0;
+            const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), ranks);
+            if (error != std::errc() || end != text.data() + text.size() || ranks < 1 || ranks > 1024)
+              throw CLI::ValidationError("--ranks",
+                                         fmt::format("'{}': write a number from 1 to 1024, or sockets", text));
+            call->spec.ranks = ranks;
+          },
+          "Distributed engines: ranks as threads of this process (local transport), each reading its own part of "
+          "the graph, or 'sockets' for one per socket of this machine; under mpirun the processes are the ranks")
+      ->type_name("N|sockets")
+      ->default_str("1");
   command->add_option("--threads", call->spec.threads, "Distributed engines: compute threads per rank")
       ->check(CLI::Range(1, 1024))
       ->capture_default_str();
@@ -157,7 +176,15 @@ void add_run_command(CLI::App& app, const harness::Registry& registry) {
   command->add_flag("-v,--verbose", call->spec.verbose,
                     "vertex: a line of statistics per round; mailbox: the configuration at start and each rank's "
                     "statistics at the end");
-  command->callback([call, &registry] {
+  command->callback([call, command, &registry] {
+    check_graph_options(*command, call->spec.graph);
+    if (call->output == "-" && call->json == "-")
+      throw InputError("--output - and --json - both name standard output: send one of them to a file");
+    if (command->count("--threads") > 0 && !registry.engine(call->spec.engine).distributed())
+      throw InputError(
+          fmt::format("--threads: the {} engine runs on one thread; drop --threads, or choose a "
+                      "distributed engine (courier list shows them)",
+                      call->spec.engine));
     for (const auto& [name, option] : call->given)
       if (option->count() > 0) call->spec.options.set(name, call->values[name]);
     const int status = run(*call, registry);

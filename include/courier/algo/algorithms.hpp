@@ -14,6 +14,7 @@ harness::Algorithm pagerank_algorithm();
 harness::Algorithm tc_algorithm();
 harness::Algorithm kcore_algorithm();
 harness::Algorithm spmv_algorithm();
+harness::Algorithm bc_algorithm();
 
 // Registers every algorithm above, in the order `courier list` shows them.
 void add_builtin_algorithms(harness::Registry& registry);

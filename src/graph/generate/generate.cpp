@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "courier/core/error.hpp"
+#include "courier/core/memory.hpp"
 #include "courier/core/parallel.hpp"
 #include "edge_generators.hpp"
 
@@ -51,6 +52,8 @@ EdgeList generate_range(const GeneratorOptions& options, edge_t first, edge_t la
   const edge_t total = generated_edge_count(options);
   if (first > last || last > total)
     throw Error(fmt::format("generate_range: [{}, {}) is not a range of the {} edges", first, last, total));
+  check_memory(fmt::format("generating {} edges of {}", last - first, generator_spec(options)),
+               (last - first) * (sizeof(Edge) + (options.weights ? sizeof(std::uint32_t) : 0)));
   EdgeList list;
   list.num_vertices = generated_vertex_count(options);
   list.edges.resize(last - first);

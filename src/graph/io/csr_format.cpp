@@ -209,6 +209,21 @@ Mapped map_csr(const std::string& path, const ReadOptions& options) {
     if (arrays.offsets[v + 1] < arrays.offsets[v])
       throw_input_error(path, 0, fmt::format("corrupted offsets: not monotone at vertex {} (byte {})", v,
                                              sizeof(Header) + (v + 1) * 8));
+  // Targets below n: a body whose checksum matches (another writer's) may still send reads astray.
+  // The maximum first, a loop that vectorises; the culprit is looked for only when there is one.
+  vertex_t largest = 0;
+  for (std::uint64_t k = 0; k < m; ++k) largest = std::max(largest, arrays.targets[k]);
+  if (m > 0 && largest >= n) {
+    std::uint64_t k = 0;
+    while (arrays.targets[k] < n) ++k;
+    const auto source =
+        static_cast<vertex_t>(std::upper_bound(arrays.offsets, arrays.offsets + n + 1, k) - arrays.offsets - 1);
+    throw_input_error(
+        path, 0,
+        fmt::format("corrupted edge {} (byte {}): vertex {} points to {}, but the graph has "
+                    "vertices 0..{}: the file is corrupted, or its writer does not follow the .csr format",
+                    k, sizeof(Header) + (n + 1) * 8 + k * 8, source, arrays.targets[k], n == 0 ? 0 : n - 1));
+  }
 
   return Mapped{file, header, type, arrays};
 }

@@ -1,10 +1,11 @@
 #pragma once
 // Parsing ids and weights out of tokens, with the error messages every text format shares.
+#include <fmt/format.h>
+
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <string_view>
-
-#include <fmt/format.h>
 
 #include "courier/core/error.hpp"
 #include "courier/core/parse_number.hpp"
@@ -36,11 +37,17 @@ inline vertex_t parse_one_based_id(std::string_view token, std::string_view what
   return id - 1;
 }
 
-// A real weight token; integers are accepted too ("3" is 3.0).
+// "weight 'nan' is not a finite number": no algorithm can use one, so it is refused where read.
+inline std::string infinite_weight(std::string_view token) {
+  return fmt::format("weight '{}' is not a finite number", token);
+}
+
+// A real weight token; integers are accepted too ("3" is 3.0). NaN and infinities are refused.
 inline float parse_real_or_throw(std::string_view token, const std::string& file, std::uint64_t line) {
   float value;
   const ParseStatus status = parse_floating(token, value);
   if (status != ParseStatus::ok) throw_input_error(file, line, bad_number("weight", token, status));
+  if (!std::isfinite(value)) throw_input_error(file, line, infinite_weight(token));
   return value;
 }
 

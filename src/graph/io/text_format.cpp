@@ -1,6 +1,7 @@
 // SNAP-style text edge lists: "source target [weight]" per line, parsed in parallel over chunks
 // that start at line boundaries, then joined in file order.
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <optional>
@@ -106,6 +107,7 @@ class ChunkParser {
     float value;
     const ParseStatus status = parse_floating(token, value);
     if (status != ParseStatus::ok) fail(number, bad_number("weight", token, status));
+    if (!std::isfinite(value)) fail(number, infinite_weight(token));
     if (!looks_integral(token)) chunk_.saw_real = true;
     switch_to_real();
     chunk_.real_weights.push_back(value);

@@ -91,6 +91,19 @@ TEST_F(CsrFormat, ErrorOffsetsNotMonotoneEvenWithoutChecksum) {
   expect_input_error([&] { read_csr(bad); }, {bad + ": checksum mismatch"});
 }
 
+// Another writer's file: the checksum matches its body, whose targets lie beyond the vertices.
+TEST_F(CsrFormat, ErrorTargetsBeyondTheVerticesEvenWithAMatchingChecksum) {
+  const std::string bad = (dir_ / "beyond.csr").string();
+  std::vector<edge_t> offsets{0, 1, 2, 3};
+  std::vector<vertex_t> targets{1, 7, 0};  // vertex 1 -> 7, in a graph of 3 vertices
+  write_csr(bad, Csr(courier::Buffer<edge_t>(std::move(offsets)), courier::Buffer<vertex_t>(std::move(targets))));
+  expect_input_error([&] { read_csr(bad); },
+                     {bad + ": corrupted edge 1 (byte 104): vertex 1 points to 7, but the graph has vertices 0..2"});
+  ReadOptions trusting;
+  trusting.verify_checksum = false;
+  expect_input_error([&] { read_csr(bad, trusting); }, {"vertex 1 points to 7"});
+}
+
 TEST_F(CsrFormat, WriterReplacesFilesAtomically) {
   // Overwriting keeps readers of the old mapping safe: the old inode lives on.
   const Csr before = read_csr(path_);

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include "courier/core/memory.hpp"
 #include "courier/graph/io.hpp"
 #include "graph/io/io_test_util.hpp"
 
@@ -46,6 +47,28 @@ TEST(TextFormat, ErrorNonNumericToken) {
   const auto dir = test_dir();
   const std::string path = write_file(dir / "bad.el", "0 1\n# c\n2 x3\n");
   expect_input_error([&] { read_edge_list(path); }, {path + ":3:", "target id 'x3' is not a number"});
+}
+
+// No algorithm can use a NaN or infinite weight: refused where read, with the line (issue 17).
+TEST(TextFormat, ErrorWeightNotFinite) {
+  const auto dir = test_dir();
+  for (const char* token : {"nan", "inf", "-inf", "1e50"}) {
+    const std::string path = write_file(dir / "bad.wel", std::string("0 1 2.5\n1 2 ") + token + "\n");
+    expect_input_error([&] { read_edge_list(path); }, {path + ":2:", std::string("weight '") + token + "'"});
+  }
+  const std::string mtx =
+      write_file(dir / "bad.mtx", "%%MatrixMarket matrix coordinate real general\n3 3 1\n1 2 nan\n");
+  expect_input_error([&] { read_edge_list(mtx); }, {mtx + ":3:", "weight 'nan' is not a finite number"});
+}
+
+// An id that makes the graph larger than the machine is refused with the estimate, not bad_alloc.
+TEST(TextFormat, ErrorIdTooLargeForTheMachine) {
+  const auto dir = test_dir();
+  const std::string path = write_file(dir / "huge.el", "4294967295 0\n");
+  if (courier::physical_memory_bytes() > (std::uint64_t{32} << 30)) GTEST_SKIP() << "this machine holds 32 GiB";
+  ::unsetenv("COURIER_IGNORE_MEMORY_ESTIMATE");
+  expect_input_error([&] { build_csr(read_edge_list(path)); },
+                     {"4294967296 vertices (ids up to 4294967295)", "needs about 32.0 GiB"});
 }
 
 TEST(TextFormat, ErrorNegativeId) {

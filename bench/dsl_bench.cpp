@@ -1,0 +1,187 @@
+// dsl_bench: the generated programs against the hand-written ones (issue 15): the dsl engine's
+// optimised generation, its naive generation (StarPlat's original distributed backend) and the
+// vertex engine's algo/ kernels, on the same graph, ranks, threads and channel, alternated in one
+// series (optimised, naive, hand-written, optimised, ...), medians. For both generations it also
+// prints where the time went (paper 004, Fig. 3 and 8): computation in vertex loops, reductions,
+// remote reads (mirrors refreshed) and agreement between ranks; each the slowest rank's. Results
+// of the three are checked against each other. pagerank runs a fixed number of iterations; bfs and
+// sssp start from the vertex with the most out-edges, as every engine does by default.
+//
+//   dsl_bench --graphs kron:20,urand:20 --shapes 2x1,4x1 --repeats 5 --json out.json
+//   mpirun -np 4 dsl_bench --shapes 4x1 --channel mpi-rma        (ranks are the launched processes)
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "courier/algo/builtin.hpp"
+#include "courier/engines/dsl.hpp"
+#include "courier/harness/run.hpp"
+
+namespace {
+
+using namespace courier;
+
+struct Options {
+  std::vector<std::string> graphs{"kron:20", "urand:20"};
+  std::vector<std::string> shapes{"2x1", "4x1"};
+  std::vector<std::string> kernels{"sssp", "bfs", "cc", "pagerank"};
+  std::string channel = "lci";
+  unsigned repeats = 5;
+  unsigned iterations = 20;
+  std::string json;
+};
+
+struct Shape {
+  int ranks = 1;
+  unsigned threads = 1;
+};
+
+Shape parse_shape(const std::string& text) {
+  Shape s;
+  if (std::sscanf(text.c_str(), "%dx%u", &s.ranks, &s.threads) != 2 || s.ranks < 1 || s.threads < 1)
+    throw CLI::ValidationError("--shapes", "write RANKSxTHREADS, e.g. 2x1");
+  return s;
+}
+
+// Integers equal, reals within 1e-6 in L1.
+bool same(const harness::Values& a, const harness::Values& b) {
+  if (a.index() != b.index()) return false;
+  if (const auto* reals = std::get_if<std::vector<double>>(&a)) {
+    const auto& other = std::get<std::vector<double>>(b);
+    if (reals->size() != other.size()) return false;
+    double l1 = 0;
+    for (std::size_t v = 0; v < reals->size(); ++v) l1 += std::abs((*reals)[v] - other[v]);
+    return l1 < 1e-6;
+  }
+  return a == b;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0 : v[v.size() / 2];
+}
+
+harness::RunResult run(const std::string& kernel, const std::string& graph, const std::string& engine,
+                       const std::string& generation, const Shape& shape, const Options& o,
+                       const harness::Launch& launch) {
+  harness::RunSpec spec;
+  spec.algorithm = kernel;
+  spec.graph = graph;
+  spec.load.weights = true;
+  spec.engine = engine;
+  spec.ranks = shape.ranks;
+  spec.threads = shape.threads;
+  spec.options.set("channel", o.channel);
+  if (engine == "dsl") spec.options.set("generation", generation);
+  const harness::Algorithm& algorithm = builtin_registry().algorithm(kernel);
+  for (const harness::OptionSpec& option : algorithm.options) {
+    if (option.name == "iterations") spec.options.set("iterations", std::to_string(o.iterations));
+    if (option.name == "tolerance") spec.options.set("tolerance", "0");  // so exactly `iterations` run
+  }
+  return harness::run(builtin_registry(), spec, launch);
+}
+
+// The phases of a dsl run, by name, in seconds.
+std::map<std::string, double> phases(const harness::RunResult& r) {
+  const auto* stats = dynamic_cast<const engines::DslStats*>(r.stats.get());
+  if (!stats) return {};
+  return {{"compute", stats->phases.compute_seconds},
+          {"reduction", stats->phases.reduction_seconds},
+          {"remote_reads", stats->phases.remote_read_seconds},
+          {"agreement", stats->phases.agreement_seconds}};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options o;
+  CLI::App app{"Generated programs (optimised, naive) against the hand-written ones (issue 15)"};
+  app.add_option("--graphs", o.graphs, "Generator specs")->delimiter(',');
+  app.add_option("--shapes", o.shapes, "RANKSxTHREADS (under mpirun: the launched ranks)")->delimiter(',');
+  app.add_option("--kernels", o.kernels, "Any of sssp, bfs, cc, pagerank, tc")->delimiter(',');
+  app.add_option("--channel", o.channel, "lci, mpi-probe or mpi-rma (the MPI ones under mpirun)");
+  app.add_option("--repeats", o.repeats, "Alternated runs per variant (median)")->check(CLI::Range(1, 99));
+  app.add_option("--iterations", o.iterations, "pagerank's fixed iterations");
+  app.add_option("--json", o.json, "Write the rows here");
+  CLI11_PARSE(app, argc, argv);
+
+  const char* variants[] = {"optimised", "naive", "hand-written"};
+  nlohmann::json rows = nlohmann::json::array();
+  const harness::Launch launch = harness::Launch::detect(true);
+  const bool speaker = launch.speaker();
+  auto say = [&](const std::string& text) {
+    if (speaker) std::fputs(text.c_str(), stdout), std::fflush(stdout);
+  };
+  say(
+      fmt::format("{:<10} {:>5} {:<9} {:>9} {:>9} {:>9} {:>8} {:>8}   phases (compute/reduction/remote reads/"
+                  "agreement s)\n",
+                  "graph", "shape", "kernel", "opt s", "naive s", "hand s", "naive/o", "opt/hand"));
+  for (const std::string& spec : o.graphs) {
+    for (const std::string& shape_text : o.shapes) {
+      const Shape shape = parse_shape(shape_text);
+      for (const std::string& kernel : o.kernels) {
+        std::map<std::string, std::vector<double>> times;
+        std::map<std::string, std::map<std::string, std::vector<double>>> phase_times;
+        std::map<std::string, harness::Values> values;
+        for (unsigned r = 0; r < o.repeats; ++r) {
+          for (const std::string variant : variants) {
+            const bool hand = variant == "hand-written";
+            harness::RunResult result = run(kernel, spec, hand ? "vertex" : "dsl", variant, shape, o, launch);
+            times[variant].push_back(result.run_seconds);
+            for (const auto& [name, seconds] : phases(result)) phase_times[variant][name].push_back(seconds);
+            values[variant] = std::move(result.values);
+          }
+        }
+        if (speaker &&
+            (!same(values["optimised"], values["hand-written"]) || !same(values["naive"], values["hand-written"])))
+          say(fmt::format("{} {} {}: results DIFFER\n", spec, shape_text, kernel));
+        const double optimised = median(times["optimised"]), naive = median(times["naive"]),
+                     hand = median(times["hand-written"]);
+        std::string breakdown;
+        nlohmann::json phase_json;
+        for (const char* variant : {"optimised", "naive"}) {
+          std::vector<std::string> parts;
+          for (const char* phase : {"compute", "reduction", "remote_reads", "agreement"}) {
+            const double seconds = median(phase_times[variant][phase]);
+            parts.push_back(fmt::format("{:.4f}", seconds));
+            phase_json[variant][phase] = seconds;
+          }
+          breakdown +=
+              fmt::format("  {} {}", variant == std::string("optimised") ? "opt" : "naive", fmt::join(parts, "/"));
+        }
+        say(fmt::format("{:<10} {:>5} {:<9} {:>9.4f} {:>9.4f} {:>9.4f} {:>8.2f} {:>8.2f} {}\n", spec, shape_text,
+                        kernel, optimised, naive, hand, naive / optimised, optimised / hand, breakdown));
+        rows.push_back({{"graph", spec},
+                        {"shape", shape_text},
+                        {"channel", o.channel},
+                        {"kernel", kernel},
+                        {"optimised", times["optimised"]},
+                        {"naive", times["naive"]},
+                        {"hand_written", times["hand-written"]},
+                        {"optimised_median", optimised},
+                        {"naive_median", naive},
+                        {"hand_written_median", hand},
+                        {"phases_median", phase_json}});
+      }
+    }
+  }
+  if (speaker && !o.json.empty()) {
+    nlohmann::json out = {{"benchmark", "dsl_bench"},
+                          {"commit", COURIER_COMMIT},
+                          {"repeats", o.repeats},
+                          {"iterations", o.iterations},
+                          {"rows", rows}};
+    std::FILE* f = std::fopen(o.json.c_str(), "w");
+    if (f == nullptr) return 1;
+    std::fputs(out.dump(1).c_str(), f);
+    std::fclose(f);
+  }
+  return 0;
+}

@@ -1,0 +1,22 @@
+#pragma once
+// Memory a step is about to ask for, checked against the machine before it starts, so a graph
+// that cannot fit is refused with the estimate rather than ending in a bare std::bad_alloc.
+// COURIER_IGNORE_MEMORY_ESTIMATE=1 lets the step try anyway (swap, overcommit, a wrong estimate);
+// COURIER_MEMORY_LIMIT=BYTES checks against less than the machine (a share of it, a fuzzer's limit).
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace courier {
+
+// This machine's physical memory in bytes (0 if it cannot tell).
+std::uint64_t physical_memory_bytes();
+
+// InputError naming `what`, the estimate and the machine's memory (or the limit) when `bytes`
+// exceed it.
+void check_memory(std::string_view what, std::uint64_t bytes);
+
+// "17.6 TiB", "512 bytes": sizes for messages.
+std::string format_bytes(std::uint64_t bytes);
+
+}  // namespace courier

@@ -1,0 +1,238 @@
+#pragma once
+// NodeProperty<T>: a propNode<T> on one rank: a value per proxy. A master's value is the node's;
+// a mirror's is a copy of it, valid after a refresh, which the rank reads where a loop reaches a
+// node another rank owns. Reductions of an aggregated pulse update a master at once (short
+// circuiting) and a mirror in place until the pulse ends, when finish_reduce combines every
+// rank's mirrors into their masters in one bulk reduction. Idempotent reductions (Min, Max) use
+// the mirror's own slot, which must then be on the reduction's losing side of its master (a Min
+// at a mirror holding less than its master would swallow updates): what mirrors hold is tracked
+// (Side), and prepare_reduce resets them to the identity when it is not known. Sums and products,
+// and any reduction of a property read through mirrors, keep the mirror's contributions apart
+// (partial), so its copy stays the master's value.
+// get/put are the window path of the naive generation: every access takes the property's window.
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <shared_mutex>
+#include <type_traits>
+#include <vector>
+
+#include "courier/core/bitset.hpp"
+#include "courier/core/timer.hpp"
+#include "courier/dsl/runtime/graph.hpp"
+
+namespace courier::dsl::rt {
+
+// What a refresh sends: the masters changed since the last one (opportunistic caching), or every
+// master (what is fetched without knowing whether it changed).
+enum class Fetch : std::uint8_t { changed, all };
+
+// For reductions without a multi-assignment.
+struct NoAlso {
+  void operator()(local) const {}
+};
+
+template <class T>
+class NodeProperty {
+ public:
+  using value_type = T;
+
+  explicit NodeProperty(Graph& g, T initial = T{})
+      : g_(g), values_(g.proxies(), initial), pending_(g.proxies()), changed_(g.proxies()) {}
+  NodeProperty(const NodeProperty&) = delete;
+  NodeProperty& operator=(const NodeProperty&) = delete;
+
+  // From now on masters that change are marked, so that a refresh sends only them. Generated
+  // code asks it, where the function starts, of every property some loop reads through mirrors.
+  void track() { tracked_ = true; }
+
+  // ---- collective code (one thread)
+  T& operator[](local v) { return values_[v]; }
+  const T& operator[](local v) const { return values_[v]; }
+  void fill(T x) {
+    std::fill(values_.begin(), values_.end(), x);
+    changed_.clear();
+    stale_ = false;
+    side_ = Side::equal;
+  }
+  void copy_from(const NodeProperty& other) {
+    values_ = other.values_;
+    changed_.clear();
+    if (other.tracked_) {
+      changed_.add_all(other.changed_);
+    } else {
+      mark_all_masters(changed_);  // its mirrors may hold anything
+    }
+    stale_ = !other.tracked_ || other.stale_;
+    side_ = other.side_;
+  }
+  // A statement of every rank on node n: every proxy of n takes it, so copies stay equal.
+  void assign_everywhere(node n, T x) {
+    if (const auto v = g_.find_proxy(n)) values_[*v] = x;
+  }
+  template <class Op>
+  void reduce_everywhere(node n, T x) {
+    if (const auto v = g_.find_proxy(n)) Op::combine(values_[*v], x);
+  }
+  // n's value on every rank (its owner's). Collective.
+  T value_of(node n) {
+    const auto v = g_.find_proxy(n);
+    struct Offer {
+      T value;
+      bool owner;
+    };
+    const Offer mine{v && g_.is_master(*v) ? values_[*v] : T{}, v && g_.is_master(*v)};
+    sync::Bytes bytes(sizeof(Offer));
+    std::memcpy(bytes.data(), &mine, sizeof(Offer));
+    Timer timer;
+    const auto all = g_.engine().exchange(std::vector<sync::Bytes>(static_cast<std::size_t>(g_.ranks()), bytes));
+    g_.phases().remote_read_seconds += timer.elapsed();
+    for (const sync::Bytes& theirs : all) {
+      Offer offer;
+      std::memcpy(&offer, theirs.data(), sizeof(Offer));
+      if (offer.owner) return offer.value;
+    }
+    return T{};
+  }
+
+  // ---- inside loops (threads of a rank may meet at a slot: relaxed atomics, plain moves on x86)
+  T load(local v) const { return std::atomic_ref<T>(const_cast<T&>(values_[v])).load(std::memory_order_relaxed); }
+  // v is a master only this thread writes.
+  void store(local v, T x) {
+    if (tracked_ && load(v) != x) changed_.set(v);
+    std::atomic_ref<T>(values_[v]).store(x, std::memory_order_relaxed);
+  }
+  // The window, as StarPlat's distributed backend reads and writes every property.
+  [[gnu::noinline]] T get(local v) const {
+    std::shared_lock lock(window_);
+    return load(v);
+  }
+  [[gnu::noinline]] void put(local v, T x) {
+    std::shared_lock lock(window_);
+    store(v, x);
+  }
+  // After a loop that assigned masters: mirrors may be out of date.
+  void wrote() {
+    stale_ = true;
+    side_ = Side::unknown;
+  }
+
+  // ---- reductions of an aggregated pulse
+  template <class Op>
+  void prepare_reduce() {
+    if (accumulates<Op>()) {
+      if (partial_.empty()) partial_.assign(values_.size(), Op::template identity<T>());
+      return;
+    }
+    // In place: mirrors nobody reads may start from the identity, the losing side of any master.
+    if (side_ != Side::equal && side_ != side_of<Op>()) {
+      std::fill(values_.begin() + g_.masters(), values_.end(), Op::template identity<T>());
+      side_ = side_of<Op>();
+    }
+  }
+  // One update: true when it changed a master (the multi-assignment's condition).
+  template <class Op>
+  bool reduce(local v, T x) {
+    if (g_.is_master(v)) {
+      if (!combine_atomic<Op>(values_[v], x)) return false;
+      if (tracked_) changed_.set(v);
+      return true;
+    }
+    T& slot = accumulates<Op>() ? partial_[v] : values_[v];
+    if (combine_atomic<Op>(slot, x)) pending_.set(v);
+    return false;
+  }
+  template <class Op, class Also>
+  void reduce(local v, T x, Also&& also) {
+    if (reduce<Op>(v, x)) also(v);
+  }
+  // The pulse's end: every rank's mirrors into their masters (collective); also(m) for each master
+  // that changed by them.
+  template <class Op, class Also = NoAlso>
+  void finish_reduce(Also&& also = {}) {
+    if (g_.ranks() == 1) return;
+    Timer timer;
+    const local masters = g_.masters();
+    if (accumulates<Op>()) {
+      g_.substrate().template reduce<Op>(partial_, pending_);
+      pending_.for_each(0, masters, [&](std::size_t m) {
+        if (Op::combine(values_[m], partial_[m])) {
+          if (tracked_) changed_.set(m);
+          also(static_cast<local>(m));
+        }
+        partial_[m] = Op::template identity<T>();
+      });
+      if constexpr (!Op::reset_mirrors)
+        std::fill(partial_.begin() + masters, partial_.end(), Op::template identity<T>());
+      // Masters only moved Op's way, so mirrors that held their values are now on its losing side.
+      side_ = side_ == Side::equal || side_ == side_of<Op>() ? side_of<Op>() : Side::unknown;
+    } else {
+      g_.substrate().template reduce<Op>(values_, pending_);
+      pending_.for_each(0, masters, [&](std::size_t m) {
+        if (tracked_) changed_.set(m);
+        also(static_cast<local>(m));
+      });
+    }
+    pending_.clear();
+    stale_ = true;
+    g_.phases().reduction_seconds += timer.elapsed();
+    ++g_.phases().reductions;
+  }
+  // A queued update arriving at master m (one thread applies them): true when it changed m. The
+  // queue's end calls wrote() on every rank.
+  template <class Op>
+  bool apply(local m, T x) {
+    if (!Op::combine(values_[m], x)) return false;
+    if (tracked_) changed_.set(m);
+    return true;
+  }
+
+  // ---- mirrors
+  // Masters' values to the ranks that mirror them (collective). Fetch::changed sends nothing when
+  // nothing changed since the last refresh.
+  void refresh(Fetch fetch) {
+    if (g_.ranks() == 1) return;
+    if (fetch == Fetch::changed && tracked_ && !stale_) return;
+    Timer timer;
+    if (fetch == Fetch::all || !tracked_) mark_all_masters(changed_);
+    g_.substrate().broadcast(values_, changed_);
+    changed_.clear();
+    stale_ = false;
+    side_ = Side::equal;
+    g_.phases().remote_read_seconds += timer.elapsed();
+    ++g_.phases().remote_reads;
+  }
+
+  std::vector<T>& values() { return values_; }
+  const std::vector<T>& values() const { return values_; }
+
+ private:
+  // What mirrors hold: their masters' values, values a Min (Max) reduction cannot lose to, or
+  // anything. Every rank agrees (it changes in collective calls only).
+  enum class Side : std::uint8_t { equal, above, below, unknown };
+  template <class Op>
+  static constexpr Side side_of() {
+    if constexpr (std::is_same_v<Op, Min>) return Side::above;
+    if constexpr (std::is_same_v<Op, Max>) return Side::below;
+    return Side::unknown;
+  }
+  template <class Op>
+  bool accumulates() const {
+    return Op::reset_mirrors || tracked_ || side_of<Op>() == Side::unknown;
+  }
+  void mark_all_masters(Bitset& marks) const {
+    for (local m = 0; m < g_.masters(); ++m) marks.set_exclusive(m);
+  }
+
+  Graph& g_;
+  std::vector<T> values_;
+  std::vector<T> partial_;  // mirrors' contributions kept apart, by accumulates()
+  Bitset pending_;          // mirrors with contributions; after a reduce, masters they changed
+  Bitset changed_;          // masters changed since the last refresh (tracked properties)
+  bool tracked_ = false;
+  bool stale_ = false;  // some mirror may differ from its master (every rank agrees)
+  Side side_ = Side::equal;
+  mutable std::shared_mutex window_;
+};
+
+}  // namespace courier::dsl::rt

@@ -1,0 +1,127 @@
+#pragma once
+// The generator of one function. It first learns what the code needs (facts.cpp: names, which
+// properties are read through mirrors, which edges are visited), then writes the signature and
+// statements (statements.cpp), each vertex loop as a pulse (pulses.cpp), and expressions
+// (expressions.cpp). Generated code runs on every rank: collective statements as they are, the
+// bodies of vertex loops once per master of the rank, in the team's threads.
+#include <functional>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "courier/dsl/analysis.hpp"
+#include "courier/dsl/codegen.hpp"
+#include "writer.hpp"
+
+namespace courier::dsl::codegen {
+
+// A neighbour loop's variable: a local id reached over the edge `edge` of `of`'s row.
+struct Neighbour {
+  std::string edge;  // the edge index's name (the optimised generation's CSR-order loop)
+  bool incoming = false;
+  const Symbol* of = nullptr;
+};
+
+// A reduction statement of the pulse being written, and the helpers it goes through.
+struct ReductionPlan {
+  const Stmt* statement = nullptr;
+  std::string op;      // rt::Min, rt::Sum, ...
+  std::string helper;  // a Partial (shared scalar) or a ReductionQueue (queued property reduction)
+  std::string also;    // the multi-assignment's lambda, or empty
+  bool queued = false;
+};
+
+struct PulsePlan {
+  bool aggregated = false;
+  std::vector<ReductionPlan> reductions;
+  std::vector<const Symbol*> refreshed;  // properties read through mirrors
+  std::vector<const Symbol*> assigned;   // properties assigned at masters
+};
+
+class FunctionGenerator {
+ public:
+  FunctionGenerator(const Function& f, const FunctionAnalysis& analysis, const CodegenOptions& options, Writer& out);
+
+  // The function's signature, as the header declares it (without the ';').
+  std::string signature() const;
+  void generate();
+
+ private:
+  bool naive() const { return options_.generation == rt::Generation::naive; }
+
+  // ---- facts.cpp
+  void learn();
+  std::string name(const Symbol* s) const;
+  bool owned(const Symbol* s) const;  // the variable of a vertex loop: one of this rank's masters
+  bool tracked(const Symbol* property) const { return tracked_.count(property) != 0; }
+  std::string cpp_type(TypeKind kind) const;
+  std::string cpp_type(const Type& type) const;
+  std::string maybe_unused(const Symbol* s) const;
+
+  // ---- statements.cpp
+  void statements(const Block& b);
+  void statement(const Stmt& s);
+  void declaration(const Stmt& s, const Declaration& d);
+  void assignment(const Stmt& s, const Assignment& a);
+  void reduction(const Stmt& s, const Reduction& r);
+  void forall(const Stmt& s, const Forall& f);
+  void neighbour_loop(const Forall& f);
+  void fixed_point(const FixedPoint& f);
+  void iterate_in_bfs(const Stmt& s, const IterateInBFS& b);
+  void return_statement(const Return& r);
+  void call_statement(const CallStatement& c);
+  void keep_scalars();
+  void branch(const Stmt& s);
+  bool contains_pulse(const Block& b) const;
+
+  // ---- pulses.cpp
+  // Refreshes, helpers, the loop (written by `loop`), then the synchronisations.
+  void pulse(const Stmt& s, const std::vector<const Stmt*>& roots, PulseKind kind, const std::function<void()>& loop);
+  PulsePlan plan_pulse(const Stmt& s, const std::vector<const Stmt*>& roots, PulseKind kind);
+  void begin_pulse(const PulsePlan& plan);
+  void end_pulse(const PulsePlan& plan);
+  std::string lambda_head(const Symbol* variable) const;
+  const ReductionPlan* reduction_plan(const Stmt& s) const;
+
+  // ---- expressions.cpp
+  std::string expr(const Expr& e, const Type& expected = {}) const;
+  std::string literal_inf(const Type& expected) const;
+  std::string node_read(const Symbol* property, const Expr& element) const;
+  std::string local_of(const Expr& node) const;
+  std::string edge_of(const Expr& e, bool* incoming) const;
+  std::string method(const MethodCall& c) const;
+  std::string reduction_op(ReductionOp op) const;
+  std::string reduction_value(const Reduction& r) const;
+  bool bypass() const { return !naive() && exclusive_; }
+  // Statement `s`'s own expressions may read local memory directly (reduction-exclusive).
+  void enter(const Stmt& s);
+
+  [[noreturn]] void unsupported(Location where, const std::string& what) const;
+
+  const Function& f_;
+  const FunctionAnalysis& analysis_;
+  const CodegenOptions& options_;
+  Writer& out_;
+  std::string graph_;  // the Graph parameter's name
+
+  // Facts about the whole function.
+  std::map<const Symbol*, std::string> names_;
+  std::map<const Symbol*, int> uses_;
+  std::set<const Symbol*> tracked_;  // properties read through mirrors somewhere
+  bool degrees_ = false, adjacency_ = false;
+  std::vector<const Symbol*> kept_;  // top-level scalars declared so far
+
+  // Where the writing is.
+  int vertex_loops_ = 0;              // > 0: inside a vertex loop's body
+  std::vector<const Symbol*> owned_;  // vertex loop variables in scope
+  std::map<const Symbol*, Neighbour> neighbours_;
+  std::map<const Symbol*, bool> edges_;  // edge variables: incoming?
+  std::string bfs_;                      // the BfsLevels whose children g.neighbors(v) visits
+  const Symbol* bfs_variable_ = nullptr;
+  std::string convergence_element_;  // fixedPoint's condition: bare properties are this node's
+  bool exclusive_ = false;
+  const PulsePlan* pulse_ = nullptr;
+};
+
+}  // namespace courier::dsl::codegen

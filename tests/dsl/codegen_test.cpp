@@ -1,0 +1,157 @@
+// Code generation on the shipped programs and on small programs with known answers: the shape of
+// what each generation writes (one function per source function, #line directives, the
+// transformations where the analyses allow them and not elsewhere), and the constructs it refuses.
+// That the generated code compiles warning-free and computes the references' results is tested by
+// building Courier::dsl_programs and by dsl_engine_test.
+#include "courier/dsl/codegen.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "courier/dsl/compile_error.hpp"
+#include "courier/dsl/front_end.hpp"
+#include "courier/dsl/shipped_programs.hpp"
+
+namespace courier::dsl {
+namespace {
+
+std::string generate(std::string_view source, rt::Generation generation = rt::Generation::optimised) {
+  const Program program = front_end(source, "test.sp");
+  CodegenOptions options;
+  options.generation = generation;
+  return generate_source(program, analyse(program), options);
+}
+
+std::string shipped(std::string_view name, rt::Generation generation = rt::Generation::optimised) {
+  return generate(find_shipped_program(name)->source, generation);
+}
+
+bool has(const std::string& text, std::string_view part) { return text.find(part) != std::string::npos; }
+
+std::size_t count(const std::string& text, std::string_view part) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
+  return n;
+}
+
+TEST(Codegen, OneFunctionPerSourceFunctionEachStatementLedByLine) {
+  const std::string cpp = generate(
+      "function one(Graph g, propNode<int> p) {\n  g.attachNodeProperty(p = 3);\n}\n"
+      "function two(Graph g) {\n  long n = g.num_nodes();\n  return n;\n}\n");
+  EXPECT_TRUE(has(cpp, "void one(rt::Graph& g, rt::NodeProperty<std::int32_t>& p) {\n")) << cpp;
+  EXPECT_TRUE(has(cpp, "std::int64_t two(rt::Graph& g) {\n")) << cpp;
+  EXPECT_TRUE(has(cpp, "#line 2 \"test.sp\"\n  p.fill(3);\n")) << cpp;
+  EXPECT_TRUE(has(cpp, "#line 5 \"test.sp\"\n  std::int64_t n = g.num_nodes();\n")) << cpp;
+  EXPECT_TRUE(has(cpp, "  g.keep(\"n\", n);\n  return n;\n")) << cpp;
+  EXPECT_EQ(count(cpp, "#line "), 5u) << cpp;
+}
+
+// sssp's relaxation loop is reduction-exclusive: it is aggregated, reads v.dist from local memory,
+// takes the edge in hand, visits the frontier, and sets modified_next where Min lowered a node.
+TEST(Codegen, OptimisedSsspAppliesTheTransformations) {
+  const std::string cpp = shipped("sssp");
+  EXPECT_TRUE(has(cpp, "g.for_flagged(modified, [&](rt::local v, [[maybe_unused]] unsigned member_) {")) << cpp;
+  EXPECT_TRUE(has(cpp, "for (rt::edge edge_nbr_ = g.out_begin(v); edge_nbr_ < g.out_end(v); ++edge_nbr_) {")) << cpp;
+  EXPECT_TRUE(has(cpp, "const rt::edge e = edge_nbr_;")) << cpp;
+  EXPECT_TRUE(has(cpp, "dist.reduce<rt::Min>(nbr, (dist.load(v) + weight.out(e)), also_16_);")) << cpp;
+  EXPECT_TRUE(has(cpp, "dist.finish_reduce<rt::Min>(also_16_);  // one bulk reduction")) << cpp;
+  EXPECT_TRUE(has(cpp, "modified_next.store(n_, true);")) << cpp;
+  EXPECT_TRUE(has(cpp, "finished = !g.next_round(modified.count());")) << cpp;
+  EXPECT_FALSE(has(cpp, "ReductionQueue")) << cpp;
+  EXPECT_FALSE(has(cpp, ".get(")) << cpp;
+}
+
+TEST(Codegen, NaiveSsspDoesWhatStarPlatsBackendDoes) {
+  const std::string cpp = shipped("sssp", rt::Generation::naive);
+  EXPECT_TRUE(has(cpp, "namespace courier::dsl::programs::naive {")) << cpp;
+  EXPECT_TRUE(has(cpp,
+                  "g.for_nodes([&](rt::local v, [[maybe_unused]] unsigned member_) {\n"
+                  "      if (!(modified.get(v) == true)) return;"))
+      << cpp;
+  EXPECT_TRUE(has(cpp, "for (const rt::local nbr : g.out_neighbors(v)) {")) << cpp;
+  EXPECT_TRUE(has(cpp, "const rt::edge e = g.find_out_edge(v, nbr);")) << cpp;
+  EXPECT_TRUE(has(cpp, "queue_16_.push(member_, nbr, (dist.get(v) + weight.out(e)));")) << cpp;
+  EXPECT_TRUE(has(cpp, "queue_16_.finish<rt::Min>(dist, also_16_);")) << cpp;
+  EXPECT_TRUE(has(cpp, "modified_next.put(n_, true);")) << cpp;
+  EXPECT_FALSE(has(cpp, "finish_reduce")) << cpp;
+  EXPECT_FALSE(has(cpp, ".load(")) << cpp;
+}
+
+// PageRank reads the ranks of in-neighbours through mirrors; rank is cache-safe, so the optimised
+// refresh sends only the masters that changed, the naive one all of them.
+TEST(Codegen, RemoteReadsAreRefreshedByCacheSafety) {
+  const std::string optimised = shipped("pagerank");
+  EXPECT_TRUE(has(optimised, "rank.track();")) << optimised;
+  EXPECT_TRUE(has(optimised, "rank.refresh(rt::Fetch::changed);")) << optimised;
+  EXPECT_TRUE(has(optimised, "for (rt::edge edge_u_ = g.in_begin(v); edge_u_ < g.in_end(v); ++edge_u_) {"))
+      << optimised;
+  EXPECT_TRUE(has(optimised, "dangling = partial_dangling_15_.finish(dangling);")) << optimised;
+  const std::string naive = shipped("pagerank", rt::Generation::naive);
+  EXPECT_TRUE(has(naive, "rank.refresh(rt::Fetch::all);")) << naive;
+  EXPECT_TRUE(has(naive, "for (const rt::local u : g.in_neighbors(v)) {")) << naive;
+}
+
+// bc's sigma is updated in a reduction-exclusive statement, so it is not cache-safe; its reverse
+// sweep reaches no reduction, so it is not reduction-exclusive and reads through the window.
+TEST(Codegen, TheBypassOnlyInsideReductionExclusiveStatements) {
+  const std::string cpp = shipped("bc");
+  EXPECT_TRUE(has(cpp, "sigma.reduce<rt::Sum>(w, sigma.load(v));")) << cpp;
+  EXPECT_TRUE(has(cpp, "sigma.refresh(rt::Fetch::all);")) << cpp;
+  EXPECT_TRUE(has(cpp, "delta.refresh(rt::Fetch::changed);")) << cpp;
+  EXPECT_TRUE(has(cpp, "if (!bfs_14_.child(v, w)) continue;")) << cpp;
+  EXPECT_TRUE(has(cpp, "delta.put(v, (delta.get(v) + ((sigma.get(v) / sigma.get(w)) * (1 + delta.get(w)))));")) << cpp;
+}
+
+// tc's loop reaches four reductions: not aggregated, so each reduction statement has its queue
+// even in the optimised generation; the shared count is a partial per thread either way.
+TEST(Codegen, ANotAggregatedPulseQueuesEachReductionStatement) {
+  const std::string cpp = shipped("tc");
+  EXPECT_TRUE(has(cpp, "// pulse: reductions queued per statement")) << cpp;
+  EXPECT_EQ(count(cpp, "rt::ReductionQueue<std::int64_t>"), 3u) << cpp;
+  EXPECT_TRUE(has(cpp, "partial_triangles_11_.reduce(member_, 1);")) << cpp;
+  EXPECT_TRUE(has(cpp, "if (g.has_edge(u, w)) {")) << cpp;
+  EXPECT_TRUE(has(cpp, "g.prepare_adjacency();")) << cpp;
+}
+
+TEST(Codegen, NamesThatAreCppKeywordsAreRenamed) {
+  const std::string cpp = generate("function f(Graph g) {\n  int class = 1;\n  class = class + 1;\n}\n");
+  EXPECT_TRUE(has(cpp, "std::int32_t sp_class = 1;")) << cpp;
+  EXPECT_TRUE(has(cpp, "sp_class = (sp_class + 1);")) << cpp;
+}
+
+TEST(Codegen, NeedsFollowTheNeighbourLoops) {
+  for (const auto& [name, out, in] :
+       {std::tuple{"sssp", true, false}, std::tuple{"pagerank", false, true}, std::tuple{"cc", true, true},
+        std::tuple{"tc", true, false}, std::tuple{"bc", true, false}}) {
+    const Program p = front_end(find_shipped_program(name)->source, name);
+    const rt::Needs needs = needs_of(p.functions[0]);
+    EXPECT_EQ(needs.out_edges, out) << name;
+    EXPECT_EQ(needs.in_edges, in) << name;
+  }
+}
+
+void expect_refused(std::string_view source, Location where, std::string_view message) {
+  try {
+    generate(source);
+    FAIL() << "generated " << source;
+  } catch (const CompileError& e) {
+    EXPECT_EQ(e.location(), where) << e.what();
+    EXPECT_TRUE(has(e.message(), message)) << e.what();
+  }
+}
+
+TEST(Codegen, RefusesWhatItCannotDistribute) {
+  expect_refused(
+      "function f(Graph g, propNode<int> d, propNode<node> parent) {\n"
+      "  forall (v in g.nodes()) {\n    forall (n in g.neighbors(v)) {\n"
+      "      <n.d, n.parent> = <Min(n.d, v.d + 1), v>;\n    }\n  }\n}\n",
+      {4, 45}, "expected a value the same for every node in a multi-assignment");
+  expect_refused(
+      "function f(Graph g, propNode<int> p) {\n  forall (v in g.nodes()) {\n"
+      "    forall (n in g.nodes_to(v)) {\n      n.p = 2;\n    }\n  }\n}\n",
+      {4, 7}, "expected an assignment to a property of the vertex loop's node");
+}
+
+}  // namespace
+}  // namespace courier::dsl

@@ -1,0 +1,171 @@
+// The dsl engine runs every shipped program (bfs, sssp, cc, pagerank, tc, bc), in both generations,
+// to the sequential reference of its algorithm's descriptor (run by the seq engine): on Kronecker and uniform random
+// graphs of scales 8 to 10, a path, a star and pieces with isolated vertices (weighted for sssp), on 1 to 4 ranks as
+// threads, each through the lci channel (its progress modes alike); and the same generated functions on the loopback
+// test channel. MPI's channels run under mpirun (CMakeLists.txt).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "algo/algo_graphs.hpp"
+#include "courier/algo/builtin.hpp"
+#include "courier/dsl/programs/bfs.hpp"
+#include "courier/dsl/programs/sssp.hpp"
+#include "courier/engines/dsl.hpp"
+#include "courier/graph/csr.hpp"
+#include "courier/graph/io.hpp"
+#include "courier/graph/reference/sssp.hpp"
+#include "courier/harness/run.hpp"
+#include "courier/vertex/gather.hpp"
+#include "support/ranks.hpp"
+
+namespace {
+
+using namespace courier;
+
+struct Shape {
+  int ranks;
+  unsigned threads;
+  std::string progress;
+};
+const std::vector<Shape> kShapes{{1, 2, "auto"},   {2, 1, "explicit"}, {2, 2, "auto"},
+                                 {3, 2, "thread"}, {4, 1, "auto"},     {4, 2, "explicit"}};
+
+// The generators' specs, and the small graphs as .csr files (so isolated vertices at the end stay).
+std::vector<std::string> graphs(bool weights) {
+  std::vector<std::string> all{"kron:8", "kron:10", "urand:8", "urand:10"};
+  const std::vector<test_support::NamedGraph> small = test_support::test_graphs(weights);
+  for (std::size_t i = 2; i < small.size(); ++i) {  // path, star, pieces
+    std::string name = small[i].name;
+    for (char& c : name) c = c == ':' ? '_' : c;
+    const std::string path = std::string(COURIER_TEST_TMPDIR) + "/dsl_" + name + (weights ? "_w" : "") + ".csr";
+    graph::write_csr(path, graph::build_csr(small[i].edges));
+    all.push_back(path);
+  }
+  return all;
+}
+
+harness::RunResult run(const std::string& algorithm, const std::string& graph, const std::string& engine,
+                       const Shape& shape, const std::string& generation, bool weights,
+                       const harness::Options& options) {
+  harness::RunSpec spec;
+  spec.algorithm = algorithm;
+  spec.graph = graph;
+  spec.engine = engine;
+  spec.ranks = shape.ranks;
+  spec.threads = shape.threads;
+  spec.options = options;
+  spec.load.weights = weights;
+  if (engine == "dsl") {
+    spec.options.set("generation", generation);
+    spec.options.set("progress", shape.progress);
+  }
+  return harness::run(builtin_registry(), spec);
+}
+
+void expect_equal_to_reference(const std::string& algorithm, bool weights, harness::Options options = {}) {
+  if (algorithm == "bfs" || algorithm == "sssp") options.set("source", "1");
+  for (const std::string& graph : graphs(weights)) {
+    const harness::RunResult reference = run(algorithm, graph, "seq", {1, 1, "auto"}, "", weights, options);
+    for (const Shape& shape : kShapes) {
+      for (const std::string generation : {"optimised", "naive"}) {
+        const harness::RunResult dsl = run(algorithm, graph, "dsl", shape, generation, weights, options);
+        const std::string where = algorithm + " on " + graph + " at " + std::to_string(shape.ranks) + "x" +
+                                  std::to_string(shape.threads) + " (progress " + shape.progress + "), " + generation;
+        if (const auto* reals = std::get_if<std::vector<double>>(&reference.values)) {
+          const auto& got = std::get<std::vector<double>>(dsl.values);
+          ASSERT_EQ(got.size(), reals->size()) << where;
+          double l1 = 0;
+          for (std::size_t v = 0; v < got.size(); ++v) l1 += std::abs(got[v] - (*reals)[v]);
+          EXPECT_LT(l1, 1e-6) << where;
+          if (algorithm == "pagerank") {
+            EXPECT_EQ(dsl.summary.json["iterations"], reference.summary.json["iterations"]) << where;
+            EXPECT_EQ(dsl.summary.json["converged"], reference.summary.json["converged"]) << where;
+          }
+        } else {
+          ASSERT_EQ(dsl.values, reference.values) << where;
+          EXPECT_EQ(dsl.summary.json, reference.summary.json) << where;  // counts, components, triangles
+        }
+      }
+    }
+  }
+}
+
+TEST(DslEngine, BfsEqualsTheReference) { expect_equal_to_reference("bfs", false); }
+TEST(DslEngine, SsspEqualsTheReference) { expect_equal_to_reference("sssp", true); }
+TEST(DslEngine, CcEqualsTheReference) { expect_equal_to_reference("cc", false); }
+TEST(DslEngine, TcEqualsTheReference) { expect_equal_to_reference("tc", false); }
+TEST(DslEngine, BcEqualsTheReference) {
+  harness::Options sources;
+  sources.set("sources", "0,1,2,3,5,300,1000");
+  expect_equal_to_reference("bc", false, sources);
+}
+TEST(DslEngine, PagerankEqualsTheReference) {
+  harness::Options tight;
+  tight.set("tolerance", "1e-10");
+  expect_equal_to_reference("pagerank", false, tight);
+}
+
+// --verify, --json and the statistics, as every engine has them.
+TEST(DslEngine, VerifiesAndReportsItsPhases) {
+  harness::Options options;
+  options.set("source", "1");
+  for (const std::string generation : {"optimised", "naive"}) {
+    harness::RunSpec spec{.algorithm = "sssp", .graph = "kron:9", .engine = "dsl", .ranks = 3, .threads = 2};
+    spec.load.weights = true;
+    spec.options = options;
+    spec.options.set("generation", generation);
+    spec.verify = true;
+    const harness::RunResult result = harness::run(builtin_registry(), spec);
+    ASSERT_TRUE(result.verification.has_value());
+    EXPECT_TRUE(result.passed()) << result.verification->mismatch;
+    const auto& stats = dynamic_cast<const engines::DslStats&>(*result.stats);
+    EXPECT_EQ(dsl::rt::to_string(stats.generation), generation);
+    EXPECT_EQ(stats.layout, dsl::rt::Layout::out);
+    EXPECT_GT(stats.run.rounds.size(), 2u);
+    EXPECT_GT(stats.phases.reductions, 0u);
+    // The naive generation queues every relaxation; the optimised one none.
+    EXPECT_EQ(stats.phases.queued == 0, generation == "optimised");
+    const nlohmann::json json = result.to_json();
+    EXPECT_EQ(json["engine"], "dsl") << json.dump();
+    EXPECT_EQ(json["engine_stats"]["generation"], generation) << json.dump();
+    EXPECT_TRUE(json["engine_stats"].contains("reduction_seconds")) << json.dump();
+  }
+}
+
+TEST(DslEngine, RefusesAnUnweightedGraphForSssp) {
+  harness::RunSpec spec{.algorithm = "sssp", .graph = "kron:6", .engine = "dsl", .ranks = 2, .threads = 1};
+  try {
+    harness::run(builtin_registry(), spec);
+    FAIL() << "ran sssp without weights";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("needs uint32 edge weights"), std::string::npos) << e.what();
+  }
+}
+
+// The generated functions themselves, on the loopback test channel (another Channel than lci).
+TEST(DslEngine, GeneratedFunctionsOnTheLoopbackChannel) {
+  const graph::EdgeList edges = test_support::generated(graph::Generator::uniform, 9, true);
+  const graph::Csr csr = graph::build_csr(edges);
+  const auto want_sssp = graph::reference::sssp(csr, 2).dist_int;
+  for (int ranks = 1; ranks <= 4; ++ranks) {
+    const auto parts = dist::partition_in_memory(edges, dist::Policy::oec, ranks, false);
+    for (bool naive : {false, true}) {
+      std::vector<std::uint64_t> got;
+      test_support::on_every_rank(parts, 2, [&](vertex::Engine& e) {
+        dsl::rt::Graph g(e, dsl::programs::sssp_needs.layout(),
+                         naive ? dsl::rt::Generation::naive : dsl::rt::Generation::optimised);
+        dsl::rt::NodeProperty<std::int64_t> dist(g);
+        auto weight = dsl::rt::EdgeProperty<std::int32_t>::weights(g);
+        (naive ? dsl::programs::naive::sssp : dsl::programs::sssp)(g, dist, weight, 2);
+        auto all = vertex::gather_masters<std::uint64_t>(e, dsl::rt::masters_as_integers(g, dist));
+        if (e.rank() == 0) got = std::move(all);
+      });
+      EXPECT_EQ(got, want_sssp) << ranks << " ranks, naive " << naive;
+    }
+  }
+}
+
+}  // namespace

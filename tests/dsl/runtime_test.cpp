@@ -1,0 +1,267 @@
+// The runtime generated code targets, on partitions made in memory and ranks as threads talking
+// through the loopback test channel and the lci channel: each construct against what it means on
+// the whole graph. Mirrors are where it can go wrong, so every test runs on 1 to 4 ranks.
+#include "courier/dsl/runtime.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <limits>
+
+#include "algo/algo_graphs.hpp"
+#include "courier/dsl/runtime/partition.hpp"
+#include "courier/graph/csr.hpp"
+#include "courier/graph/reference/bfs.hpp"
+#include "courier/graph/transform.hpp"
+#include "courier/sync/exchange.hpp"
+#include "courier/vertex/gather.hpp"
+#include "support/ranks.hpp"
+
+namespace courier::dsl::rt {
+namespace {
+
+using test_support::Channel;
+
+const graph::EdgeList& kron() {
+  static const graph::EdgeList edges = test_support::generated(graph::Generator::kronecker, 9, false);
+  return edges;
+}
+
+// body(g) on every rank of an outgoing edge cut of `edges` (with in-edges for Layout::in: an incoming
+// one; for both: the out cut with its edges copied to their destinations).
+void on_ranks(const graph::EdgeList& edges, int ranks, Layout layout, Channel channel,
+              const std::function<void(Graph&)>& body) {
+  const auto policy = layout == Layout::in ? dist::Policy::iec : dist::Policy::oec;
+  const auto parts = dist::partition_in_memory(edges, policy, ranks, layout == Layout::in);
+  test_support::on_every_rank(
+      parts, 2,
+      [&](vertex::Engine& e) {
+        if (layout != Layout::both) {
+          Graph g(e, layout);
+          body(g);
+          return;
+        }
+        const dist::LocalGraph both = with_both_rows(e.graph(), sync::collective(e.channel()));
+        vertex::Engine on_both(both, e.channel(), e.team());
+        Graph g(on_both, layout);
+        body(g);
+      },
+      channel);
+}
+
+template <class T>
+std::vector<T> gathered(Graph& g, const std::vector<T>& values) {
+  return vertex::gather_masters<T>(g.engine(), std::span<const T>(values));
+}
+
+struct Case {
+  int ranks;
+  Channel channel;
+};
+const std::vector<Case> kCases{{1, Channel::loopback}, {2, Channel::loopback}, {3, Channel::loopback},
+                               {4, Channel::loopback}, {2, Channel::lci},      {3, Channel::lci_explicit}};
+
+TEST(Runtime, BothRowsGiveEveryMasterItsOutAndInEdges) {
+  const graph::Csr out = graph::build_csr(kron());
+  const graph::Csr in = graph::transpose(out);
+  for (const Case& c : kCases) {
+    on_ranks(kron(), c.ranks, Layout::both, c.channel, [&](Graph& g) {
+      for (local v = 0; v < g.masters(); ++v) {
+        std::vector<node> outs, ins;
+        for (local w : g.out_neighbors(v)) outs.push_back(g.id(w));
+        for (local u : g.in_neighbors(v)) ins.push_back(g.id(u));
+        std::sort(outs.begin(), outs.end());
+        std::sort(ins.begin(), ins.end());
+        const auto want_out = out.neighbors(g.id(v));
+        const auto want_in = in.neighbors(g.id(v));
+        ASSERT_EQ(outs, std::vector<node>(want_out.begin(), want_out.end())) << "node " << g.id(v);
+        ASSERT_EQ(ins, std::vector<node>(want_in.begin(), want_in.end())) << "node " << g.id(v);
+      }
+      EXPECT_EQ(g.num_edges(), static_cast<std::int64_t>(out.num_edges()));
+    });
+  }
+}
+
+// Each node offers its id to its out-neighbours with Min, after masters were assigned values their
+// mirrors do not hold (so a mirror's own slot cannot be trusted): every node ends with the
+// smallest in-neighbour id below its start, and the multi-assignment marks exactly those lowered.
+TEST(Runtime, AMinAtMirrorsReachesTheMasterAndMarksWhatItLowered) {
+  const graph::Csr in = graph::transpose(graph::build_csr(kron()));
+  std::vector<std::uint64_t> want(in.num_vertices());
+  std::vector<std::uint8_t> lowered(in.num_vertices());
+  for (node v = 0; v < in.num_vertices(); ++v) {
+    want[v] = v + 100;
+    for (node u : in.neighbors(v)) want[v] = std::min(want[v], u);
+    lowered[v] = want[v] != v + 100;
+  }
+  for (const Case& c : kCases) {
+    for (bool queued : {false, true}) {
+      on_ranks(kron(), c.ranks, Layout::out, c.channel, [&](Graph& g) {
+        NodeProperty<std::uint64_t> label(g);
+        NodeFlags marked(g);
+        g.for_nodes([&](local v, unsigned) { label.store(v, g.id(v) + 100); });
+        label.wrote();
+        const auto mark = [&](local n) { marked.store(n, true); };
+        ReductionQueue<std::uint64_t> queue(g);
+        label.prepare_reduce<Min>();
+        g.for_nodes([&](local v, unsigned member) {
+          for (edge e = g.out_begin(v); e < g.out_end(v); ++e) {
+            if (queued) {
+              queue.push(member, g.out_target(e), g.id(v));
+            } else {
+              label.reduce<Min>(g.out_target(e), g.id(v), mark);
+            }
+          }
+        });
+        if (queued) {
+          queue.finish<Min>(label, mark);
+        } else {
+          label.finish_reduce<Min>(mark);
+        }
+        const auto got = gathered(g, label.values());
+        std::vector<std::uint8_t> flags(g.masters());
+        for (local v = 0; v < g.masters(); ++v) flags[v] = marked[v];
+        const auto got_flags = gathered(g, flags);
+        if (g.engine().rank() != 0) return;
+        EXPECT_EQ(got, want) << c.ranks << " ranks, queued " << queued;
+        EXPECT_EQ(got_flags, lowered) << c.ranks << " ranks, queued " << queued;
+      });
+    }
+  }
+}
+
+// Sums at mirrors are kept apart from the mirror's copy: after counting in-degrees by += and a
+// refresh, every node reads its out-neighbours' counts through mirrors.
+TEST(Runtime, SumsThenRemoteReadsThroughRefreshedMirrors) {
+  const graph::Csr out = graph::build_csr(kron());
+  const graph::Csr in = graph::transpose(out);
+  std::vector<std::int64_t> want(out.num_vertices(), 0);
+  for (node v = 0; v < out.num_vertices(); ++v)
+    for (node w : out.neighbors(v)) want[v] += static_cast<std::int64_t>(in.neighbors(w).size());
+  for (const Case& c : kCases) {
+    for (Fetch fetch : {Fetch::changed, Fetch::all}) {
+      on_ranks(kron(), c.ranks, Layout::out, c.channel, [&](Graph& g) {
+        NodeProperty<std::int64_t> degree(g);
+        NodeProperty<std::int64_t> total(g);
+        degree.track();
+        degree.prepare_reduce<Sum>();
+        g.for_nodes([&](local v, unsigned) {
+          for (edge e = g.out_begin(v); e < g.out_end(v); ++e) degree.reduce<Sum>(g.out_target(e), 1);
+        });
+        degree.finish_reduce<Sum>();
+        degree.refresh(fetch);
+        g.for_nodes([&](local v, unsigned) {
+          std::int64_t sum = 0;
+          for (edge e = g.out_begin(v); e < g.out_end(v); ++e) sum += degree.load(g.out_target(e));
+          total.store(v, sum);
+        });
+        const auto got = gathered(g, total.values());
+        if (g.engine().rank() != 0) return;
+        EXPECT_EQ(got, want) << c.ranks << " ranks";
+      });
+    }
+  }
+}
+
+// ||= at mirrors, then the flags read through mirrors: a node is marked when an in-neighbour has an
+// even id; then counts the marked out-neighbours.
+TEST(Runtime, FlagsReduceAndRefresh) {
+  const graph::Csr out = graph::build_csr(kron());
+  const graph::Csr in = graph::transpose(out);
+  std::vector<std::uint8_t> marked(out.num_vertices(), 0);
+  for (node v = 0; v < out.num_vertices(); ++v)
+    for (node u : in.neighbors(v)) marked[v] |= u % 2 == 0;
+  std::vector<std::int64_t> want(out.num_vertices(), 0);
+  for (node v = 0; v < out.num_vertices(); ++v)
+    for (node w : out.neighbors(v)) want[v] += marked[w];
+  for (const Case& c : kCases) {
+    on_ranks(kron(), c.ranks, Layout::out, c.channel, [&](Graph& g) {
+      NodeFlags flag(g);
+      flag.track();
+      NodeProperty<std::int64_t> count(g);
+      g.for_nodes([&](local v, unsigned) {
+        for (edge e = g.out_begin(v); e < g.out_end(v); ++e) flag.reduce<Or>(g.out_target(e), g.id(v) % 2 == 0);
+      });
+      flag.finish_reduce<Or>();
+      flag.refresh(Fetch::changed);
+      g.for_nodes([&](local v, unsigned) {
+        std::int64_t n = 0;
+        for (edge e = g.out_begin(v); e < g.out_end(v); ++e) n += flag.load(g.out_target(e)) ? 1 : 0;
+        count.store(v, n);
+      });
+      const auto got = gathered(g, count.values());
+      const std::uint64_t flagged = g.all_reduce<Sum>(std::uint64_t{flag.count()});
+      if (g.engine().rank() != 0) return;
+      EXPECT_EQ(got, want) << c.ranks << " ranks";
+      EXPECT_EQ(flagged, static_cast<std::uint64_t>(std::count(marked.begin(), marked.end(), 1)));
+    });
+  }
+}
+
+// Shared scalars: every thread and rank's partials, combined with the scalar's value before.
+TEST(Runtime, PartialsAgreeOnEveryRank) {
+  const auto n = static_cast<std::int64_t>(graph::build_csr(kron()).num_vertices());
+  for (const Case& c : kCases) {
+    on_ranks(kron(), c.ranks, Layout::out, c.channel, [&](Graph& g) {
+      Partial<std::int64_t, Sum> sum(g);
+      Partial<std::int64_t, Min> smallest(g);
+      Partial<double, Max> largest(g);
+      Partial<std::int64_t, Product> product(g);
+      g.for_nodes([&](local v, unsigned member) {
+        const auto id = static_cast<std::int64_t>(g.id(v));
+        sum.reduce(member, id);
+        smallest.reduce(member, id - 7);
+        largest.reduce(member, static_cast<double>(id) / 2);
+        if (id < 5) product.reduce(member, id + 1);
+      });
+      EXPECT_EQ(sum.finish(-10), n * (n - 1) / 2 - 10);
+      EXPECT_EQ(smallest.finish(0), -7);
+      EXPECT_EQ(largest.finish(0), static_cast<double>(n - 1) / 2);
+      EXPECT_EQ(product.finish(2), 2 * 120);
+    });
+  }
+}
+
+TEST(Runtime, BfsLevelsAreTheReferences) {
+  const graph::Csr out = graph::build_csr(kron());
+  const auto want = graph::reference::bfs(out, 3).level;
+  for (const Case& c : kCases) {
+    on_ranks(kron(), c.ranks, Layout::out, c.channel, [&](Graph& g) {
+      BfsLevels bfs(g, 3);
+      std::vector<std::uint64_t> level(g.masters(), graph::reference::kUnreached);
+      for (std::int64_t d = 0; d <= bfs.deepest(); ++d)
+        bfs.for_level(d, [&](local v, unsigned) { level[v] = static_cast<std::uint64_t>(d); });
+      const auto got = gathered(g, level);
+      if (g.engine().rank() != 0) return;
+      EXPECT_EQ(got, want) << c.ranks << " ranks";
+    });
+  }
+}
+
+TEST(Runtime, DegreesAndAdjacencyOfMirrors) {
+  const graph::EdgeList edges = graph::to_edge_list(graph::simple_undirected(graph::build_csr(kron())));
+  const graph::Csr out = graph::build_csr(edges);
+  for (const Case& c : kCases) {
+    for (Layout layout : {Layout::out, Layout::in, Layout::both}) {
+      on_ranks(edges, c.ranks, layout, c.channel, [&](Graph& g) {
+        g.prepare_degrees();
+        if (layout != Layout::in) g.prepare_adjacency();
+        for (local v = 0; v < g.proxies(); ++v) {
+          ASSERT_EQ(g.out_degree(v), static_cast<std::int64_t>(out.neighbors(g.id(v)).size())) << g.id(v);
+          ASSERT_EQ(g.in_degree(v), static_cast<std::int64_t>(out.neighbors(g.id(v)).size())) << g.id(v);
+        }
+        if (layout == Layout::in) return;
+        // Every edge between two proxies of this rank is known, whichever end is a master.
+        for (local u = 0; u < g.proxies(); ++u) {
+          const auto row = out.neighbors(g.id(u));
+          for (local w = 0; w < g.proxies(); w += 7)
+            ASSERT_EQ(g.has_edge(u, w), std::binary_search(row.begin(), row.end(), g.id(w)))
+                << g.id(u) << " " << g.id(w);
+        }
+      });
+    }
+  }
+}
+
+}  // namespace
+}  // namespace courier::dsl::rt
