@@ -68,8 +68,10 @@ harness::RunSpec spec_for(const Options& o, const std::string& graph, const std:
   spec.graph = graph;
   spec.engine = engine;
   spec.load.weights = algorithm == "sssp";
-  spec.ranks = o.ranks;
-  spec.threads = o.threads;
+  if (engine != "seq") {  // the sequential engine refuses ranks and threads it would not use
+    spec.ranks = o.ranks;
+    spec.threads = o.threads;
+  }
   if (algorithm != "cc") spec.options.set("source", o.source);
   return spec;
 }
