@@ -23,10 +23,15 @@
 #include "courier/algo/builtin.hpp"
 #include "courier/engines/dsl.hpp"
 #include "courier/harness/run.hpp"
+#include "series.hpp"
 
 namespace {
 
 using namespace courier;
+using bench::median;
+using bench::parse_shape;
+using bench::same;
+using bench::Shape;
 
 struct Options {
   std::vector<std::string> graphs{"kron:20", "urand:20"};
@@ -37,36 +42,6 @@ struct Options {
   unsigned iterations = 20;
   std::string json;
 };
-
-struct Shape {
-  int ranks = 1;
-  unsigned threads = 1;
-};
-
-Shape parse_shape(const std::string& text) {
-  Shape s;
-  if (std::sscanf(text.c_str(), "%dx%u", &s.ranks, &s.threads) != 2 || s.ranks < 1 || s.threads < 1)
-    throw CLI::ValidationError("--shapes", "write RANKSxTHREADS, e.g. 2x1");
-  return s;
-}
-
-// Integers equal, reals within 1e-6 in L1.
-bool same(const harness::Values& a, const harness::Values& b) {
-  if (a.index() != b.index()) return false;
-  if (const auto* reals = std::get_if<std::vector<double>>(&a)) {
-    const auto& other = std::get<std::vector<double>>(b);
-    if (reals->size() != other.size()) return false;
-    double l1 = 0;
-    for (std::size_t v = 0; v < reals->size(); ++v) l1 += std::abs((*reals)[v] - other[v]);
-    return l1 < 1e-6;
-  }
-  return a == b;
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0 : v[v.size() / 2];
-}
 
 harness::RunResult run(const std::string& kernel, const std::string& graph, const std::string& engine,
                        const std::string& generation, const Shape& shape, const Options& o,

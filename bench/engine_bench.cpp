@@ -39,6 +39,7 @@
 #include "engine/channels.hpp"
 #include "engine/graph_share.hpp"
 #include "engine/kernels.hpp"
+#include "series.hpp"
 
 #ifndef COURIER_COMMIT
 #define COURIER_COMMIT "unknown"
@@ -74,11 +75,6 @@ std::string machine() {
 std::string commit() {
   const char* from_env = std::getenv("COURIER_COMMIT");
   return from_env && *from_env ? from_env : COURIER_COMMIT;
-}
-
-double median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  return values.empty() ? 0 : values[values.size() / 2];
 }
 
 // A barrier that sleeps while it waits, so ranks sitting out a run leave the cores to the others.
