@@ -24,6 +24,7 @@ BfsLevels::BfsLevels(Graph& g, node root) : g_(g), level_(g, inf<std::int64_t>()
     level_.finish_reduce<Min>([&](local m) { next.set(m); });
     by_level_.push_back(std::move(frontier));
     frontier.clear();
+    next.tidy();  // the next level costs its own words, not every master's
     next.for_each(0, g.masters(), [&](std::size_t m) { frontier.push_back(static_cast<local>(m)); });
     next.clear();
   }

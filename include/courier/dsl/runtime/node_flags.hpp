@@ -107,6 +107,7 @@ class NodeFlags {
     for (local m = 0; m < g_.masters(); ++m) values[m] = load(m);
     pending_.for_each(g_.masters(), g_.proxies(), [&](std::size_t v) { values[v] = kOr; });
     g_.substrate().template reduce<Op>(values, pending_);
+    pending_.tidy();
     pending_.for_each(0, g_.masters(), [&](std::size_t m) {
       const local v = static_cast<local>(m);
       if (kOr ? flags_.bits().set(v) : reset(v)) {

@@ -155,6 +155,7 @@ class NodeProperty {
     const local masters = g_.masters();
     if (accumulates<Op>()) {
       g_.substrate().template reduce<Op>(partial_, pending_);
+      pending_.tidy();
       pending_.for_each(0, masters, [&](std::size_t m) {
         if (Op::combine(values_[m], partial_[m])) {
           if (tracked_) changed_.set(m);
@@ -168,6 +169,7 @@ class NodeProperty {
       side_ = side_ == Side::equal || side_ == side_of<Op>() ? side_of<Op>() : Side::unknown;
     } else {
       g_.substrate().template reduce<Op>(values_, pending_);
+      pending_.tidy();
       pending_.for_each(0, masters, [&](std::size_t m) {
         if (tracked_) changed_.set(m);
         also(static_cast<local>(m));
