@@ -33,6 +33,13 @@ std::uint64_t out_edges_of(const dist::LocalGraph& g, const Frontier& frontier) 
 
 }  // namespace
 
+Direction parse_direction(const std::string& text) {
+  if (text == "push") return Direction::push;
+  if (text == "pull") return Direction::pull;
+  if (text == "auto") return Direction::automatic;
+  throw InputError(fmt::format("--direction {}: expected auto, push or pull", text));
+}
+
 std::vector<std::uint64_t> bfs(Engine& engine, const BfsOptions& options) {
   const dist::LocalGraph& g = engine.graph();
   if (options.source >= g.global_vertices())
@@ -44,7 +51,10 @@ std::vector<std::uint64_t> bfs(Engine& engine, const BfsOptions& options) {
     level[*s] = 0;
     frontier.add(*s);
   }
-  const bool can_pull = options.direction_optimizing && g.has_in_edges();
+  if (options.direction == Direction::pull && !g.has_in_edges())
+    throw Error("bfs: --direction pull needs the graph partitioned with in-edges");
+  const bool can_pull = options.direction == Direction::automatic && g.has_in_edges();
+  const bool always_pull = options.direction == Direction::pull;
   const double vertices = static_cast<double>(g.global_vertices());
   double unexplored = can_pull ? static_cast<double>(engine.sum_all(std::uint64_t{g.edges()})) : 0;
   bool pulling = false;
@@ -68,7 +78,7 @@ std::vector<std::uint64_t> bfs(Engine& engine, const BfsOptions& options) {
       }
       last_active = engine.active();
     }
-    if (pulling) {
+    if (pulling || always_pull) {
       // The frontier holds exactly the proxies of the last level (every label written in the last
       // round was that level, and each write or sync marked it), and its bitset is 1/32 the size
       // of the levels, so the scan tests bits; each thread owns whole words of v's marks.
@@ -84,7 +94,7 @@ std::vector<std::uint64_t> bfs(Engine& engine, const BfsOptions& options) {
     } else {
       push();
     }
-    while (engine.next_level(frontier, level)) push();
+    while (!always_pull && engine.next_level(frontier, level)) push();
     engine.sync(level);
     frontier.take(level.updated());
   }

@@ -18,7 +18,13 @@ harness::Algorithm bfs_algorithm() {
   a.name = "bfs";
   a.about = "breadth-first search: each vertex's level from a source";
   a.needs = {.source = true, .in_edges = true};  // the pull half of direction optimization
-  a.options = {describe::source_option()};
+  a.options = {
+      describe::source_option(),
+      {.name = "direction",
+       .help = "each round pushes from the frontier, pulls into unvisited vertices, or chooses by Beamer's rule",
+       .fallback = "auto",
+       .choices = {"auto", "push", "pull"},
+       .engines = {"vertex"}}};
   a.reference = [](const graph::Csr& g, const harness::Request& r) {
     return harness::Output{graph::reference::bfs(g, r.source).level, {}};
   };
@@ -29,7 +35,7 @@ harness::Algorithm bfs_algorithm() {
     return describe::distances(out.values, r.source, true);
   };
   a.kernels["vertex"] = std::make_shared<engines::VertexKernel>([](vertex::Engine& e, const harness::Request& r) {
-    return harness::Output{bfs(e, {.source = r.source}), {}};
+    return harness::Output{bfs(e, {.source = r.source, .direction = parse_direction(r.options.text("direction"))}), {}};
   });
   auto la = std::make_shared<engines::LaKernel>();
   la->run = [](const engines::LaContext& context, const harness::Request& r) {

@@ -48,6 +48,11 @@ harness::Algorithm cc_algorithm() {
   a.name = "cc";
   a.about = "connected components: each vertex's component, named by its smallest vertex";
   a.needs = {.in_edges = true};  // label rounds pull
+  a.options = {{.name = "method",
+                .help = "union-find inside ranks then label rounds between them, or label propagation alone",
+                .fallback = "union-find",
+                .choices = {"union-find", "label-propagation"},
+                .engines = {"vertex"}}};
   a.reference = [](const graph::Csr& g, const harness::Request&) {
     return harness::Output{describe::widen(graph::reference::connected_components(g)), {}};
   };
@@ -55,8 +60,9 @@ harness::Algorithm cc_algorithm() {
     return harness::Verdict{"independent components checker", graph::verify::components(g, describe::integers(out))};
   };
   a.summarise = [](const harness::Output& out, const harness::Request&, std::uint64_t) { return components(out); };
-  a.kernels["vertex"] = std::make_shared<engines::VertexKernel>([](vertex::Engine& e, const harness::Request&) {
-    return harness::Output{describe::widen(cc_union_find(e)), {}};
+  a.kernels["vertex"] = std::make_shared<engines::VertexKernel>([](vertex::Engine& e, const harness::Request& r) {
+    const bool union_find = r.options.text("method") == "union-find";
+    return harness::Output{describe::widen(union_find ? cc_union_find(e) : cc_label_propagation(e)), {}};
   });
   auto mailbox = std::make_shared<engines::MailboxKernel>();
   mailbox->run = on_mailbox;

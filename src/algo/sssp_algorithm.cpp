@@ -20,9 +20,10 @@ harness::Algorithm sssp_algorithm() {
   a.needs = {.source = true};
   a.options = {describe::source_option(),
                {.name = "delta",
-                .help = "vertex engine: the delta-stepping bucket width (0: Bellman-Ford)",
+                .help = "the delta-stepping bucket width (0: Bellman-Ford)",
                 .fallback = "32",
-                .check = harness::whole_number("delta")}};
+                .check = harness::whole_number("delta"),
+                .engines = {"vertex"}}};
   a.reference = [](const graph::Csr& g, const harness::Request& r) {
     graph::reference::SsspResult sssp = graph::reference::sssp(g, r.source);
     if (sssp.weight_type == graph::WeightType::u32) return harness::Output{std::move(sssp.dist_int), {}};

@@ -71,7 +71,9 @@ std::vector<Registry::Declared> Registry::options() const {
   for (const auto& engine : engines_)
     for (const OptionSpec& spec : engine->options()) declare(spec, std::string(engine->name()));
   for (const Algorithm& algorithm : algorithms_)
-    for (const OptionSpec& spec : algorithm.options) declare(spec, algorithm.name);
+    for (const OptionSpec& spec : algorithm.options)
+      declare(spec, spec.engines.empty() ? algorithm.name
+                                         : fmt::format("{} ({})", algorithm.name, fmt::join(spec.engines, ", ")));
   return all;
 }
 

@@ -74,7 +74,16 @@ RunSpec resolve(const Registry& registry, RunSpec spec) {
     throw InputError(fmt::format("--{} is for {}: not for {} on the {} engine", name, listing(users, "and"),
                                  algorithm.name, engine.name()));
   }
+  for (const OptionSpec& option : algorithm.options) {
+    if (option.engines.empty() || std::ranges::find(option.engines, engine.name()) != option.engines.end()) continue;
+    if (spec.options.has(option.name))
+      throw InputError(fmt::format(
+          "--{} is for {} on the {} engine: not for the {} engine; drop it, or use --engine {}", option.name,
+          algorithm.name, listing(option.engines, "and"), engine.name(), listing(option.engines, "or --engine")));
+  }
   for (const OptionSpec& option : declared) {
+    if (!option.engines.empty() && std::ranges::find(option.engines, engine.name()) == option.engines.end())
+      continue;  // another engine's: no fallback either
     if (!spec.options.has(option.name)) {
       if (option.fallback.empty()) continue;
       spec.options.set(option.name, option.fallback);

@@ -14,7 +14,7 @@ using namespace courier;
 
 namespace {
 
-void check_bfs(const graph::EdgeList& edges, graph::vertex_t source, bool direction_optimizing) {
+void check_bfs(const graph::EdgeList& edges, graph::vertex_t source, algo::Direction direction) {
   const auto expected = graph::reference::bfs(graph::build_csr(edges), source).level;
   for (dist::Policy policy : {dist::Policy::oec, dist::Policy::iec, dist::Policy::cvc, dist::Policy::hash})
     for (int ranks = 1; ranks <= 4; ++ranks) {
@@ -22,7 +22,7 @@ void check_bfs(const graph::EdgeList& edges, graph::vertex_t source, bool direct
       const auto parts = dist::partition_in_memory(edges, policy, ranks, true);
       std::vector<std::uint64_t> level;
       test_support::on_every_rank(parts, 2, [&](vertex::Engine& engine) {
-        const auto mine = algo::bfs(engine, {.source = source, .direction_optimizing = direction_optimizing});
+        const auto mine = algo::bfs(engine, {.source = source, .direction = direction});
         auto all = vertex::gather_masters<std::uint64_t>(engine, mine);
         engine.finish();
         if (engine.rank() == 0) level = std::move(all);
@@ -36,14 +36,21 @@ void check_bfs(const graph::EdgeList& edges, graph::vertex_t source, bool direct
 TEST(AlgoBfs, DirectionOptimizingEqualsReference) {
   for (const auto& g : test_support::test_graphs(false)) {
     SCOPED_TRACE(g.name);
-    check_bfs(g.edges, 0, true);
+    check_bfs(g.edges, 0, algo::Direction::automatic);
   }
 }
 
 TEST(AlgoBfs, PushOnlyEqualsReference) {
   for (const auto& g : test_support::test_graphs(false)) {
     SCOPED_TRACE(g.name);
-    check_bfs(g.edges, 3, false);
+    check_bfs(g.edges, 3, algo::Direction::push);
+  }
+}
+
+TEST(AlgoBfs, PullOnlyEqualsReference) {
+  for (const auto& g : test_support::test_graphs(false)) {
+    SCOPED_TRACE(g.name);
+    check_bfs(g.edges, 3, algo::Direction::pull);
   }
 }
 

@@ -391,6 +391,10 @@ TEST(Cli, OptionsThatWouldBeIgnoredAreRefused) {
       {"run bfs --graph kron:4 --source 99999999999999999999", "is too large"},
       {"generate kron --scale 40 -o never.csr", "kron:40 needs about 256.0 TiB, and this machine has"},
       {"run bfs --graph kron:40 --ranks 2", "needs about"},
+      {"run sssp --graph kron:4 --weights --engine dsl --delta 0", "--delta is for sssp on the vertex engine"},
+      {"run bfs --graph kron:4 --engine la --direction push", "not for the la engine"},
+      {"run cc --graph kron:4 --engine seq --method label-propagation", "use --engine vertex"},
+      {"run bfs --graph kron:4 --direction sideways", "--direction"},
   };
   for (const auto& [arguments, words] : cases) {
     const Outcome outcome = courier(arguments);
@@ -401,6 +405,15 @@ TEST(Cli, OptionsThatWouldBeIgnoredAreRefused) {
   const Outcome step = courier_with("COURIER_FAIL_ON_RANK=1:nosuchstep", "run bfs --graph kron:4 --ranks 2");
   EXPECT_NE(step.status, 0);
   EXPECT_NE(step.output.find("'nosuchstep' is not a step"), std::string::npos) << step.output;
+}
+
+TEST(Cli, EveryBfsDirectionAndCcMethodVerifies) {
+  for (const std::string variant : {"bfs --direction push", "bfs --direction pull", "bfs --direction auto",
+                                    "cc --method label-propagation", "cc --method union-find"}) {
+    const Outcome outcome = courier("run " + variant + " --graph kron:9 --ranks 2 --threads 2 --verify");
+    EXPECT_EQ(outcome.status, 0) << variant << ": " << outcome.output;
+    EXPECT_NE(outcome.output.find("Verification: PASS"), std::string::npos) << variant << ": " << outcome.output;
+  }
 }
 
 TEST(Cli, MailboxEngineVerifiesEachApplication) {

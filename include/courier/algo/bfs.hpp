@@ -1,5 +1,6 @@
 #pragma once
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "courier/vertex/engine.hpp"
@@ -8,12 +9,17 @@ namespace courier::algo {
 
 using graph::vertex_t;
 
+// push: the frontier's out-edges; pull: every unvisited vertex scans its in-edges (needs the graph
+// partitioned with in-edges); automatic: Beamer's rule below chooses each round.
+enum class Direction { automatic, push, pull };
+
+Direction parse_direction(const std::string& text);  // "auto", "push" or "pull"
+
 struct BfsOptions {
   vertex_t source = 0;
-  // Beamer's rule, as GAP applies it: switch to pull (each unvisited vertex scans its in-edges)
-  // when the frontier's out-edges exceed the edges not yet explored / alpha; back to push when
-  // the frontier shrinks below vertices / beta. Pull needs the graph partitioned with in-edges.
-  bool direction_optimizing = true;
+  // Beamer's rule, as GAP applies it: switch to pull when the frontier's out-edges exceed the
+  // edges not yet explored / alpha; back to push when the frontier shrinks below vertices / beta.
+  Direction direction = Direction::automatic;
   double alpha = 15;
   double beta = 18;
 };

@@ -30,6 +30,9 @@ struct OptionSpec {
   char letter = 0;  // a one-letter alias (-s), or 0
   // Former names the CLI still accepts (without dashes), so that users' scripts keep working.
   std::vector<std::string> aliases{};
+  // For an algorithm's option: the engines whose kernels read it; empty: every engine that runs
+  // the algorithm. Given to another engine, the run is refused (an inert option is an error).
+  std::vector<std::string> engines{};
 };
 
 // Checks `value` against `spec` (choices, then check); throws InputError naming --NAME.
