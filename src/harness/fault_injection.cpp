@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <csignal>
 #include <cstdlib>
 #include <new>
 #include <string>
@@ -21,6 +22,7 @@ struct Injection {
   int rank = -1;
   std::string step;
   bool out_of_memory = false;
+  bool stop = false;
 };
 
 // R:STEP[:oom]; a malformed value is an error rather than a test that silently injects nothing.
@@ -29,11 +31,14 @@ Injection parse(std::string_view text) {
   const auto colon = text.find(':');
   const auto [end, error] = std::from_chars(text.data(), text.data() + (colon == text.npos ? text.size() : colon), injection.rank);
   if (colon == text.npos || error != std::errc() || end != text.data() + colon || injection.rank < 0)
-    throw InputError(fmt::format("{}='{}': expected RANK:STEP or RANK:STEP:oom", kVariable, text));
+    throw InputError(fmt::format("{}='{}': expected RANK:STEP, RANK:STEP:oom or RANK:STEP:stop", kVariable, text));
   std::string_view step = text.substr(colon + 1);
   if (step.ends_with(":oom")) {
     injection.out_of_memory = true;
     step.remove_suffix(4);
+  } else if (step.ends_with(":stop")) {
+    injection.stop = true;
+    step.remove_suffix(5);
   }
   injection.step = std::string(step);
   if (std::find(kFaultSteps.begin(), kFaultSteps.end(), step) == kFaultSteps.end())
@@ -50,6 +55,10 @@ void maybe_fail(int rank, std::string_view step) {
   const Injection injection = parse(value);
   if (injection.rank != rank || injection.step != step) return;
   if (injection.out_of_memory) throw std::bad_alloc();
+  if (injection.stop) {
+    std::raise(SIGSTOP);
+    return;
+  }
   throw Error(fmt::format("injected failure at step '{}' on rank {} ({})", step, rank, kVariable));
 }
 

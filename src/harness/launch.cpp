@@ -1,14 +1,15 @@
 #include "courier/harness/launch.hpp"
 
+#include <fmt/format.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
 
-#include <fmt/format.h>
-
 #include "courier/comm/local_world.hpp"
 #include "courier/core/error.hpp"
 #include "courier/dist/distributed_load.hpp"
+#include "courier/harness/watchdog.hpp"
 
 #ifdef COURIER_HAVE_MPI
 #include <mpi.h>
@@ -27,12 +28,14 @@ bool launched_by_mpi() {
 #ifdef COURIER_HAVE_MPI
 struct Launch::Mpi {
   net::MpiEnvironment environment;
+  std::unique_ptr<Watchdog> watchdog;  // after the environment: stops before MPI ends
 };
 int Launch::rank() const { return mpi_ ? mpi_->environment.world_rank() : 0; }
 int Launch::ranks() const { return mpi_ ? mpi_->environment.world_size() : 1; }
-Launch Launch::mpi() {
+Launch Launch::mpi(double watchdog_seconds) {
   Launch launch;
   launch.mpi_ = std::make_unique<Mpi>();
+  if (watchdog_seconds > 0) launch.mpi_->watchdog = std::make_unique<Watchdog>(watchdog_seconds);
   return launch;
 }
 void abort_run_if_distributed() {
@@ -45,7 +48,7 @@ void abort_run_if_distributed() {
 struct Launch::Mpi {};
 int Launch::rank() const { return 0; }
 int Launch::ranks() const { return 1; }
-Launch Launch::mpi() {
+Launch Launch::mpi(double) {
   throw InputError("courier was built without MPI (COURIER_WITH_MPI=OFF): run it without a launcher, with --ranks");
 }
 void abort_run_if_distributed() {}
@@ -56,7 +59,9 @@ Launch::Launch(Launch&&) noexcept = default;
 Launch& Launch::operator=(Launch&&) noexcept = default;
 Launch::~Launch() = default;
 
-Launch Launch::detect(bool distributed) { return distributed && launched_by_mpi() ? mpi() : Launch(); }
+Launch Launch::detect(bool distributed, double watchdog_seconds) {
+  return distributed && launched_by_mpi() ? mpi(watchdog_seconds) : Launch();
+}
 
 namespace {
 

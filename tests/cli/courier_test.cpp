@@ -395,6 +395,7 @@ TEST(Cli, OptionsThatWouldBeIgnoredAreRefused) {
       {"run bfs --graph kron:4 --engine la --direction push", "not for the la engine"},
       {"run cc --graph kron:4 --engine seq --method label-propagation", "use --engine vertex"},
       {"run bfs --graph kron:4 --direction sideways", "--direction"},
+      {"run bfs --graph kron:4 --ranks 2 --watchdog 5", "--watchdog is for runs under mpirun"},
   };
   for (const auto& [arguments, words] : cases) {
     const Outcome outcome = courier(arguments);

@@ -13,6 +13,7 @@
 #include "courier/core/machine.hpp"
 #include "courier/dist/distributed_load.hpp"
 #include "courier/harness/run.hpp"
+#include "courier/harness/watchdog.hpp"
 #include "graph_options.hpp"
 
 namespace courier::cli {
@@ -25,6 +26,7 @@ struct Invocation {
   std::map<std::string, CLI::Option*> given;  // declared options by name
   std::string output;
   std::string json;
+  double watchdog = 0;  // seconds; 0: COURIER_WATCHDOG decides
 };
 
 // "Time:       0.012 s (load 0.100 s, partition 0.200 s)": the algorithm, then the other phases.
@@ -49,7 +51,8 @@ void print_result(std::FILE* out, const harness::RunResult& r) {
 int run(const Invocation& call, const harness::Registry& registry) {
   // What every rank would refuse alike is refused before MPI starts.
   const harness::RunSpec spec = harness::resolve(registry, call.spec);
-  const harness::Launch launch = harness::Launch::detect(registry.engine(spec.engine).distributed());
+  const double watchdog = call.watchdog > 0 ? call.watchdog : harness::watchdog_seconds_from_environment();
+  const harness::Launch launch = harness::Launch::detect(registry.engine(spec.engine).distributed(), watchdog);
   if (launch.speaker()) announce("reading", spec.graph);
   harness::RunResult result;
   try {
@@ -173,6 +176,11 @@ void add_run_command(CLI::App& app, const harness::Registry& registry) {
   command->add_flag("--verify", call->spec.verify,
                     "Check the result; exit 2 on a mismatch. The distributed engines load the graph in parts (no "
                     "rank holds all of it); --verify makes rank 0 load the whole graph too, to check against");
+  command
+      ->add_option("--watchdog", call->watchdog,
+                   "Under mpirun: end the run, naming the rank, when a rank has been silent (stopped, lost) for this "
+                   "many seconds (default: COURIER_WATCHDOG, else off)")
+      ->check(CLI::Range(0.001, 1e9));
   command->add_flag("-v,--verbose", call->spec.verbose,
                     "vertex: a line of statistics per round; mailbox: the configuration at start and each rank's "
                     "statistics at the end");
@@ -185,6 +193,10 @@ void add_run_command(CLI::App& app, const harness::Registry& registry) {
           fmt::format("--threads: the {} engine runs on one thread; drop --threads, or choose a "
                       "distributed engine (courier list shows them)",
                       call->spec.engine));
+    if (command->count("--watchdog") > 0 && !harness::launched_by_mpi())
+      throw InputError(
+          "--watchdog is for runs under mpirun: ranks as threads of one process stop together; drop it, or launch "
+          "with mpirun");
     for (const auto& [name, option] : call->given)
       if (option->count() > 0) call->spec.options.set(name, call->values[name]);
     const int status = run(*call, registry);

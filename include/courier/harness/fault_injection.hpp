@@ -1,7 +1,8 @@
 #pragma once
 // Fault injection, for the tests that check a failure on one rank ends the whole run (with --ranks
 // and under mpirun): COURIER_FAIL_ON_RANK=R:STEP makes rank R throw when it reaches STEP, and
-// R:STEP:oom throws std::bad_alloc there, as running out of memory would. Steps: the partitioning's
+// R:STEP:oom throws std::bad_alloc there, as running out of memory would, and R:STEP:stop stops the
+// process there (SIGSTOP), as a frozen rank would (the watchdog's test). Steps: the partitioning's
 // (transform, degrees, shuffle, local graph: dist::DistributedLoadOptions::before_step), "run"
 // (the vertex engine's algorithm, the mailbox and la engines' run). Unset: nothing happens; a
 // value that names no step is an InputError, not a test that silently injects nothing.

@@ -16,10 +16,11 @@ class Launch {
  public:
   // Ranks as threads of this process (or none: a sequential engine).
   Launch();
-  // Under a launcher: initialises MPI (throws InputError if Courier was built without it).
-  static Launch mpi();
+  // Under a launcher: initialises MPI (throws InputError if Courier was built without it), and
+  // with watchdog_seconds > 0 starts a Watchdog (watchdog.hpp) with that limit.
+  static Launch mpi(double watchdog_seconds = 0);
   // mpi() when launched by MPI and `distributed`, else threads.
-  static Launch detect(bool distributed);
+  static Launch detect(bool distributed, double watchdog_seconds = 0);
   Launch(Launch&&) noexcept;
   Launch& operator=(Launch&&) noexcept;
   ~Launch();
