@@ -10,6 +10,7 @@
 #include "courier/comm/buffer_pool.hpp"
 #include "courier/core/backoff.hpp"
 #include "courier/core/error.hpp"
+#include "courier/mailbox/codec.hpp"
 #include "courier/mailbox/routes.hpp"
 #include "termination.hpp"
 
@@ -135,7 +136,7 @@ void Untyped::bad_destination(rank_t dest) const {
                    std::to_string(ranks() - 1));
 }
 
-void Untyped::bad_batch(std::size_t bytes) {
+void bad_batch(std::size_t bytes) {
   throw Error("mailbox: a batch of " + std::to_string(bytes) +
               " bytes ends inside a record; every rank must use the same message type for this mailbox");
 }

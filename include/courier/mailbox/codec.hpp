@@ -1,23 +1,27 @@
 #pragma once
 // How a message becomes the payload of a record and back. Trivially copyable messages (integers,
 // plain structs, pairs of numbers) are copied as they are, with a fixed size and no length; every
-// other type goes through cereal's binary archives, so std::string, std::vector, std::map and the
+// other type goes through cereal's binary format, so std::string, std::vector, std::map and the
 // other STL types cereal knows travel without extra code (include their cereal/types/*.hpp), and
-// user types provide cereal's serialize().
+// user types provide cereal's serialize(). Received records are read by BoundedInputArchive, which
+// turns a damaged record into an Error rather than a read past its end or a huge allocation.
 #include <cereal/archives/binary.hpp>
-
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
-#include <istream>
 #include <new>
 #include <ostream>
 #include <span>
 #include <streambuf>
 #include <type_traits>
 
+#include "courier/core/error.hpp"
 #include "courier/mailbox/batch_buffer.hpp"
+#include "courier/mailbox/bounded_archive.hpp"
 
 namespace courier::mailbox::detail {
+
+[[noreturn]] void bad_batch(std::size_t bytes);  // throws Error: the batch ends inside a record
 
 // An output stream buffer appending to a BatchBuffer (cereal archives need a std::ostream).
 class AppendStreambuf final : public std::streambuf {
@@ -37,15 +41,6 @@ class AppendStreambuf final : public std::streambuf {
 
  private:
   BatchBuffer* out_;
-};
-
-// An input stream buffer reading a span of bytes in place.
-class SpanStreambuf final : public std::streambuf {
- public:
-  void reset(const std::byte* data, std::size_t bytes) {
-    char* begin = const_cast<char*>(reinterpret_cast<const char*>(data));
-    setg(begin, begin, begin + bytes);
-  }
 };
 
 template <class Message, bool Raw = std::is_trivially_copyable_v<Message>>
@@ -91,7 +86,7 @@ template <class Message>
 class Codec<Message, false> {
  public:
   static constexpr std::size_t fixed_bytes = 0;
-  Codec() : out_buf_(scratch_), out_(&out_buf_), in_(&in_buf_) {}
+  Codec() : out_buf_(scratch_), out_(&out_buf_) {}
   Codec(const Codec&) = delete;
   Codec& operator=(const Codec&) = delete;
 
@@ -109,10 +104,8 @@ class Codec<Message, false> {
   void decode(const std::byte* payload, std::size_t bytes, Use&& use) {
     static_assert(std::is_default_constructible_v<Message>, "mailbox messages sent through cereal need a default constructor");
     Message message;
-    in_buf_.reset(payload, bytes);
-    in_.clear();
     {
-      cereal::BinaryInputArchive archive(in_);
+      BoundedInputArchive archive(payload, bytes);
       archive(message);
     }
     use(static_cast<const Message&>(message));
@@ -121,9 +114,30 @@ class Codec<Message, false> {
  private:
   BatchBuffer scratch_;
   AppendStreambuf out_buf_;
-  SpanStreambuf in_buf_;
   std::ostream out_;
-  std::istream in_;
 };
+
+// A direct batch: payloads back to back, each after its 32-bit size unless the codec's size is
+// fixed; use(message) for each. Returns the count. A batch that ends inside a record is an Error.
+template <class Message, class Use>
+std::size_t decode_batch(Codec<Message>& codec, const std::byte* data, std::size_t bytes, Use&& use) {
+  constexpr std::size_t fixed = Codec<Message>::fixed_bytes;
+  if constexpr (fixed > 0) {
+    if (bytes % fixed != 0) bad_batch(bytes);
+    codec.decode_run(data, bytes / fixed, use);
+    return bytes / fixed;
+  } else {
+    std::size_t count = 0;
+    for (const std::byte* at = data; at < data + bytes; ++count) {
+      std::uint32_t size;
+      if (static_cast<std::size_t>(data + bytes - at) < sizeof size) bad_batch(bytes);
+      std::memcpy(&size, at, sizeof size);
+      if (static_cast<std::size_t>(data + bytes - at) - sizeof size < size) bad_batch(bytes);
+      codec.decode(at + sizeof size, size, use);
+      at += sizeof size + size;
+    }
+    return count;
+  }
+}
 
 }  // namespace courier::mailbox::detail

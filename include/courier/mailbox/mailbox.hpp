@@ -97,26 +97,10 @@ class Mailbox {
     self.decoder_.decode(payload, bytes, [&self](const Message& message) { self.receive_(self, message); });
   }
 
-  // A direct batch: payloads back to back, each after its 32-bit size unless the size is fixed.
   static std::size_t deliver_run(void* owner, const std::byte* data, std::size_t bytes) {
     auto& self = *static_cast<Mailbox*>(owner);
-    const auto use = [&self](const Message& message) { self.receive_(self, message); };
-    std::size_t count = 0;
-    if constexpr (Codec::fixed_bytes > 0) {
-      if (bytes % Codec::fixed_bytes != 0) detail::Untyped::bad_batch(bytes);
-      count = bytes / Codec::fixed_bytes;
-      self.decoder_.decode_run(data, count, use);
-    } else {
-      for (const std::byte* at = data; at < data + bytes; ++count) {
-        std::uint32_t size;
-        if (static_cast<std::size_t>(data + bytes - at) < sizeof size) detail::Untyped::bad_batch(bytes);
-        std::memcpy(&size, at, sizeof size);
-        if (static_cast<std::size_t>(data + bytes - at) - sizeof size < size) detail::Untyped::bad_batch(bytes);
-        self.decoder_.decode(at + sizeof size, size, use);
-        at += sizeof size + size;
-      }
-    }
-    return count;
+    return detail::decode_batch(self.decoder_, data, bytes,
+                                [&self](const Message& message) { self.receive_(self, message); });
   }
 
   Receive receive_;

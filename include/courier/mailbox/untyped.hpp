@@ -68,7 +68,6 @@ class Untyped {
   bool test_empty();
   void wait_empty();
   // A batch whose records do not fit its size: ranks disagree on the message type.
-  [[noreturn]] static void bad_batch(std::size_t bytes);
   Stats stats() const;
 
  private:
