@@ -1,16 +1,19 @@
 // spmv: y = A x for one fixed x, x[v] = 1 / (v + 1), so that every column weighs differently and a
 // product added to the wrong row shows; A[u][v] is the weight of edge u -> v (1 if unweighted).
-// Mailbox engine: paper 001's Algorithm 2 with delegates (mailbox_spmv.cpp). Checked against the
-// sequential reference to within rounding.
+// Vertex engine: each row's out-edges, mirrors' parts summed into masters (spmv.cpp); mailbox engine: paper 001's
+// Algorithm 2 with delegates (mailbox_spmv.cpp); la engine: one plus-times product. Checked against the sequential
+// reference to within rounding.
 #include <fmt/format.h>
 
 #include <cmath>
 
 #include "courier/algo/algorithms.hpp"
 #include "courier/algo/mailbox_spmv.hpp"
+#include "courier/algo/spmv.hpp"
 #include "courier/core/timer.hpp"
 #include "courier/engines/la.hpp"
 #include "courier/engines/mailbox.hpp"
+#include "courier/engines/vertex.hpp"
 #include "courier/graph/reference/spmv.hpp"
 #include "courier/graph/verify.hpp"
 #include "courier/mailbox/round_robin.hpp"
@@ -77,6 +80,9 @@ harness::Algorithm spmv_algorithm() {
         graph::verify::close(expected, describe::reals(out), 1e-9 * std::max(1.0, norm), "y = A x")};
   };
   a.summarise = [](const harness::Output& out, const harness::Request&, std::uint64_t) { return products(out); };
+  a.kernels["vertex"] = std::make_shared<engines::VertexKernel>([](vertex::Engine& e, const harness::Request&) {
+    return harness::Output{spmv(e, x_of), {}};
+  });
   auto mailbox = std::make_shared<engines::MailboxKernel>();
   mailbox->run = on_mailbox;
   mailbox->real_values = true;

@@ -111,7 +111,7 @@ TEST(Cli, GeneratesPathsAndGridsAndRunsOnTheirSpecs) {
 TEST(Cli, RunVerifiesEveryAlgorithmOnEveryEngine) {
   for (const char* engine : {"--engine seq", "--ranks 1", "--ranks 3 --policy cvc", "--ranks 2 --policy hash --threads 1",
                              "--ranks 4 --policy iec"})
-    for (const char* algorithm : {"bfs", "sssp", "cc", "pagerank", "tc", "kcore", "degree"}) {
+    for (const char* algorithm : {"bfs", "sssp", "cc", "pagerank", "tc", "kcore", "degree", "spmv"}) {
       const Outcome run = courier(std::string("run ") + algorithm + " --graph kron:9 --weights --verify " + engine);
       EXPECT_EQ(run.status, 0) << algorithm << " " << engine << "\n" << run.output;
       EXPECT_NE(run.output.find("Verification: PASS"), std::string::npos) << algorithm << " " << engine << "\n"
