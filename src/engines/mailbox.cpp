@@ -144,6 +144,7 @@ Gathered run_rank(const MailboxKernel& kernel, sync::Stack& stack, const RunSpec
 
 nlohmann::json to_json(const mailbox::Stats& s) {
   return {{"messages_local", s.messages_local},
+          {"messages_self", s.messages_self},
           {"messages_remote", s.messages_remote},
           {"bytes_local", s.bytes_local},
           {"bytes_remote", s.bytes_remote},
@@ -312,11 +313,13 @@ std::string MailboxStats::describe(bool detail) const {
   const double slowest = run_seconds();
   const double rate = slowest > 0 ? static_cast<double>(m.messages_delivered) / slowest / ranks : 0.0;
   std::string text = fmt::format(
-      "Mailbox:    {} delivered; records {} local + {} remote ({} forwarded); {} B remote in {} batches "
-      "(mean {:.0f} B); {} exchanges; peak buffer {} B on one rank\n"
+      "Mailbox:    {} delivered; records {} to the rank itself + {} to other ranks of its node + {} to other "
+      "nodes ({} forwarded); {} B between nodes in {} batches (mean {:.0f} B); {} exchanges; peak buffer {} B on "
+      "one rank\n"
       "Rate:       {:.3f} M messages/s per rank\n",
-      m.messages_delivered, m.messages_local, m.messages_remote, m.messages_forwarded, m.bytes_remote,
-      m.batches_remote, m.average_remote_batch_bytes(), m.exchanges, m.peak_buffered_bytes, rate / 1e6);
+      m.messages_delivered, m.messages_self, m.messages_local - m.messages_self, m.messages_remote,
+      m.messages_forwarded, m.bytes_remote, m.batches_remote, m.average_remote_batch_bytes(), m.exchanges,
+      m.peak_buffered_bytes, rate / 1e6);
   if (kernel && kernel->delegates && !reports.empty()) {
     const MailboxReport& first = reports.front();
     text += fmt::format("Delegates:  {} ({})\n", first.delegates,

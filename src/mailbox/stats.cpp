@@ -8,6 +8,7 @@ namespace courier::mailbox {
 Stats& Stats::operator+=(const Stats& o) {
   messages_local += o.messages_local;
   messages_remote += o.messages_remote;
+  messages_self += o.messages_self;
   bytes_local += o.bytes_local;
   bytes_remote += o.bytes_remote;
   batches_local += o.batches_local;
@@ -32,6 +33,7 @@ std::string format(const Stats& s) {
   };
   line("messages_local", s.messages_local);
   line("messages_remote", s.messages_remote);
+  line("messages_self", s.messages_self);
   line("bytes_local", s.bytes_local);
   line("bytes_remote", s.bytes_remote);
   line("batches_local", s.batches_local);

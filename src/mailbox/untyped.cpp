@@ -303,7 +303,9 @@ void Untyped::handle_own(rank_t hop) {
     if (batch->empty()) continue;
     buffered_ -= batch->size();
     ++counters_.batches_local;
-    counters_.messages_local += records_in(*batch, batch == direct.get());
+    const std::uint64_t records = records_in(*batch, batch == direct.get());
+    counters_.messages_local += records;
+    counters_.messages_self += records;
     counters_.bytes_local += batch->size();
   }
   if (!direct->empty()) counters_.messages_delivered += deliver_run(direct->data(), direct->size());

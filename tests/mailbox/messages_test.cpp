@@ -214,6 +214,25 @@ TEST(MailboxMessages, MisuseFailsWithAClearError) {
                courier::InputError);
 }
 
+TEST(MailboxMessages, CountsWhatARankHandsToItselfApart) {
+  mb::Stats stats;
+  std::mutex mutex;
+  comm::run_local(2, [&](comm::Runtime& rt) {
+    mb::Mailbox<int> box(
+        rt, [](auto&, int) {}, config(64, mb::Routing::no_route, mb::Layout{1, 2}));
+    for (int i = 0; i < 3; ++i) box.async_send(rt.rank(), i);
+    for (int i = 0; i < 5; ++i) box.async_send(1 - rt.rank(), i);
+    box.wait_empty();
+    const mb::Stats mine = box.local_stats();
+    std::lock_guard lock(mutex);
+    stats += mine;
+  });
+  EXPECT_EQ(stats.messages_delivered, 16u);
+  EXPECT_EQ(stats.messages_self, 6u);    // 3 each
+  EXPECT_EQ(stats.messages_local, 16u);  // one node: every record, the rank's own included
+  EXPECT_EQ(stats.messages_remote, 0u);
+}
+
 TEST(MailboxMessages, EchoesItsConfigurationAndFormatsStatistics) {
   ::testing::internal::CaptureStderr();
   mb::Stats stats;

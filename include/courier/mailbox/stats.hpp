@@ -11,6 +11,7 @@ namespace courier::mailbox {
 struct Stats {
   std::uint64_t messages_local = 0;     // records in batches sent to ranks of this node
   std::uint64_t messages_remote = 0;    // records in batches sent to ranks of other nodes
+  std::uint64_t messages_self = 0;      // of messages_local, those this rank handed to itself
   std::uint64_t bytes_local = 0;        // batch bytes to ranks of this node (records and headers)
   std::uint64_t bytes_remote = 0;       // batch bytes to ranks of other nodes
   std::uint64_t batches_local = 0;      // batches to ranks of this node (to itself included)
