@@ -10,6 +10,8 @@
 // bfs and sssp start from the vertex with the most out-edges, as every engine does by default.
 //
 //   dsl_bench --graphs kron:20,urand:20 --shapes 2x1,4x1 --repeats 5 --json out.json
+//   dsl_bench --graphs k20w.csr,u20w.csr ...      (files written by `courier generate --weights`: no
+//                                                 generation in every run)
 //   mpirun -np 4 dsl_bench --shapes 4x1 --channel mpi-rma        (ranks are the launched processes)
 #include <fmt/format.h>
 
@@ -17,6 +19,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -51,7 +54,7 @@ harness::RunResult run(const std::string& kernel, const std::string& graph, cons
   harness::RunSpec spec;
   spec.algorithm = kernel;
   spec.graph = graph;
-  spec.load.weights = true;
+  spec.load.weights = !std::filesystem::exists(graph);  // a generator spec; a file brings its own weights
   spec.engine = engine;
   spec.ranks = shape.ranks;
   spec.threads = shape.threads;
