@@ -91,8 +91,9 @@ Loaded load_rank(const Algorithm& algorithm, const LaKernel& kernel, const RunSp
       weight_type, graph::edge_t{1} << 20, collective);
   if (spec.load.dedupe) mine = graph::remove_duplicate_edges(mine);
   loaded.edges = collective.sum(mine.edges.size());
+  const bool pulls = kernel.pulls && spec.options.text("direction") != "push" && !mpi_plus_x;
   loaded.matrix.emplace(grid, collective.rank, mine, collective,
-                        kernel.filters_computation && spec.options.flag("computation-filter"));
+                        kernel.filters_computation && spec.options.flag("computation-filter"), pulls);
   loaded.partition_seconds = collective.max(timer.lap());
   if (algorithm.needs.source) {
     const vertex_t asked = spec.options.vertex("source");
@@ -132,6 +133,10 @@ harness::Values gather(const harness::Values& mine, const la::Grid& grid, const 
       mine);
 }
 
+la::Direction direction_of(const std::string& text) {
+  return text == "push" ? la::Direction::push : text == "pull" ? la::Direction::pull : la::Direction::automatic;
+}
+
 struct RankOutcome {
   harness::Output output;
   LaStats stats;
@@ -155,7 +160,8 @@ RankOutcome run_rank(const LaKernel& kernel, const Loaded& loaded, const RunSpec
   LaOutput out =
       kernel.run(LaContext{*loaded.matrix, *runtime, stack.channel(), spec.options.flag("activity-filter"),
                            std::move(pus), spec.options.text("units") == "processes" ? spec.threads : 1,
-                           spec.options.text("endpoints") == "mpi" ? la::Messages::mpi : la::Messages::endpoints},
+                           spec.options.text("endpoints") == "mpi" ? la::Messages::mpi : la::Messages::endpoints,
+                           direction_of(spec.options.text("direction"))},
                  loaded.request);
   outcome.run_seconds = collective.max(timer.lap());
   outcome.output = {gather(out.values, loaded.matrix->grid(), collective), std::move(out.facts)};
@@ -172,6 +178,7 @@ RankOutcome run_rank(const LaKernel& kernel, const Loaded& loaded, const RunSpec
   s.model.sparse_segments = collective.sum(out.stats.sparse_segments);
   s.model.dense_segments = collective.sum(out.stats.dense_segments);
   s.model.skipped_nonzeros = collective.sum(out.stats.skipped_nonzeros);
+  s.model.pulled_tiles = collective.sum(out.stats.pulled_tiles);
   s.tile_map = spec.verbose ? grid.map() : "";
   for (const dist::Bytes& line :
        collective.all_gather(dist::Bytes(reinterpret_cast<const std::byte*>(where.data()),
@@ -237,6 +244,12 @@ class LaEngine final : public harness::EngineFor<LaKernel> {
                      "mpirun)",
              .fallback = "courier",
              .choices = {"courier", "mpi"}},
+            {.name = "direction",
+             .help = "which way the programs that can pull (bfs) run each tile: auto (pull with early exit "
+                     "when the frontier is large against what is unsettled, as direction-optimizing bfs "
+                     "does; else push), push (always) or pull (whenever it can; for tests)",
+             .fallback = "auto",
+             .choices = {"auto", "push", "pull"}},
             {.name = "pin",
              .help = "do not pin each rank's threads to processing units",
              .fallback = "true",
@@ -291,6 +304,7 @@ nlohmann::json LaStats::to_json() const {
           {"sparse_segments", model.sparse_segments},
           {"dense_segments", model.dense_segments},
           {"skipped_nonzeros", model.skipped_nonzeros},
+          {"pulled_tiles", model.pulled_tiles},
           {"load_seconds", load_seconds},
           {"partition_seconds", partition_seconds},
           {"placement", placement}};
@@ -299,10 +313,11 @@ nlohmann::json LaStats::to_json() const {
 std::string LaStats::describe(bool verbose) const {
   std::string text = fmt::format(
       "Engine:     {} iterations, {} x {} tiles, {} non-zeros in {} bytes of tiles, {} messages, {} bytes, "
-      "x segments {} dense / {} as pairs{}\n",
+      "x segments {} dense / {} as pairs{}{}\n",
       model.iterations, grid, grid, nonzeros, tile_bytes, model.messages, model.bytes, model.dense_segments,
       model.sparse_segments,
-      model.skipped_nonzeros == 0 ? "" : fmt::format(", {} products into sinks skipped", model.skipped_nonzeros));
+      model.skipped_nonzeros == 0 ? "" : fmt::format(", {} products into sinks skipped", model.skipped_nonzeros),
+      model.pulled_tiles == 0 ? "" : fmt::format(", {} tile products pulled", model.pulled_tiles));
   if (verbose) {
     text += tile_map;
     for (const std::string& line : placement) text += "Placement:  " + line + "\n";

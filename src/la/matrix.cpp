@@ -50,11 +50,12 @@ void for_each_segment(const dist::Bytes& in, const Grid& grid, Each&& each) {
 }  // namespace
 
 Matrix::Matrix(const Grid& grid, rank_t rank, const graph::EdgeList& edges, const dist::Collective& collective,
-               bool split_sinks)
+               bool split_sinks, bool by_rows)
     : grid_(grid),
       rank_(rank),
       weighted_(edges.has_weights()),
       split_(split_sinks),
+      by_rows_(by_rows),
       tiles_(grid.threads()),
       out_degrees_(grid.size()) {
   const unsigned n = grid.size();
@@ -116,6 +117,12 @@ Matrix::Matrix(const Grid& grid, rank_t rank, const graph::EdgeList& edges, cons
   for (unsigned m = 0; m < grid.threads(); ++m) {
     for (auto& [key, entries] : by_tile[m]) {
       nonzeros_ += entries.size();
+      Tcsc turned;
+      if (by_rows) {
+        std::vector<Entry> around(entries);
+        for (Entry& e : around) std::swap(e.row, e.column);
+        turned = Tcsc(std::move(around), false);  // a pull reads no values
+      }
       std::vector<Entry> to_sinks;
       if (split_) {
         const std::vector<std::uint8_t>& sink = sinks.at(key.first);
@@ -124,8 +131,8 @@ Matrix::Matrix(const Grid& grid, rank_t rank, const graph::EdgeList& edges, cons
         to_sinks.assign(cut, entries.end());
         entries.erase(cut, entries.end());
       }
-      tiles_[m].push_back(
-          Tile{key.first, key.second, Tcsc(std::move(entries), weighted_), Tcsc(std::move(to_sinks), weighted_)});
+      tiles_[m].push_back(Tile{key.first, key.second, Tcsc(std::move(entries), weighted_),
+                               Tcsc(std::move(to_sinks), weighted_), std::move(turned)});
     }
   }
 }
@@ -133,7 +140,7 @@ Matrix::Matrix(const Grid& grid, rank_t rank, const graph::EdgeList& edges, cons
 std::size_t Matrix::bytes() const {
   std::size_t total = 0;
   for (const auto& member : tiles_)
-    for (const Tile& t : member) total += t.entries.bytes() + t.to_sinks.bytes();
+    for (const Tile& t : member) total += t.entries.bytes() + t.to_sinks.bytes() + t.by_rows.bytes();
   return total;
 }
 

@@ -123,6 +123,60 @@ TEST(LaEngine, PagerankEqualsTheReference) {
   expect_equal_to_reference("pagerank", false, tight);
 }
 
+// Direction switching (la/pull.hpp): bfs pulled wherever it can (--direction pull: every tile,
+// whatever the frontier) and by the cost rule (auto) equals the reference on every graph, shape
+// and placement of the MPI*X mode, with x as pairs and dense; a wrong mask, a wrong frontier
+// bitset or a row stopped too early would show here.
+TEST(LaEngine, BfsPulledEqualsTheReference) {
+  for (const std::string& graph : graph_files(false)) {
+    const harness::RunResult reference = run("bfs", graph, "seq", 1, 1, true, {});
+    for (const Shape& shape : kShapes) {
+      for (const Mode& mode : {kModes[0], kModes[1]}) {
+        for (const std::string direction : {"pull", "auto"}) {
+          for (bool filter : {true, false}) {
+            harness::Options options;
+            options.set("direction", direction);
+            const harness::RunResult la = run("bfs", graph, "la", shape.ranks, shape.threads, filter, options, &mode);
+            const std::string where = graph + " at " + std::to_string(shape.ranks) + "x" +
+                                      std::to_string(shape.threads) + " " + mode.placement + " " + direction +
+                                      (filter ? "" : " unfiltered");
+            EXPECT_EQ(la.values, reference.values) << where;
+            const auto pulled = dynamic_cast<const engines::LaStats&>(*la.stats).model.pulled_tiles;
+            if (direction == std::string("pull")) {
+              EXPECT_GT(pulled, 0u) << where;
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+// The cost rule pulls the middle levels of a bfs on a Kronecker graph and pushes the first; push
+// pulls nothing, and all three give the reference's levels.
+TEST(LaEngine, BfsAutomaticDirectionPullsTheLargeFrontiers) {
+  const std::string graph = std::string(COURIER_TEST_TMPDIR) + "/la_kron14_bfs.csr";
+  graph::write_csr(graph, graph::build_csr(test_support::generated(graph::Generator::kronecker, 14, false)));
+  const harness::RunResult reference = run("bfs", graph, "seq", 1, 1, true, {});
+  for (const Shape& shape : std::vector<Shape>{{1, 1}, {1, 2}, {2, 1}, {2, 2}}) {
+    std::uint64_t pulled[3] = {0, 0, 0};
+    const char* directions[3] = {"auto", "push", "pull"};
+    for (int d = 0; d < 3; ++d) {
+      harness::Options options;
+      options.set("direction", directions[d]);
+      const harness::RunResult la = run("bfs", graph, "la", shape.ranks, shape.threads, true, options);
+      const std::string where = std::to_string(shape.ranks) + "x" + std::to_string(shape.threads) + " " + directions[d];
+      EXPECT_EQ(la.values, reference.values) << where;
+      const auto& stats = dynamic_cast<const engines::LaStats&>(*la.stats);
+      pulled[d] = stats.model.pulled_tiles;
+    }
+    const std::string where = std::to_string(shape.ranks) + "x" + std::to_string(shape.threads);
+    EXPECT_GT(pulled[0], 0u) << where;
+    EXPECT_EQ(pulled[1], 0u) << where;
+    EXPECT_GT(pulled[2], pulled[0]) << where;  // the first levels are pushed
+  }
+}
+
 // Segments wider than an eager message travel by rendezvous, so a send buffer must stay untouched
 // until its send completes, also when one member leads several segments (2D-Cyclic at 4x1).
 TEST(LaEngine, RendezvousSizedSegmentsEqualTheReference) {

@@ -20,14 +20,24 @@
 //   S::X broadcast(vertex_t u, const V& value, std::uint32_t out_degree, const Totals& last) const;
 //   bool apply(vertex_t v, S::Y y, V& value, std::uint32_t out_degree, const Totals& last, Totals& next) const;
 //   bool more(unsigned iterations, double changed, const Totals& totals) const;  // go on after this many?
-// Totals are summed over all vertices: account() gives them before the first iteration, apply()
-// for the next; slot 0 is the model's (vertices changed), slots 1-3 the program's.
+// A program that is not stationary leaves a vertex alone when y is add's identity (no active
+// in-neighbour): Apply skips those. Totals are summed over all vertices: account() gives them
+// before the first iteration, apply() for the next; slot 0 is the model's (vertices changed), slots 1-3 the program's.
 //
 // Computation filtering (section 7.6): a stationary program may also say
 //   bool needs_sinks(unsigned iteration) const;  // must this iteration compute vertices without out-edges?
 // On a matrix split at the sinks, an iteration that does not need them multiplies no entry into a
 // sink and applies no vertex without out-edges (sinks and isolated vertices keep their values):
 // the program promises that nothing it computes before then reads those values.
+//
+// Pulling (la/pull.hpp): a program whose active x values of an iteration are all equal (bfs: the
+// frontier's level) and whose Apply ignores y for a settled vertex may say
+//   bool settled(const V& value) const;  // does Apply leave this vertex alone from now on?
+// On a matrix kept by rows too, a tile is then pulled instead of pushed when its column segment's
+// frontier is large against its row segment's unsettled vertices (Direction::automatic,
+// kPullAlpha): each unsettled row takes x at its first active column. The settled mask is the
+// leader's (read in place on its rank, where it is written only in Apply, after every partial of
+// the row has come in), or, for a leader on another rank, the rows this member found itself.
 #include <algorithm>
 #include <atomic>
 #include <concepts>
@@ -39,6 +49,7 @@
 
 #include "courier/core/error.hpp"
 #include "courier/la/matrix.hpp"
+#include "courier/la/pull.hpp"
 #include "courier/la/spmspv.hpp"
 #include "courier/la/team.hpp"
 
@@ -53,6 +64,7 @@ struct ModelStats {
   std::uint64_t sparse_segments = 0;  // x segments sent or read as pairs
   std::uint64_t dense_segments = 0;
   std::uint64_t skipped_nonzeros = 0;  // entries into sinks not multiplied (computation filtering)
+  std::uint64_t pulled_tiles = 0;      // tile products pulled rather than pushed
 };
 
 // What crosses ranks: a header, then dense values or (index, value) pairs.
@@ -60,6 +72,7 @@ struct SegmentHeader {
   std::uint32_t iteration = 0;
   std::uint32_t sparse = 0;
   std::uint64_t count = 0;  // values, or pairs
+  double share = 0;         // x, pulling: the active vertices' share of the segment's out-edges
 };
 
 enum class Kind : comm::tag_t { x = 1, y = 2 };
@@ -71,6 +84,11 @@ inline comm::tag_t tag_of(Kind kind, unsigned segment) { return (static_cast<com
 template <class Program>
 concept FiltersComputation = requires(const Program& p, unsigned iteration) {
   { p.needs_sinks(iteration) } -> std::convertible_to<bool>;
+};
+
+template <class Program>
+concept PullsAny = requires(const Program& p, const typename Program::V& value) {
+  { p.settled(value) } -> std::convertible_to<bool>;
 };
 
 template <class Program>
@@ -87,11 +105,13 @@ class Model {
   // a second fork sums into the row's. `messages`: what carries the members' messages (team.hpp).
   Model(const Matrix& matrix, comm::Runtime& runtime, sync::Channel& channel, std::vector<unsigned> pus,
         const Program& program, bool filter_activity, unsigned tile_threads = 1,
-        Messages messages = Messages::endpoints)
+        Messages messages = Messages::endpoints, Direction direction = Direction::automatic)
       : matrix_(matrix),
         grid_(matrix.grid()),
         program_(program),
         filter_(filter_activity),
+        pulls_(PullsAny<Program> && matrix.by_rows() && direction != Direction::push && tile_threads <= 1),
+        direction_(direction),
         segments_(grid_.size()),
         inner_(tile_threads > 1 ? std::make_unique<ThreadTeam>(tile_threads, pus) : nullptr),
         team_(
@@ -126,6 +146,10 @@ class Model {
     std::vector<unsigned> x_members;  // ... and the member there that receives x_k
     comm::Buffer x_message;           // leader: x_k as sent (a member may lead several segments)
     unsigned partials_expected = 0;   // leader: followers of row group k (other threads)
+    Bits settled;                     // leader, pulling: the vertices Apply leaves alone now
+    std::uint64_t settled_edges = 0;  // ... their out-edges
+    std::uint64_t edges = 0;          // leader, pulling: the segment's out-edges
+    double x_share = 0;               // x_k, pulling: its active vertices' share of the out-edges
     // x_k as members here read it.
     std::atomic<std::uint32_t> x_ready{0};  // iteration + 1 of the x_k in place
     bool x_is_sparse = false;
@@ -136,7 +160,7 @@ class Model {
     // Partial y_k that arrived (leader).
     std::mutex partial_mutex;
     std::vector<Arrival> remote_partials;
-    std::vector<const std::vector<Y>*> local_partials;
+    std::vector<std::vector<Y>*> local_partials;
     std::atomic<unsigned> partials_arrived{0};
   };
 
@@ -146,6 +170,8 @@ class Model {
     std::vector<const Tile*> tiles;
     std::vector<Y> partial;  // unless the member leads the row
     comm::Buffer message;    // the partial as sent to a leader on another rank
+    Bits found;              // pulling, the leader on another rank: the rows found here so far
+    std::size_t found_count = 0;
   };
 
   void plan() {
@@ -175,8 +201,13 @@ class Model {
         s.value.resize(width);
         s.x_dense.assign(width, static_cast<X>(S::identity));
         s.y.assign(width, S::identity);
+        if (pulls_) {
+          s.settled.assign(width);
+          for (std::uint32_t d : matrix_.out_degrees(k)) s.edges += d;
+        }
       }
     }
+    frontier_.resize(grid_.threads());
     for (unsigned m = 0; m < grid_.threads(); ++m) {
       const unsigned g = grid_.global(here, m);
       const std::span<const Tile> tiles = matrix_.tiles(m);
@@ -184,10 +215,11 @@ class Model {
         bool owns = false;
         for (unsigned j = 0; j < n && !owns; ++j) owns = grid_.owner(i, j) == g;
         if (!owns) continue;
-        RowWork work{i, {}, {}, {}};
+        RowWork work{i, {}, {}, {}, {}, 0};
         for (const Tile& t : tiles)
           if (t.row == i) work.tiles.push_back(&t);
         if (grid_.leader(i) != g) work.partial.assign(grid_.end(i) - grid_.begin(i), S::identity);
+        if (pulls_ && grid_.rank_of(grid_.leader(i)) != here) work.found.assign(grid_.end(i) - grid_.begin(i));
         rows_[m].push_back(std::move(work));
       }
     }
@@ -231,6 +263,7 @@ class Model {
         if (!Program::stationary && active) s.active_list.push_back(static_cast<std::uint32_t>(v));
         own[0] += active;
         program_.account(first + v, s.value[v], degrees[v], own);
+        mark_settled(s, v, degrees[v]);
       }
     }
     Totals last = team_.sum(member, own);
@@ -257,6 +290,7 @@ class Model {
     stats_.sparse_segments += mine.sparse_segments;
     stats_.dense_segments += mine.dense_segments;
     stats_.skipped_nonzeros += mine.skipped_nonzeros;
+    stats_.pulled_tiles += mine.pulled_tiles;
   }
 
   bool sinks_needed(unsigned iteration) const {
@@ -282,6 +316,11 @@ class Model {
       for (std::uint32_t v : s.active_list) s.x_dense[v] = program_.broadcast(first + v, s.value[v], degrees[v], last);
       s.x_set.swap(s.active_list);
       s.active_list.clear();
+      if (pulls_) {
+        std::uint64_t edges = 0;
+        for (std::uint32_t v : s.x_set) edges += degrees[v];
+        s.x_share = s.edges == 0 ? 0.0 : static_cast<double>(edges) / static_cast<double>(s.edges);
+      }
       sparse = filter_ && static_cast<double>(s.x_set.size()) < kSparseBelow * static_cast<double>(s.value.size());
       if (sparse)
         for (std::uint32_t v : s.x_set) s.x_sparse.push_back({v, s.x_dense[v]});
@@ -298,7 +337,7 @@ class Model {
     encode(out, iteration, sparse,
            sparse ? std::span<const std::byte>(as_bytes(std::span(s.x_sparse)))
                   : std::span<const std::byte>(as_bytes(std::span(s.x_dense))),
-           s.x_count);
+           s.x_count, 0, s.x_share);
     if (team_.broadcasts()) {
       team_.broadcast(k, out, pending);
       ++mine.messages;
@@ -317,16 +356,33 @@ class Model {
     Segment& row = segments_[work.row];
     const bool leads = grid_.leader(work.row) == grid_.global(matrix_.rank(), member);
     std::vector<Y>& y = leads ? row.y : work.partial;
-    std::fill(y.begin(), y.end(), S::identity);
+    // y holds the identity: Apply put it back (or the send below, for a leader elsewhere).
+    const bool local = grid_.rank_of(grid_.leader(work.row)) == matrix_.rank();
+    const Bits& settled = local ? row.settled : work.found;
+    // What a pull would still scan: the unsettled vertices' share of the out-edges (the leader's
+    // count), or of the vertices (what this member found, for a leader elsewhere).
+    double unsettled = 1;
+    if (local && row.edges > 0)
+      unsettled = 1 - static_cast<double>(row.settled_edges) / static_cast<double>(row.edges);
+    else if (!local && !y.empty())
+      unsettled = 1 - static_cast<double>(work.found_count) / static_cast<double>(y.size());
     for (const Tile* tile : work.tiles) {
       const Segment& column = segments_[tile->column];
       team_.wait_until([&] { return column.x_ready.load(std::memory_order_acquire) == iteration + 1; });
+      if (pulls_ && sinks && pull_pays(*tile, column, unsettled)) {
+        pull(member, *tile, column, settled, y);
+        ++mine.pulled_tiles;
+        continue;
+      }
       multiply(tile->entries, column, y);
       if (sinks)
         multiply(tile->to_sinks, column, y);
       else
         mine.skipped_nonzeros += tile->to_sinks.nonzeros();
     }
+    if (pulls_ && !local)
+      for (std::size_t v = 0; v < y.size(); ++v)
+        if (y[v] != S::identity && !work.found.test(v)) work.found.set(v), ++work.found_count;
     if (leads) return;
     const unsigned leader = grid_.leader(work.row);
     if (grid_.rank_of(leader) == matrix_.rank()) {
@@ -348,9 +404,11 @@ class Model {
         const Sparse<Y> pair{static_cast<std::uint32_t>(v), y[v]};
         std::memcpy(next, &pair, sizeof pair);
         next += sizeof pair;
+        y[v] = S::identity;
       }
     } else {
       encode(out, iteration, false, as_bytes(std::span(y)), y.size());
+      std::fill(y.begin(), y.end(), S::identity);
     }
     team_.send(grid_.rank_of(leader), grid_.local_of(leader), tag_of(Kind::y, work.row), out, pending);
     ++mine.messages;
@@ -371,6 +429,42 @@ class Model {
         spmspv_dense<S>(tile, std::span(column.x_values, column.x_count), std::span(y), first, first + kProgressSlice);
         team_.progress();
       }
+    }
+  }
+
+  // Whether pulling `tile` costs less than pushing it (Beamer's rule): a push relaxes every edge of
+  // the active columns, a pull at most every edge of the unsettled rows, far fewer as it stops at
+  // the first found (kPullAlpha). Each side is its share of its segment's out-edges, taken as the
+  // same share of the tile's entries.
+  bool pull_pays(const Tile& tile, const Segment& column, double unsettled) const {
+    if (tile.by_rows.nonzeros() == 0) return false;
+    return direction_ == Direction::pull || column.x_share * kPullAlpha > unsettled;
+  }
+
+  // y's unsettled rows take x at their first active column in `tile` (x as a bitset of active
+  // columns; every active x of an iteration is the same, PullsAny).
+  void pull(unsigned member, const Tile& tile, const Segment& column, const Bits& settled, std::vector<Y>& y) {
+    Bits& frontier = frontier_[member];
+    frontier.assign(grid_.end(tile.column) - grid_.begin(tile.column));
+    X value = static_cast<X>(S::identity);
+    if (column.x_is_sparse) {
+      for (std::size_t e = 0; e < column.x_count; ++e)
+        frontier.set(column.x_pairs[e].index), value = column.x_pairs[e].value;
+    } else {
+      for (std::size_t c = 0; c < column.x_count; ++c)
+        if (column.x_values[c] != static_cast<X>(S::identity)) frontier.set(c), value = column.x_values[c];
+    }
+    if (value == static_cast<X>(S::identity)) return;
+    const std::size_t rows = tile.by_rows.nonempty_columns();
+    for (std::size_t first = 0; first < rows; first += kProgressSlice) {
+      pull_any<S>(tile.by_rows, frontier, value, settled, std::span(y), first, first + kProgressSlice);
+      team_.progress();
+    }
+  }
+
+  void mark_settled(Segment& s, std::size_t v, std::uint32_t out_degree) {
+    if constexpr (PullsAny<Program>) {
+      if (pulls_ && !s.settled.test(v) && program_.settled(s.value[v])) s.settled.set(v), s.settled_edges += out_degree;
     }
   }
 
@@ -400,26 +494,38 @@ class Model {
   }
 
   // Without the sinks (computation filtering), vertices without out-edges keep their values.
+  // The partials of members on this rank are summed in the same pass as Apply, and every y read
+  // goes back to the identity there, for the next Combine (written only where it is not, so the
+  // lines of a quiet segment stay clean). A vertex that is not stationary and got nothing (y is
+  // the identity) is left alone: no active in-neighbour, nothing to lower.
   void apply(unsigned k, bool sinks, const Totals& last, Totals& next) {
     Segment& s = segments_[k];
     team_.wait_until([&] { return s.partials_arrived.load(std::memory_order_acquire) == s.partials_expected; });
-    for (const std::vector<Y>* partial : s.local_partials)
-      for (std::size_t v = 0; v < s.y.size(); ++v) s.y[v] = S::add(s.y[v], (*partial)[v]);
     for (Arrival& a : s.remote_partials) {
       decode(a.bytes, [&](std::size_t v, const Y& value) { s.y.at(v) = S::add(s.y.at(v), value); });
       team_.recycle(std::move(a.bytes));
     }
-    s.local_partials.clear();
     s.remote_partials.clear();
     s.partials_arrived.store(0, std::memory_order_relaxed);
     const graph::vertex_t first = grid_.begin(k);
     const auto degrees = matrix_.out_degrees(k);
     for (std::size_t v = 0; v < s.value.size(); ++v) {
+      Y y = s.y[v];
+      if (y != S::identity) s.y[v] = S::identity;
+      for (std::vector<Y>* partial : s.local_partials) {
+        Y& in = (*partial)[v];
+        if (in == S::identity) continue;
+        y = S::add(y, in);
+        in = S::identity;
+      }
       if (!sinks && degrees[v] == 0) continue;
-      const bool changed = program_.apply(first + v, s.y[v], s.value[v], degrees[v], last, next);
+      if (!Program::stationary && y == S::identity) continue;
+      const bool changed = program_.apply(first + v, y, s.value[v], degrees[v], last, next);
       if (!Program::stationary && changed) s.active_list.push_back(static_cast<std::uint32_t>(v));
+      if (changed) mark_settled(s, v, degrees[v]);
       next[0] += changed;
     }
+    s.local_partials.clear();
   }
 
   // Runs inside progress, for `member`: keeps the message where its reader finds it.
@@ -439,6 +545,7 @@ class Model {
       s.x_values = reinterpret_cast<const X*>(payload);
       s.x_pairs = reinterpret_cast<const Sparse<X>*>(payload);
       s.x_count = header.count;
+      s.x_share = header.share;
       s.x_ready.store(header.iteration + 1, std::memory_order_release);
     } else if (kind == Kind::y) {
       std::lock_guard lock(s.partial_mutex);
@@ -451,8 +558,8 @@ class Model {
 
   // The header, then `payload`, in a buffer of room for `size` payload bytes (at least the payload's).
   static void encode(comm::Buffer& out, std::uint32_t iteration, bool sparse, std::span<const std::byte> payload,
-                     std::size_t count, std::size_t size = 0) {
-    const SegmentHeader header{iteration, sparse ? 1u : 0u, count};
+                     std::size_t count, std::size_t size = 0, double share = 0) {
+    const SegmentHeader header{iteration, sparse ? 1u : 0u, count, share};
     out.resize(sizeof header + std::max(size, payload.size()));
     std::memcpy(out.data(), &header, sizeof header);
     if (!payload.empty()) std::memcpy(out.data() + sizeof header, payload.data(), payload.size());
@@ -482,9 +589,12 @@ class Model {
   const Grid& grid_;
   const Program program_;
   const bool filter_;
+  const bool pulls_;  // the program pulls where that pays (PullsAny, a matrix kept by rows)
+  const Direction direction_;
   std::vector<Segment> segments_;
   std::vector<std::vector<RowWork>> rows_;  // by member
   std::vector<std::vector<unsigned>> receives_;  // by member: the column groups whose x it takes by broadcast
+  std::vector<Bits> frontier_;                   // by member: the x it pulls from, as a bitset
   std::mutex stats_mutex_;
   ModelStats stats_;
   Totals totals_{};
