@@ -55,8 +55,11 @@ struct Lowering {
 };
 
 // Weakly connected components: the smallest label over neighbours (the engine adds every edge's
-// reverse), until no label falls.
+// reverse), until no label falls. A label is always a vertex of the component no larger than its
+// own, so any labels reached on part of the edges are a valid start for all of them: it runs on
+// the tiles' samples first (la/model.hpp).
 struct Cc : Lowering<la::MinSecond> {
+  static constexpr bool samples_first = true;
   V initial(vertex_t v) const { return v; }
   bool initially_active(vertex_t) const { return true; }
 };

@@ -93,7 +93,8 @@ Loaded load_rank(const Algorithm& algorithm, const LaKernel& kernel, const RunSp
   loaded.edges = collective.sum(mine.edges.size());
   const bool pulls = kernel.pulls && spec.options.text("direction") != "push" && !mpi_plus_x;
   loaded.matrix.emplace(grid, collective.rank, mine, collective,
-                        kernel.filters_computation && spec.options.flag("computation-filter"), pulls);
+                        kernel.filters_computation && spec.options.flag("computation-filter"), pulls,
+                        kernel.samples && spec.options.flag("sampling"));
   loaded.partition_seconds = collective.max(timer.lap());
   if (algorithm.needs.source) {
     const vertex_t asked = spec.options.vertex("source");
@@ -179,6 +180,7 @@ RankOutcome run_rank(const LaKernel& kernel, const Loaded& loaded, const RunSpec
   s.model.dense_segments = collective.sum(out.stats.dense_segments);
   s.model.skipped_nonzeros = collective.sum(out.stats.skipped_nonzeros);
   s.model.pulled_tiles = collective.sum(out.stats.pulled_tiles);
+  s.model.sampled_iterations = out.stats.sampled_iterations;
   s.tile_map = spec.verbose ? grid.map() : "";
   for (const dist::Bytes& line :
        collective.all_gather(dist::Bytes(reinterpret_cast<const std::byte*>(where.data()),
@@ -250,6 +252,11 @@ class LaEngine final : public harness::EngineFor<LaKernel> {
                      "does; else push), push (always) or pull (whenever it can; for tests)",
              .fallback = "auto",
              .choices = {"auto", "push", "pull"}},
+            {.name = "sampling",
+             .help = "do not run cc on each tile's first two entries per column before the whole tiles (Afforest's "
+                     "sampling, as LAGraph's connected components does)",
+             .fallback = "true",
+             .kind = harness::OptionSpec::Kind::flag_off},
             {.name = "pin",
              .help = "do not pin each rank's threads to processing units",
              .fallback = "true",
@@ -305,6 +312,7 @@ nlohmann::json LaStats::to_json() const {
           {"dense_segments", model.dense_segments},
           {"skipped_nonzeros", model.skipped_nonzeros},
           {"pulled_tiles", model.pulled_tiles},
+          {"sampled_iterations", model.sampled_iterations},
           {"load_seconds", load_seconds},
           {"partition_seconds", partition_seconds},
           {"placement", placement}};
@@ -313,11 +321,12 @@ nlohmann::json LaStats::to_json() const {
 std::string LaStats::describe(bool verbose) const {
   std::string text = fmt::format(
       "Engine:     {} iterations, {} x {} tiles, {} non-zeros in {} bytes of tiles, {} messages, {} bytes, "
-      "x segments {} dense / {} as pairs{}{}\n",
+      "x segments {} dense / {} as pairs{}{}{}\n",
       model.iterations, grid, grid, nonzeros, tile_bytes, model.messages, model.bytes, model.dense_segments,
       model.sparse_segments,
       model.skipped_nonzeros == 0 ? "" : fmt::format(", {} products into sinks skipped", model.skipped_nonzeros),
-      model.pulled_tiles == 0 ? "" : fmt::format(", {} tile products pulled", model.pulled_tiles));
+      model.pulled_tiles == 0 ? "" : fmt::format(", {} tile products pulled", model.pulled_tiles),
+      model.sampled_iterations == 0 ? "" : fmt::format(", {} on the samples", model.sampled_iterations));
   if (verbose) {
     text += tile_map;
     for (const std::string& line : placement) text += "Placement:  " + line + "\n";

@@ -177,6 +177,49 @@ TEST(LaEngine, BfsAutomaticDirectionPullsTheLargeFrontiers) {
   }
 }
 
+// cc runs on the tiles' samples first (la/model.hpp: the first two entries of each column and
+// row), then on the whole tiles from the labels reached: the labels equal the reference's with
+// and without sampling, on every graph, shape and placement, MPI*X and MPI+X, x as pairs and
+// dense. The last graph joins two pieces only by an edge outside every tile's sample (5 - 2: 5
+// has 0 and 1 first, 2 has 3 and 4), so a whole-tiles phase that did not start from every vertex
+// would leave 2, 3 and 4 labelled 2.
+TEST(LaEngine, CcOnSamplesFirstEqualsTheReference) {
+  std::vector<std::string> graphs = graph_files(false);
+  graphs.push_back(std::string(COURIER_TEST_TMPDIR) + "/la_kron12_cc.csr");
+  graph::write_csr(graphs.back(), graph::build_csr(test_support::generated(graph::Generator::kronecker, 12, false)));
+  graph::EdgeList unsampled;
+  unsampled.num_vertices = 40;
+  for (const auto& [a, b] : std::vector<std::pair<graph::vertex_t, graph::vertex_t>>{
+           {5, 0}, {5, 1}, {5, 2}, {2, 3}, {2, 4}, {20, 30}, {30, 39}})
+    unsampled.edges.push_back({a, b});
+  graphs.push_back(std::string(COURIER_TEST_TMPDIR) + "/la_unsampled_cc.csr");
+  graph::write_csr(graphs.back(), graph::build_csr(unsampled));
+  for (const std::string& graph : graphs) {
+    const harness::RunResult reference = run("cc", graph, "seq", 1, 1, true, {});
+    for (const Shape& shape : kShapes) {
+      for (const Mode& mode : {kModes[0], kModes[1], kModes[2]}) {
+        for (const std::string sampling : {"true", "false"}) {
+          for (bool filter : {true, false}) {
+            harness::Options options;
+            options.set("sampling", sampling);
+            const harness::RunResult la = run("cc", graph, "la", shape.ranks, shape.threads, filter, options, &mode);
+            const std::string where = graph + " at " + std::to_string(shape.ranks) + "x" +
+                                      std::to_string(shape.threads) + " " + mode.units + " " + mode.placement +
+                                      " sampling " + sampling + (filter ? "" : " unfiltered");
+            EXPECT_EQ(la.values, reference.values) << where;
+            const auto sampled = dynamic_cast<const engines::LaStats&>(*la.stats).model.sampled_iterations;
+            if (sampling == std::string("true")) {
+              EXPECT_GT(sampled, 0u) << where;
+            } else {
+              EXPECT_EQ(sampled, 0u) << where;
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
 // Segments wider than an eager message travel by rendezvous, so a send buffer must stay untouched
 // until its send completes, also when one member leads several segments (2D-Cyclic at 4x1).
 TEST(LaEngine, RendezvousSizedSegmentsEqualTheReference) {

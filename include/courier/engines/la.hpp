@@ -7,7 +7,7 @@
 // are threads of this process on the local transport, or the processes of an MPI launcher.
 // Options: units (threads: MPI*X; processes: the MPI+X mode), placement (staggered, cyclic),
 // activity-filter, computation-filter, endpoints (courier, or the raw-MPI baseline), direction
-// (auto, push, pull: for bfs), pin.
+// (auto, push, pull: for bfs), sampling (cc), pin.
 #include <any>
 #include <cstdint>
 #include <functional>
@@ -48,6 +48,7 @@ struct LaKernel : harness::Kernel {
   bool reversed = false;               // every edge turned around: y[u] combines over u's out-edges
   bool filters_computation = false;    // the program says when it needs the sinks (la/model.hpp)
   bool pulls = false;                  // the program can pull: the tiles are kept by rows too
+  bool samples = false;                // the program runs on samples first: the tiles keep them
 };
 
 // Runs `program` in the matrix computing model on this rank; `facts` makes the output's facts from

@@ -30,6 +30,17 @@
 // sink and applies no vertex without out-edges (sinks and isolated vertices keep their values):
 // the program promises that nothing it computes before then reads those values.
 //
+// Sampling first (Afforest's idea, as LAGraph's connected components samples before FastSV): a
+// program whose values only fall, by relaxations along edges, to a fixed point that any values
+// between its initial and its final ones also reach (cc's labels) may say
+//   static constexpr bool samples_first = true;
+// On a matrix with samples (Tile::sample: the first kSampleEntries entries of each column and
+// row), the iterations then run on the samples -- cheap passes that bring most labels to their
+// final value -- until fewer than 1 in kSampledUntil vertices change, and then on the whole tiles
+// from there, every vertex active once more, so every edge is relaxed at least once from the
+// warmed values. (The samples' long tail of a few changes per iteration is left to the whole
+// tiles, whose diameter is smaller.)
+//
 // Pulling (la/pull.hpp): a program whose active x values of an iteration are all equal (bfs: the
 // frontier's level) and whose Apply ignores y for a settled vertex may say
 //   bool settled(const V& value) const;  // does Apply leave this vertex alone from now on?
@@ -65,6 +76,7 @@ struct ModelStats {
   std::uint64_t dense_segments = 0;
   std::uint64_t skipped_nonzeros = 0;  // entries into sinks not multiplied (computation filtering)
   std::uint64_t pulled_tiles = 0;      // tile products pulled rather than pushed
+  unsigned sampled_iterations = 0;     // run on the tiles' samples (SamplesFirst)
 };
 
 // What crosses ranks: a header, then dense values or (index, value) pairs.
@@ -85,6 +97,10 @@ template <class Program>
 concept FiltersComputation = requires(const Program& p, unsigned iteration) {
   { p.needs_sinks(iteration) } -> std::convertible_to<bool>;
 };
+
+template <class Program>
+concept SamplesFirst = Program::samples_first;
+inline constexpr double kSampledUntil = 1024;
 
 template <class Program>
 concept PullsAny = requires(const Program& p, const typename Program::V& value) {
@@ -268,17 +284,30 @@ class Model {
     }
     Totals last = team_.sum(member, own);
     if (member == 0) totals_ = last;
-    for (std::uint32_t iteration = 0; program_.more(iteration, last[0], last); ++iteration) {
+    // Every member sees the same totals, so all leave the samples at the same iteration.
+    bool sampling = SamplesFirst<Program> && matrix_.sampled();
+    for (std::uint32_t iteration = 0;; ++iteration) {
+      if (sampling && last[0] * kSampledUntil < static_cast<double>(grid_.vertices())) {
+        sampling = false;
+        for (unsigned k : led) {
+          Segment& s = segments_[k];
+          s.active_list.resize(s.value.size());
+          for (std::size_t v = 0; v < s.value.size(); ++v) s.active_list[v] = static_cast<std::uint32_t>(v);
+        }
+        last[0] = static_cast<double>(grid_.vertices());
+      }
+      if (!program_.more(iteration, last[0], last)) break;
       team_.wait_until([&] { return pending.idle(); });  // what was sent last time has left
       for (unsigned k : receives_[member]) team_.expect(k, member, tag_of(Kind::x, k));
       for (unsigned k : led) broadcast(k, iteration, last, pending, mine);
       const bool sinks = sinks_needed(iteration);
-      for (RowWork& work : rows_[member]) combine(member, work, iteration, sinks, pending, mine);
+      for (RowWork& work : rows_[member]) combine(member, work, iteration, sinks, sampling, pending, mine);
       Totals next{};
       for (unsigned k : led) apply(k, sinks, last, next);
       last = team_.sum(member, next);
       if (member == 0) {
         stats_.iterations = iteration + 1;
+        stats_.sampled_iterations += sampling;
         totals_ = last;
       }
     }
@@ -351,7 +380,7 @@ class Model {
     }
   }
 
-  void combine(unsigned member, RowWork& work, std::uint32_t iteration, bool sinks, Pending& pending,
+  void combine(unsigned member, RowWork& work, std::uint32_t iteration, bool sinks, bool sampling, Pending& pending,
                ModelStats& mine) {
     Segment& row = segments_[work.row];
     const bool leads = grid_.leader(work.row) == grid_.global(matrix_.rank(), member);
@@ -374,7 +403,7 @@ class Model {
         ++mine.pulled_tiles;
         continue;
       }
-      multiply(tile->entries, column, y);
+      multiply(sampling ? tile->sample : tile->entries, column, y);
       if (sinks)
         multiply(tile->to_sinks, column, y);
       else
