@@ -91,10 +91,12 @@ Loaded load_rank(const Algorithm& algorithm, const LaKernel& kernel, const RunSp
       weight_type, graph::edge_t{1} << 20, collective);
   if (spec.load.dedupe) mine = graph::remove_duplicate_edges(mine);
   loaded.edges = collective.sum(mine.edges.size());
-  const bool pulls = kernel.pulls && spec.options.text("direction") != "push" && !mpi_plus_x;
+  // A program that samples pulls only when it leaves its samples.
+  const bool samples = kernel.samples && spec.options.flag("sampling");
+  const bool pulls =
+      kernel.pulls && (samples || !kernel.samples) && spec.options.text("direction") != "push" && !mpi_plus_x;
   loaded.matrix.emplace(grid, collective.rank, mine, collective,
-                        kernel.filters_computation && spec.options.flag("computation-filter"), pulls,
-                        kernel.samples && spec.options.flag("sampling"));
+                        kernel.filters_computation && spec.options.flag("computation-filter"), pulls, samples);
   loaded.partition_seconds = collective.max(timer.lap());
   if (algorithm.needs.source) {
     const vertex_t asked = spec.options.vertex("source");
@@ -249,7 +251,8 @@ class LaEngine final : public harness::EngineFor<LaKernel> {
             {.name = "direction",
              .help = "which way the programs that can pull (bfs) run each tile: auto (pull with early exit "
                      "when the frontier is large against what is unsettled, as direction-optimizing bfs "
-                     "does; else push), push (always) or pull (whenever it can; for tests)",
+                     "does; else push), push (always; cc then pushes its largest label too) or pull "
+                     "(whenever it can; for tests)",
              .fallback = "auto",
              .choices = {"auto", "push", "pull"}},
             {.name = "sampling",

@@ -39,7 +39,12 @@
 // final value -- until fewer than 1 in kSampledUntil vertices change, and then on the whole tiles
 // from there, every vertex active once more, so every edge is relaxed at least once from the
 // warmed values. (The samples' long tail of a few changes per iteration is left to the whole
-// tiles, whose diameter is smaller.)
+// tiles, whose diameter is smaller.) On a matrix kept by rows too, that iteration pushes only the
+// columns whose x is not the most common value c (the value of the vertex with the most
+// out-edges: the largest component's label, most likely) and pulls c into every row with a
+// column holding it, stopping at the first (pull_any): the same y as pushing every column, as
+// add is min, at the cost of the edges outside the largest component and a short scan of each
+// row, not of every edge (Afforest skips the largest component likewise).
 //
 // Pulling (la/pull.hpp): a program whose active x values of an iteration are all equal (bfs: the
 // frontier's level) and whose Apply ignores y for a settled vertex may say
@@ -127,6 +132,8 @@ class Model {
         program_(program),
         filter_(filter_activity),
         pulls_(PullsAny<Program> && matrix.by_rows() && direction != Direction::push && tile_threads <= 1),
+        pulls_common_(SamplesFirst<Program> && matrix.by_rows() && matrix.sampled() && direction != Direction::push &&
+                      tile_threads <= 1),
         direction_(direction),
         segments_(grid_.size()),
         inner_(tile_threads > 1 ? std::make_unique<ThreadTeam>(tile_threads, pus) : nullptr),
@@ -287,8 +294,10 @@ class Model {
     // Every member sees the same totals, so all leave the samples at the same iteration.
     bool sampling = SamplesFirst<Program> && matrix_.sampled();
     for (std::uint32_t iteration = 0;; ++iteration) {
+      X common = static_cast<X>(S::identity);  // the x pulled rather than pushed, if any
       if (sampling && last[0] * kSampledUntil < static_cast<double>(grid_.vertices())) {
         sampling = false;
+        if (pulls_common_) common = common_value(member, led, last);
         for (unsigned k : led) {
           Segment& s = segments_[k];
           s.active_list.resize(s.value.size());
@@ -301,7 +310,7 @@ class Model {
       for (unsigned k : receives_[member]) team_.expect(k, member, tag_of(Kind::x, k));
       for (unsigned k : led) broadcast(k, iteration, last, pending, mine);
       const bool sinks = sinks_needed(iteration);
-      for (RowWork& work : rows_[member]) combine(member, work, iteration, sinks, sampling, pending, mine);
+      for (RowWork& work : rows_[member]) combine(member, work, iteration, sinks, sampling, common, pending, mine);
       Totals next{};
       for (unsigned k : led) apply(k, sinks, last, next);
       last = team_.sum(member, next);
@@ -380,8 +389,8 @@ class Model {
     }
   }
 
-  void combine(unsigned member, RowWork& work, std::uint32_t iteration, bool sinks, bool sampling, Pending& pending,
-               ModelStats& mine) {
+  void combine(unsigned member, RowWork& work, std::uint32_t iteration, bool sinks, bool sampling, X common,
+               Pending& pending, ModelStats& mine) {
     Segment& row = segments_[work.row];
     const bool leads = grid_.leader(work.row) == grid_.global(matrix_.rank(), member);
     std::vector<Y>& y = leads ? row.y : work.partial;
@@ -400,6 +409,11 @@ class Model {
       team_.wait_until([&] { return column.x_ready.load(std::memory_order_acquire) == iteration + 1; });
       if (pulls_ && sinks && pull_pays(*tile, column, unsettled)) {
         pull(member, *tile, column, settled, y);
+        ++mine.pulled_tiles;
+        continue;
+      }
+      if (common != static_cast<X>(S::identity) && sinks && !column.x_is_sparse && tile->by_rows.nonzeros() > 0) {
+        pull_common(member, *tile, column, common, y);
         ++mine.pulled_tiles;
         continue;
       }
@@ -486,9 +500,46 @@ class Model {
     if (value == static_cast<X>(S::identity)) return;
     const std::size_t rows = tile.by_rows.nonempty_columns();
     for (std::size_t first = 0; first < rows; first += kProgressSlice) {
-      pull_any<S>(tile.by_rows, frontier, value, settled, std::span(y), first, first + kProgressSlice);
+      pull_any<S>(tile.by_rows, frontier, value, &settled, std::span(y), first, first + kProgressSlice);
       team_.progress();
     }
+  }
+
+  // The columns of `tile` whose x is `common` pulled (every row with one of them combines it), the
+  // others pushed; x is dense.
+  void pull_common(unsigned member, const Tile& tile, const Segment& column, X common, std::vector<Y>& y) {
+    Bits& frontier = frontier_[member];
+    frontier.assign(column.x_count);
+    for (std::size_t c = 0; c < column.x_count; ++c)
+      if (column.x_values[c] == common) frontier.set(c);
+    const std::size_t rows = tile.by_rows.nonempty_columns();
+    for (std::size_t first = 0; first < rows; first += kProgressSlice) {
+      pull_any<S>(tile.by_rows, frontier, common, nullptr, std::span(y), first, first + kProgressSlice);
+      team_.progress();
+    }
+    const std::size_t columns = tile.entries.nonempty_columns();
+    for (std::size_t first = 0; first < columns; first += kProgressSlice) {
+      spmspv_dense<S>(tile.entries, std::span(column.x_values, column.x_count), std::span(y), first,
+                      first + kProgressSlice, common);
+      team_.progress();
+    }
+  }
+
+  // The x of the vertex with the most out-edges (the largest x on ties), the same on every member
+  // (collective); for values exact as doubles (vertex ids below 2^53).
+  X common_value(unsigned member, const std::vector<unsigned>& led, const Totals& last) {
+    double degree = -1, value = -1;
+    for (unsigned k : led) {
+      const auto degrees = matrix_.out_degrees(k);
+      const Segment& s = segments_[k];
+      for (std::size_t v = 0; v < degrees.size(); ++v) {
+        const double x = static_cast<double>(program_.broadcast(grid_.begin(k) + v, s.value[v], degrees[v], last));
+        if (degrees[v] > degree || (degrees[v] == degree && x > value)) degree = degrees[v], value = x;
+      }
+    }
+    const double most = team_.max(member, degree);
+    const double picked = team_.max(member, degree == most ? value : -1.0);
+    return picked < 0 ? static_cast<X>(S::identity) : static_cast<X>(picked);
   }
 
   void mark_settled(Segment& s, std::size_t v, std::uint32_t out_degree) {
@@ -619,6 +670,7 @@ class Model {
   const Program program_;
   const bool filter_;
   const bool pulls_;  // the program pulls where that pays (PullsAny, a matrix kept by rows)
+  const bool pulls_common_;  // leaving the samples, the most common x is pulled (SamplesFirst)
   const Direction direction_;
   std::vector<Segment> segments_;
   std::vector<std::vector<RowWork>> rows_;  // by member

@@ -35,10 +35,12 @@ class Bits {
   std::vector<std::uint64_t> words_;
 };
 
-// For rows [first, last) of `by_rows`'s non-empty rows: a row not in `settled` whose y is still
-// add's identity takes `value` if any of its columns is in `frontier`. Returns the rows found.
+// For rows [first, last) of `by_rows`'s non-empty rows: a row not in `settled` (if given) whose y
+// `value` would still change combines `value` if any of its columns is in `frontier`. For
+// semirings whose add is idempotent (min, or): one active column is as good as all of them.
+// Returns the rows found.
 template <class S>
-std::size_t pull_any(const Tcsc& by_rows, const Bits& frontier, typename S::X value, const Bits& settled,
+std::size_t pull_any(const Tcsc& by_rows, const Bits& frontier, typename S::X value, const Bits* settled,
                      std::span<typename S::Y> y, std::size_t first = 0, std::size_t last = SIZE_MAX) {
   const auto rows = by_rows.columns();
   const auto pointers = by_rows.pointers();
@@ -48,10 +50,10 @@ std::size_t pull_any(const Tcsc& by_rows, const Bits& frontier, typename S::X va
   std::size_t found = 0;
   for (std::size_t k = first; k < last; ++k) {
     const std::uint32_t row = rows[k];
-    if (settled.test(row) || y[row] != S::identity) continue;
+    if ((settled != nullptr && settled->test(row)) || S::add(y[row], found_value) == y[row]) continue;
     for (std::uint64_t e = pointers[k], end = pointers[k + 1]; e < end; ++e) {
       if (!frontier.test(columns[e])) continue;
-      y[row] = found_value;
+      y[row] = S::add(y[row], found_value);
       ++found;
       break;
     }
