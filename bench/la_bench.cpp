@@ -79,7 +79,8 @@ int main(int argc, char** argv) {
   app.add_option("--repeats", o.repeats, "Alternated runs per variant (median)")->check(CLI::Range(1, 99));
   app.add_option("--iterations", o.iterations, "pagerank's fixed iterations");
   app.add_flag("!--no-mpi-plus-x", o.mpi_plus_x, "Leave out la's MPI+X mode");
-  app.add_flag("--ablation", o.ablation, "Also la without each filter; prints each filter's speedup");
+  app.add_flag("--ablation", o.ablation,
+               "Also la without each filter, direction switching and sampling; prints the speedup of each");
   app.add_option("--dir", o.dir, "Where the graphs are written once as .csr");
   app.add_option("--json", o.json, "Write the rows here");
   CLI11_PARSE(app, argc, argv);
@@ -90,7 +91,14 @@ int main(int argc, char** argv) {
   if (o.ablation) {
     variants["no-activity-filter"].set("activity-filter", "false");
     variants["no-computation-filter"].set("computation-filter", "false");
+    variants["push-only"].set("direction", "push");    // bfs without direction switching
+    variants["no-sampling"].set("sampling", "false");  // cc without its sampled iterations
   }
+  // What each ablation variant leaves out, as printed.
+  const std::vector<std::pair<std::string, std::string>> ablations{{"no-activity-filter", "activity filtering"},
+                                                                   {"no-computation-filter", "computation filtering"},
+                                                                   {"push-only", "direction switching"},
+                                                                   {"no-sampling", "sampling"}};
   nlohmann::json rows = nlohmann::json::array();
   fmt::print("{:<10} {:>5} {:<9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>8}\n", "graph", "shape", "kernel", "la s",
              "vertex s", "gb s", "mpi+x s", "vertex/la", "gb/la", "mpi+x/la", "la GE/s");
@@ -137,10 +145,10 @@ int main(int argc, char** argv) {
           if (const auto peer_run = peer_runs.find(kernel); peer_run != peer_runs.end())
             times["graphblas"].push_back(peer_run->second());
         }
-        for (const char* filter : {"activity", "computation"})
+        for (const auto& [variant, what] : ablations)
           if (o.ablation) {
-            const double without = median(times[fmt::format("no-{}-filter", filter)]);
-            fmt::print("{} {} {}: {} filtering {:.2f}x ({:.4f} s without it)\n", spec, shape_text, kernel, filter,
+            const double without = median(times[variant]);
+            fmt::print("{} {} {}: {} {:.2f}x ({:.4f} s without it)\n", spec, shape_text, kernel, what,
                        without / median(times["la"]), without);
           }
         if (peer_runs.count(kernel) && !same(la_values, peer_values))
@@ -165,6 +173,8 @@ int main(int argc, char** argv) {
                         {"mpi_plus_x", times["mpi+x"]},
                         {"no_activity_filter", times["no-activity-filter"]},
                         {"no_computation_filter", times["no-computation-filter"]},
+                        {"push_only", times["push-only"]},
+                        {"no_sampling", times["no-sampling"]},
                         {"la_median", la},
                         {"vertex_median", vertex},
                         {"graphblas_median", gb},

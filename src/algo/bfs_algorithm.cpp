@@ -41,6 +41,7 @@ harness::Algorithm bfs_algorithm() {
   la->run = [](const engines::LaContext& context, const harness::Request& r) {
     return engines::run_program(context, la_programs::Bfs{r.source}, [](const auto&) { return std::any(); });
   };
+  la->pulls = true;  // direction switching: tiles kept by rows too
   a.kernels["la"] = std::move(la);
   a.kernels["dsl"] =
       std::make_shared<engines::DslKernel>(dsl::programs::bfs_needs, [](dsl::rt::Graph& g, const harness::Request& r) {

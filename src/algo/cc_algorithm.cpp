@@ -74,6 +74,8 @@ harness::Algorithm cc_algorithm() {
     return engines::run_program(context, la_programs::Cc{}, [](const auto&) { return std::any(); });
   };
   la->both_directions = true;
+  la->samples = true;  // the tiles keep samples: cc runs on them first
+  la->pulls = true;    // ... and by rows: leaving them, the largest component's label is pulled
   a.kernels["la"] = std::move(la);
   a.kernels["dsl"] =
       std::make_shared<engines::DslKernel>(dsl::programs::cc_needs, [](dsl::rt::Graph& g, const harness::Request&) {

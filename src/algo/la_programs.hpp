@@ -16,7 +16,9 @@ namespace courier::algo::la_programs {
 using graph::vertex_t;
 using la::Totals;
 
-// Levels from a source: the frontier's level, smallest over in-neighbours, plus one.
+// Levels from a source: the frontier's level, smallest over in-neighbours, plus one. Every x of an
+// iteration is that level and a reached vertex keeps its level, so the model may pull a tile
+// instead (PullsAny): an unreached row stops at its first in-neighbour in the frontier.
 struct Bfs {
   using S = la::MinSecond;
   using V = std::uint64_t;
@@ -31,6 +33,7 @@ struct Bfs {
     level = y + 1;
     return true;
   }
+  bool settled(const V& level) const { return level != graph::reference::kUnreached; }
   bool more(unsigned, double changed, const Totals&) const { return changed > 0; }
 };
 
@@ -52,8 +55,11 @@ struct Lowering {
 };
 
 // Weakly connected components: the smallest label over neighbours (the engine adds every edge's
-// reverse), until no label falls.
+// reverse), until no label falls. A label is always a vertex of the component no larger than its
+// own, so any labels reached on part of the edges are a valid start for all of them: it runs on
+// the tiles' samples first (la/model.hpp).
 struct Cc : Lowering<la::MinSecond> {
+  static constexpr bool samples_first = true;
   V initial(vertex_t v) const { return v; }
   bool initially_active(vertex_t) const { return true; }
 };

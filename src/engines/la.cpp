@@ -91,8 +91,12 @@ Loaded load_rank(const Algorithm& algorithm, const LaKernel& kernel, const RunSp
       weight_type, graph::edge_t{1} << 20, collective);
   if (spec.load.dedupe) mine = graph::remove_duplicate_edges(mine);
   loaded.edges = collective.sum(mine.edges.size());
+  // A program that samples pulls only when it leaves its samples.
+  const bool samples = kernel.samples && spec.options.flag("sampling");
+  const bool pulls =
+      kernel.pulls && (samples || !kernel.samples) && spec.options.text("direction") != "push" && !mpi_plus_x;
   loaded.matrix.emplace(grid, collective.rank, mine, collective,
-                        kernel.filters_computation && spec.options.flag("computation-filter"));
+                        kernel.filters_computation && spec.options.flag("computation-filter"), pulls, samples);
   loaded.partition_seconds = collective.max(timer.lap());
   if (algorithm.needs.source) {
     const vertex_t asked = spec.options.vertex("source");
@@ -132,6 +136,10 @@ harness::Values gather(const harness::Values& mine, const la::Grid& grid, const 
       mine);
 }
 
+la::Direction direction_of(const std::string& text) {
+  return text == "push" ? la::Direction::push : text == "pull" ? la::Direction::pull : la::Direction::automatic;
+}
+
 struct RankOutcome {
   harness::Output output;
   LaStats stats;
@@ -155,7 +163,8 @@ RankOutcome run_rank(const LaKernel& kernel, const Loaded& loaded, const RunSpec
   LaOutput out =
       kernel.run(LaContext{*loaded.matrix, *runtime, stack.channel(), spec.options.flag("activity-filter"),
                            std::move(pus), spec.options.text("units") == "processes" ? spec.threads : 1,
-                           spec.options.text("endpoints") == "mpi" ? la::Messages::mpi : la::Messages::endpoints},
+                           spec.options.text("endpoints") == "mpi" ? la::Messages::mpi : la::Messages::endpoints,
+                           direction_of(spec.options.text("direction"))},
                  loaded.request);
   outcome.run_seconds = collective.max(timer.lap());
   outcome.output = {gather(out.values, loaded.matrix->grid(), collective), std::move(out.facts)};
@@ -172,6 +181,8 @@ RankOutcome run_rank(const LaKernel& kernel, const Loaded& loaded, const RunSpec
   s.model.sparse_segments = collective.sum(out.stats.sparse_segments);
   s.model.dense_segments = collective.sum(out.stats.dense_segments);
   s.model.skipped_nonzeros = collective.sum(out.stats.skipped_nonzeros);
+  s.model.pulled_tiles = collective.sum(out.stats.pulled_tiles);
+  s.model.sampled_iterations = out.stats.sampled_iterations;
   s.tile_map = spec.verbose ? grid.map() : "";
   for (const dist::Bytes& line :
        collective.all_gather(dist::Bytes(reinterpret_cast<const std::byte*>(where.data()),
@@ -237,6 +248,18 @@ class LaEngine final : public harness::EngineFor<LaKernel> {
                      "mpirun)",
              .fallback = "courier",
              .choices = {"courier", "mpi"}},
+            {.name = "direction",
+             .help = "which way the programs that can pull (bfs) run each tile: auto (pull with early exit "
+                     "when the frontier is large against what is unsettled, as direction-optimizing bfs "
+                     "does; else push), push (always; cc then pushes its largest label too) or pull "
+                     "(whenever it can; for tests)",
+             .fallback = "auto",
+             .choices = {"auto", "push", "pull"}},
+            {.name = "sampling",
+             .help = "do not run cc on each tile's first two entries per column before the whole tiles (Afforest's "
+                     "sampling, as LAGraph's connected components does)",
+             .fallback = "true",
+             .kind = harness::OptionSpec::Kind::flag_off},
             {.name = "pin",
              .help = "do not pin each rank's threads to processing units",
              .fallback = "true",
@@ -291,6 +314,8 @@ nlohmann::json LaStats::to_json() const {
           {"sparse_segments", model.sparse_segments},
           {"dense_segments", model.dense_segments},
           {"skipped_nonzeros", model.skipped_nonzeros},
+          {"pulled_tiles", model.pulled_tiles},
+          {"sampled_iterations", model.sampled_iterations},
           {"load_seconds", load_seconds},
           {"partition_seconds", partition_seconds},
           {"placement", placement}};
@@ -299,10 +324,12 @@ nlohmann::json LaStats::to_json() const {
 std::string LaStats::describe(bool verbose) const {
   std::string text = fmt::format(
       "Engine:     {} iterations, {} x {} tiles, {} non-zeros in {} bytes of tiles, {} messages, {} bytes, "
-      "x segments {} dense / {} as pairs{}\n",
+      "x segments {} dense / {} as pairs{}{}{}\n",
       model.iterations, grid, grid, nonzeros, tile_bytes, model.messages, model.bytes, model.dense_segments,
       model.sparse_segments,
-      model.skipped_nonzeros == 0 ? "" : fmt::format(", {} products into sinks skipped", model.skipped_nonzeros));
+      model.skipped_nonzeros == 0 ? "" : fmt::format(", {} products into sinks skipped", model.skipped_nonzeros),
+      model.pulled_tiles == 0 ? "" : fmt::format(", {} tile products pulled", model.pulled_tiles),
+      model.sampled_iterations == 0 ? "" : fmt::format(", {} on the samples", model.sampled_iterations));
   if (verbose) {
     text += tile_map;
     for (const std::string& line : placement) text += "Placement:  " + line + "\n";

@@ -47,14 +47,36 @@ void for_each_segment(const dist::Bytes& in, const Grid& grid, Each&& each) {
   }
 }
 
+// The entries of `tile` among the first kSampleEntries of their column or of their row (`rows`
+// wide). Of a symmetric matrix, the samples are symmetric too: (r, c) is among the first of row r
+// in tile (i, j) exactly when (c, r) is among the first of column r in tile (j, i).
+Tcsc sample_of(const Tcsc& tile, std::size_t rows_wide) {
+  std::vector<Entry> kept;
+  std::vector<std::uint8_t> seen(rows_wide, 0);  // entries met per row, columns ascending
+  const auto columns = tile.columns();
+  const auto pointers = tile.pointers();
+  const auto rows = tile.rows();
+  const auto values = tile.values();
+  for (std::size_t k = 0; k < columns.size(); ++k)
+    for (std::uint64_t e = pointers[k]; e < pointers[k + 1]; ++e) {
+      const bool first_of_row = seen[rows[e]] < kSampleEntries;
+      if (first_of_row) ++seen[rows[e]];
+      if (first_of_row || e < pointers[k] + kSampleEntries)
+        kept.push_back(Entry{rows[e], columns[k], values.empty() ? 1.0f : values[e]});
+    }
+  return Tcsc(std::move(kept), tile.weighted());
+}
+
 }  // namespace
 
 Matrix::Matrix(const Grid& grid, rank_t rank, const graph::EdgeList& edges, const dist::Collective& collective,
-               bool split_sinks)
+               bool split_sinks, bool by_rows, bool sampled)
     : grid_(grid),
       rank_(rank),
       weighted_(edges.has_weights()),
       split_(split_sinks),
+      by_rows_(by_rows),
+      sampled_(sampled),
       tiles_(grid.threads()),
       out_degrees_(grid.size()) {
   const unsigned n = grid.size();
@@ -116,6 +138,12 @@ Matrix::Matrix(const Grid& grid, rank_t rank, const graph::EdgeList& edges, cons
   for (unsigned m = 0; m < grid.threads(); ++m) {
     for (auto& [key, entries] : by_tile[m]) {
       nonzeros_ += entries.size();
+      Tcsc turned;
+      if (by_rows) {
+        std::vector<Entry> around(entries);
+        for (Entry& e : around) std::swap(e.row, e.column);
+        turned = Tcsc(std::move(around), false);  // a pull reads no values
+      }
       std::vector<Entry> to_sinks;
       if (split_) {
         const std::vector<std::uint8_t>& sink = sinks.at(key.first);
@@ -124,8 +152,14 @@ Matrix::Matrix(const Grid& grid, rank_t rank, const graph::EdgeList& edges, cons
         to_sinks.assign(cut, entries.end());
         entries.erase(cut, entries.end());
       }
-      tiles_[m].push_back(
-          Tile{key.first, key.second, Tcsc(std::move(entries), weighted_), Tcsc(std::move(to_sinks), weighted_)});
+      tiles_[m].push_back(Tile{key.first,
+                               key.second,
+                               Tcsc(std::move(entries), weighted_),
+                               Tcsc(std::move(to_sinks), weighted_),
+                               std::move(turned),
+                               {}});
+      if (sampled)
+        tiles_[m].back().sample = sample_of(tiles_[m].back().entries, grid.end(key.first) - grid.begin(key.first));
     }
   }
 }
@@ -133,7 +167,7 @@ Matrix::Matrix(const Grid& grid, rank_t rank, const graph::EdgeList& edges, cons
 std::size_t Matrix::bytes() const {
   std::size_t total = 0;
   for (const auto& member : tiles_)
-    for (const Tile& t : member) total += t.entries.bytes() + t.to_sinks.bytes();
+    for (const Tile& t : member) total += t.entries.bytes() + t.to_sinks.bytes() + t.by_rows.bytes() + t.sample.bytes();
   return total;
 }
 

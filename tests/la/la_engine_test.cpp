@@ -123,6 +123,109 @@ TEST(LaEngine, PagerankEqualsTheReference) {
   expect_equal_to_reference("pagerank", false, tight);
 }
 
+// Direction switching (la/pull.hpp): bfs pulled wherever it can (--direction pull: every tile,
+// whatever the frontier) and by the cost rule (auto) equals the reference on every graph, shape
+// and placement of the MPI*X mode, with x as pairs and dense; a wrong mask, a wrong frontier
+// bitset or a row stopped too early would show here.
+TEST(LaEngine, BfsPulledEqualsTheReference) {
+  for (const std::string& graph : graph_files(false)) {
+    const harness::RunResult reference = run("bfs", graph, "seq", 1, 1, true, {});
+    for (const Shape& shape : kShapes) {
+      for (const Mode& mode : {kModes[0], kModes[1]}) {
+        for (const std::string direction : {"pull", "auto"}) {
+          for (bool filter : {true, false}) {
+            harness::Options options;
+            options.set("direction", direction);
+            const harness::RunResult la = run("bfs", graph, "la", shape.ranks, shape.threads, filter, options, &mode);
+            const std::string where = graph + " at " + std::to_string(shape.ranks) + "x" +
+                                      std::to_string(shape.threads) + " " + mode.placement + " " + direction +
+                                      (filter ? "" : " unfiltered");
+            EXPECT_EQ(la.values, reference.values) << where;
+            const auto pulled = dynamic_cast<const engines::LaStats&>(*la.stats).model.pulled_tiles;
+            if (direction == std::string("pull")) {
+              EXPECT_GT(pulled, 0u) << where;
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+// The cost rule pulls the middle levels of a bfs on a Kronecker graph and pushes the first; push
+// pulls nothing, and all three give the reference's levels.
+TEST(LaEngine, BfsAutomaticDirectionPullsTheLargeFrontiers) {
+  const std::string graph = std::string(COURIER_TEST_TMPDIR) + "/la_kron14_bfs.csr";
+  graph::write_csr(graph, graph::build_csr(test_support::generated(graph::Generator::kronecker, 14, false)));
+  const harness::RunResult reference = run("bfs", graph, "seq", 1, 1, true, {});
+  for (const Shape& shape : std::vector<Shape>{{1, 1}, {1, 2}, {2, 1}, {2, 2}}) {
+    std::uint64_t pulled[3] = {0, 0, 0};
+    const char* directions[3] = {"auto", "push", "pull"};
+    for (int d = 0; d < 3; ++d) {
+      harness::Options options;
+      options.set("direction", directions[d]);
+      const harness::RunResult la = run("bfs", graph, "la", shape.ranks, shape.threads, true, options);
+      const std::string where = std::to_string(shape.ranks) + "x" + std::to_string(shape.threads) + " " + directions[d];
+      EXPECT_EQ(la.values, reference.values) << where;
+      const auto& stats = dynamic_cast<const engines::LaStats&>(*la.stats);
+      pulled[d] = stats.model.pulled_tiles;
+    }
+    const std::string where = std::to_string(shape.ranks) + "x" + std::to_string(shape.threads);
+    EXPECT_GT(pulled[0], 0u) << where;
+    EXPECT_EQ(pulled[1], 0u) << where;
+    EXPECT_GT(pulled[2], pulled[0]) << where;  // the first levels are pushed
+  }
+}
+
+// cc runs on the tiles' samples first (la/model.hpp: the first two entries of each column and
+// row), then on the whole tiles from the labels reached: the labels equal the reference's with
+// and without sampling, on every graph, shape and placement, MPI*X and MPI+X, x as pairs and
+// dense. The last graph joins two pieces only by an edge outside every tile's sample (5 - 2: 5
+// has 0 and 1 first, 2 has 3 and 4; all in segment 0 at every shape), so a whole-tiles phase that
+// did not start from every vertex would leave 2, 3 and 4 labelled 2; and 0 is the hub, so its
+// label is the common one that the MPI*X mode pulls rather than pushes leaving the samples: a
+// pull that missed row 2 would leave them labelled 2 too.
+TEST(LaEngine, CcOnSamplesFirstEqualsTheReference) {
+  std::vector<std::string> graphs = graph_files(false);
+  graphs.push_back(std::string(COURIER_TEST_TMPDIR) + "/la_kron12_cc.csr");
+  graph::write_csr(graphs.back(), graph::build_csr(test_support::generated(graph::Generator::kronecker, 12, false)));
+  graph::EdgeList unsampled;
+  unsampled.num_vertices = 400;
+  for (const auto& [a, b] : std::vector<std::pair<graph::vertex_t, graph::vertex_t>>{
+           {5, 0}, {5, 1}, {5, 2}, {2, 3}, {2, 4}, {20, 30}, {30, 39}})
+    unsampled.edges.push_back({a, b});
+  for (graph::vertex_t v = 6; v < 16; ++v) unsampled.edges.push_back({0, v});
+  graphs.push_back(std::string(COURIER_TEST_TMPDIR) + "/la_unsampled_cc.csr");
+  graph::write_csr(graphs.back(), graph::build_csr(unsampled));
+  for (const std::string& graph : graphs) {
+    const harness::RunResult reference = run("cc", graph, "seq", 1, 1, true, {});
+    for (const Shape& shape : kShapes) {
+      for (const Mode& mode : {kModes[0], kModes[1], kModes[2]}) {
+        for (const std::string sampling : {"true", "false"}) {
+          for (bool filter : {true, false}) {
+            harness::Options options;
+            options.set("sampling", sampling);
+            const harness::RunResult la = run("cc", graph, "la", shape.ranks, shape.threads, filter, options, &mode);
+            const std::string where = graph + " at " + std::to_string(shape.ranks) + "x" +
+                                      std::to_string(shape.threads) + " " + mode.units + " " + mode.placement +
+                                      " sampling " + sampling + (filter ? "" : " unfiltered");
+            EXPECT_EQ(la.values, reference.values) << where;
+            const auto& model = dynamic_cast<const engines::LaStats&>(*la.stats).model;
+            if (sampling == std::string("true")) {
+              EXPECT_GT(model.sampled_iterations, 0u) << where;
+              if (mode.units == "threads") {
+                EXPECT_GT(model.pulled_tiles, 0u) << where;
+              }
+            } else {
+              EXPECT_EQ(model.sampled_iterations, 0u) << where;
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
 // Segments wider than an eager message travel by rendezvous, so a send buffer must stay untouched
 // until its send completes, also when one member leads several segments (2D-Cyclic at 4x1).
 TEST(LaEngine, RendezvousSizedSegmentsEqualTheReference) {

@@ -6,7 +6,8 @@
 // threads, each a communication endpoint. The leaders' segments are gathered to rank 0. Ranks
 // are threads of this process on the local transport, or the processes of an MPI launcher.
 // Options: units (threads: MPI*X; processes: the MPI+X mode), placement (staggered, cyclic),
-// activity-filter, computation-filter, endpoints (courier, or the raw-MPI baseline), pin.
+// activity-filter, computation-filter, endpoints (courier, or the raw-MPI baseline), direction
+// (auto, push, pull: for bfs), sampling (cc), pin.
 #include <any>
 #include <cstdint>
 #include <functional>
@@ -28,6 +29,7 @@ struct LaContext {
   std::vector<unsigned> pus;  // one per thread to pin them to, or empty
   unsigned tile_threads = 1;  // > 1: the MPI+X mode, these threads forked and joined per tile
   la::Messages messages = la::Messages::endpoints;
+  la::Direction direction = la::Direction::automatic;  // for programs that can pull (la/model.hpp)
 };
 
 // What it hands back: the values of the segments this rank leads, in segment order, and facts
@@ -45,6 +47,8 @@ struct LaKernel : harness::Kernel {
   bool both_directions = false;        // every edge also reversed (labels over the undirected graph)
   bool reversed = false;               // every edge turned around: y[u] combines over u's out-edges
   bool filters_computation = false;    // the program says when it needs the sinks (la/model.hpp)
+  bool pulls = false;                  // the program can pull: the tiles are kept by rows too
+  bool samples = false;                // the program runs on samples first: the tiles keep them
 };
 
 // Runs `program` in the matrix computing model on this rank; `facts` makes the output's facts from
@@ -52,7 +56,7 @@ struct LaKernel : harness::Kernel {
 template <class Program, class Facts>
 LaOutput run_program(const LaContext& context, const Program& program, Facts&& facts) {
   la::Model<Program> model(context.matrix, context.runtime, context.channel, context.pus, program,
-                           context.filter_activity, context.tile_threads, context.messages);
+                           context.filter_activity, context.tile_threads, context.messages, context.direction);
   model.run();
   using V = typename Program::V;
   using Stored = std::conditional_t<std::is_floating_point_v<V>, double, std::uint64_t>;

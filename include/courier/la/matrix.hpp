@@ -7,6 +7,11 @@
 // Split for computation filtering (paper 003, section 7.6), a tile keeps the entries whose row is a
 // vertex without out-edges (a sink, since the entry is an in-edge) apart, so an iteration that
 // does not need the sinks' values skips them.
+//
+// Kept by rows too (`by_rows`), each tile also holds its entries turned around, for programs that
+// pull (bfs's direction switching); this doubles the tiles' memory, so only they ask for it.
+// Sampled, each tile also holds the entries among the first kSampleEntries of their column or of
+// their row -- symmetric when the matrix is -- for programs that run on samples first (cc).
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -22,7 +27,13 @@ struct Tile {
   unsigned row = 0, column = 0;  // its row group (segment of destinations) and column group (sources)
   Tcsc entries;                  // all of them, or those into vertices with out-edges when split
   Tcsc to_sinks;                 // when split: those into vertices without out-edges
+  Tcsc by_rows;                  // when kept by rows too: all of them turned around (la/pull.hpp)
+  Tcsc sample;                   // when sampled: the first kSampleEntries of each column and row
 };
+
+// Entries per column and per row of a tile's sample: Afforest joins along each vertex's first two
+// neighbours.
+inline constexpr std::size_t kSampleEntries = 2;
 
 class Matrix {
  public:
@@ -30,7 +41,7 @@ class Matrix {
   // Collective: the out-degrees are summed over ranks, and, to split the tiles at the sinks
   // (`split_sinks`), sent from each segment's leader to the owners of its row group.
   Matrix(const Grid& grid, rank_t rank, const graph::EdgeList& edges, const dist::Collective& collective,
-         bool split_sinks = false);
+         bool split_sinks = false, bool by_rows = false, bool sampled = false);
 
   const Grid& grid() const { return grid_; }
   rank_t rank() const { return rank_; }
@@ -40,6 +51,8 @@ class Matrix {
   std::span<const std::uint32_t> out_degrees(unsigned segment) const { return out_degrees_[segment]; }
   bool weighted() const { return weighted_; }
   bool split() const { return split_; }
+  bool by_rows() const { return by_rows_; }
+  bool sampled() const { return sampled_; }
   std::uint64_t nonzeros() const { return nonzeros_; }  // on this rank
   std::size_t bytes() const;                            // the tiles' memory on this rank
 
@@ -48,6 +61,8 @@ class Matrix {
   rank_t rank_;
   bool weighted_ = false;
   bool split_ = false;
+  bool by_rows_ = false;
+  bool sampled_ = false;
   std::uint64_t nonzeros_ = 0;
   std::vector<std::vector<Tile>> tiles_;                 // by member
   std::vector<std::vector<std::uint32_t>> out_degrees_;  // by segment: empty unless led here

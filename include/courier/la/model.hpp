@@ -20,14 +20,40 @@
 //   S::X broadcast(vertex_t u, const V& value, std::uint32_t out_degree, const Totals& last) const;
 //   bool apply(vertex_t v, S::Y y, V& value, std::uint32_t out_degree, const Totals& last, Totals& next) const;
 //   bool more(unsigned iterations, double changed, const Totals& totals) const;  // go on after this many?
-// Totals are summed over all vertices: account() gives them before the first iteration, apply()
-// for the next; slot 0 is the model's (vertices changed), slots 1-3 the program's.
+// A program that is not stationary leaves a vertex alone when y is add's identity (no active
+// in-neighbour): Apply skips those. Totals are summed over all vertices: account() gives them
+// before the first iteration, apply() for the next; slot 0 is the model's (vertices changed), slots 1-3 the program's.
 //
 // Computation filtering (section 7.6): a stationary program may also say
 //   bool needs_sinks(unsigned iteration) const;  // must this iteration compute vertices without out-edges?
 // On a matrix split at the sinks, an iteration that does not need them multiplies no entry into a
 // sink and applies no vertex without out-edges (sinks and isolated vertices keep their values):
 // the program promises that nothing it computes before then reads those values.
+//
+// Sampling first (Afforest's idea, as LAGraph's connected components samples before FastSV): a
+// program whose values only fall, by relaxations along edges, to a fixed point that any values
+// between its initial and its final ones also reach (cc's labels) may say
+//   static constexpr bool samples_first = true;
+// On a matrix with samples (Tile::sample: the first kSampleEntries entries of each column and
+// row), the iterations then run on the samples -- cheap passes that bring most labels to their
+// final value -- until fewer than 1 in kSampledUntil vertices change, and then on the whole tiles
+// from there, every vertex active once more, so every edge is relaxed at least once from the
+// warmed values. (The samples' long tail of a few changes per iteration is left to the whole
+// tiles, whose diameter is smaller.) On a matrix kept by rows too, that iteration pushes only the
+// columns whose x is not the most common value c (the value of the vertex with the most
+// out-edges: the largest component's label, most likely) and pulls c into every row with a
+// column holding it, stopping at the first (pull_any): the same y as pushing every column, as
+// add is min, at the cost of the edges outside the largest component and a short scan of each
+// row, not of every edge (Afforest skips the largest component likewise).
+//
+// Pulling (la/pull.hpp): a program whose active x values of an iteration are all equal (bfs: the
+// frontier's level) and whose Apply ignores y for a settled vertex may say
+//   bool settled(const V& value) const;  // does Apply leave this vertex alone from now on?
+// On a matrix kept by rows too, a tile is then pulled instead of pushed when its column segment's
+// frontier is large against its row segment's unsettled vertices (Direction::automatic,
+// kPullAlpha): each unsettled row takes x at its first active column. The settled mask is the
+// leader's (read in place on its rank, where it is written only in Apply, after every partial of
+// the row has come in), or, for a leader on another rank, the rows this member found itself.
 #include <algorithm>
 #include <atomic>
 #include <concepts>
@@ -39,6 +65,7 @@
 
 #include "courier/core/error.hpp"
 #include "courier/la/matrix.hpp"
+#include "courier/la/pull.hpp"
 #include "courier/la/spmspv.hpp"
 #include "courier/la/team.hpp"
 
@@ -53,6 +80,8 @@ struct ModelStats {
   std::uint64_t sparse_segments = 0;  // x segments sent or read as pairs
   std::uint64_t dense_segments = 0;
   std::uint64_t skipped_nonzeros = 0;  // entries into sinks not multiplied (computation filtering)
+  std::uint64_t pulled_tiles = 0;      // tile products pulled rather than pushed
+  unsigned sampled_iterations = 0;     // run on the tiles' samples (SamplesFirst)
 };
 
 // What crosses ranks: a header, then dense values or (index, value) pairs.
@@ -60,6 +89,7 @@ struct SegmentHeader {
   std::uint32_t iteration = 0;
   std::uint32_t sparse = 0;
   std::uint64_t count = 0;  // values, or pairs
+  double share = 0;         // x, pulling: the active vertices' share of the segment's out-edges
 };
 
 enum class Kind : comm::tag_t { x = 1, y = 2 };
@@ -71,6 +101,15 @@ inline comm::tag_t tag_of(Kind kind, unsigned segment) { return (static_cast<com
 template <class Program>
 concept FiltersComputation = requires(const Program& p, unsigned iteration) {
   { p.needs_sinks(iteration) } -> std::convertible_to<bool>;
+};
+
+template <class Program>
+concept SamplesFirst = Program::samples_first;
+inline constexpr double kSampledUntil = 1024;
+
+template <class Program>
+concept PullsAny = requires(const Program& p, const typename Program::V& value) {
+  { p.settled(value) } -> std::convertible_to<bool>;
 };
 
 template <class Program>
@@ -87,11 +126,15 @@ class Model {
   // a second fork sums into the row's. `messages`: what carries the members' messages (team.hpp).
   Model(const Matrix& matrix, comm::Runtime& runtime, sync::Channel& channel, std::vector<unsigned> pus,
         const Program& program, bool filter_activity, unsigned tile_threads = 1,
-        Messages messages = Messages::endpoints)
+        Messages messages = Messages::endpoints, Direction direction = Direction::automatic)
       : matrix_(matrix),
         grid_(matrix.grid()),
         program_(program),
         filter_(filter_activity),
+        pulls_(PullsAny<Program> && matrix.by_rows() && direction != Direction::push && tile_threads <= 1),
+        pulls_common_(SamplesFirst<Program> && matrix.by_rows() && matrix.sampled() && direction != Direction::push &&
+                      tile_threads <= 1),
+        direction_(direction),
         segments_(grid_.size()),
         inner_(tile_threads > 1 ? std::make_unique<ThreadTeam>(tile_threads, pus) : nullptr),
         team_(
@@ -126,6 +169,10 @@ class Model {
     std::vector<unsigned> x_members;  // ... and the member there that receives x_k
     comm::Buffer x_message;           // leader: x_k as sent (a member may lead several segments)
     unsigned partials_expected = 0;   // leader: followers of row group k (other threads)
+    Bits settled;                     // leader, pulling: the vertices Apply leaves alone now
+    std::uint64_t settled_edges = 0;  // ... their out-edges
+    std::uint64_t edges = 0;          // leader, pulling: the segment's out-edges
+    double x_share = 0;               // x_k, pulling: its active vertices' share of the out-edges
     // x_k as members here read it.
     std::atomic<std::uint32_t> x_ready{0};  // iteration + 1 of the x_k in place
     bool x_is_sparse = false;
@@ -136,7 +183,7 @@ class Model {
     // Partial y_k that arrived (leader).
     std::mutex partial_mutex;
     std::vector<Arrival> remote_partials;
-    std::vector<const std::vector<Y>*> local_partials;
+    std::vector<std::vector<Y>*> local_partials;
     std::atomic<unsigned> partials_arrived{0};
   };
 
@@ -146,6 +193,8 @@ class Model {
     std::vector<const Tile*> tiles;
     std::vector<Y> partial;  // unless the member leads the row
     comm::Buffer message;    // the partial as sent to a leader on another rank
+    Bits found;              // pulling, the leader on another rank: the rows found here so far
+    std::size_t found_count = 0;
   };
 
   void plan() {
@@ -175,8 +224,13 @@ class Model {
         s.value.resize(width);
         s.x_dense.assign(width, static_cast<X>(S::identity));
         s.y.assign(width, S::identity);
+        if (pulls_) {
+          s.settled.assign(width);
+          for (std::uint32_t d : matrix_.out_degrees(k)) s.edges += d;
+        }
       }
     }
+    frontier_.resize(grid_.threads());
     for (unsigned m = 0; m < grid_.threads(); ++m) {
       const unsigned g = grid_.global(here, m);
       const std::span<const Tile> tiles = matrix_.tiles(m);
@@ -184,10 +238,11 @@ class Model {
         bool owns = false;
         for (unsigned j = 0; j < n && !owns; ++j) owns = grid_.owner(i, j) == g;
         if (!owns) continue;
-        RowWork work{i, {}, {}, {}};
+        RowWork work{i, {}, {}, {}, {}, 0};
         for (const Tile& t : tiles)
           if (t.row == i) work.tiles.push_back(&t);
         if (grid_.leader(i) != g) work.partial.assign(grid_.end(i) - grid_.begin(i), S::identity);
+        if (pulls_ && grid_.rank_of(grid_.leader(i)) != here) work.found.assign(grid_.end(i) - grid_.begin(i));
         rows_[m].push_back(std::move(work));
       }
     }
@@ -231,21 +286,37 @@ class Model {
         if (!Program::stationary && active) s.active_list.push_back(static_cast<std::uint32_t>(v));
         own[0] += active;
         program_.account(first + v, s.value[v], degrees[v], own);
+        mark_settled(s, v, degrees[v]);
       }
     }
     Totals last = team_.sum(member, own);
     if (member == 0) totals_ = last;
-    for (std::uint32_t iteration = 0; program_.more(iteration, last[0], last); ++iteration) {
+    // Every member sees the same totals, so all leave the samples at the same iteration.
+    bool sampling = SamplesFirst<Program> && matrix_.sampled();
+    for (std::uint32_t iteration = 0;; ++iteration) {
+      X common = static_cast<X>(S::identity);  // the x pulled rather than pushed, if any
+      if (sampling && last[0] * kSampledUntil < static_cast<double>(grid_.vertices())) {
+        sampling = false;
+        if (pulls_common_) common = common_value(member, led, last);
+        for (unsigned k : led) {
+          Segment& s = segments_[k];
+          s.active_list.resize(s.value.size());
+          for (std::size_t v = 0; v < s.value.size(); ++v) s.active_list[v] = static_cast<std::uint32_t>(v);
+        }
+        last[0] = static_cast<double>(grid_.vertices());
+      }
+      if (!program_.more(iteration, last[0], last)) break;
       team_.wait_until([&] { return pending.idle(); });  // what was sent last time has left
       for (unsigned k : receives_[member]) team_.expect(k, member, tag_of(Kind::x, k));
       for (unsigned k : led) broadcast(k, iteration, last, pending, mine);
       const bool sinks = sinks_needed(iteration);
-      for (RowWork& work : rows_[member]) combine(member, work, iteration, sinks, pending, mine);
+      for (RowWork& work : rows_[member]) combine(member, work, iteration, sinks, sampling, common, pending, mine);
       Totals next{};
       for (unsigned k : led) apply(k, sinks, last, next);
       last = team_.sum(member, next);
       if (member == 0) {
         stats_.iterations = iteration + 1;
+        stats_.sampled_iterations += sampling;
         totals_ = last;
       }
     }
@@ -257,6 +328,7 @@ class Model {
     stats_.sparse_segments += mine.sparse_segments;
     stats_.dense_segments += mine.dense_segments;
     stats_.skipped_nonzeros += mine.skipped_nonzeros;
+    stats_.pulled_tiles += mine.pulled_tiles;
   }
 
   bool sinks_needed(unsigned iteration) const {
@@ -282,6 +354,11 @@ class Model {
       for (std::uint32_t v : s.active_list) s.x_dense[v] = program_.broadcast(first + v, s.value[v], degrees[v], last);
       s.x_set.swap(s.active_list);
       s.active_list.clear();
+      if (pulls_) {
+        std::uint64_t edges = 0;
+        for (std::uint32_t v : s.x_set) edges += degrees[v];
+        s.x_share = s.edges == 0 ? 0.0 : static_cast<double>(edges) / static_cast<double>(s.edges);
+      }
       sparse = filter_ && static_cast<double>(s.x_set.size()) < kSparseBelow * static_cast<double>(s.value.size());
       if (sparse)
         for (std::uint32_t v : s.x_set) s.x_sparse.push_back({v, s.x_dense[v]});
@@ -298,7 +375,7 @@ class Model {
     encode(out, iteration, sparse,
            sparse ? std::span<const std::byte>(as_bytes(std::span(s.x_sparse)))
                   : std::span<const std::byte>(as_bytes(std::span(s.x_dense))),
-           s.x_count);
+           s.x_count, 0, s.x_share);
     if (team_.broadcasts()) {
       team_.broadcast(k, out, pending);
       ++mine.messages;
@@ -312,21 +389,43 @@ class Model {
     }
   }
 
-  void combine(unsigned member, RowWork& work, std::uint32_t iteration, bool sinks, Pending& pending,
-               ModelStats& mine) {
+  void combine(unsigned member, RowWork& work, std::uint32_t iteration, bool sinks, bool sampling, X common,
+               Pending& pending, ModelStats& mine) {
     Segment& row = segments_[work.row];
     const bool leads = grid_.leader(work.row) == grid_.global(matrix_.rank(), member);
     std::vector<Y>& y = leads ? row.y : work.partial;
-    std::fill(y.begin(), y.end(), S::identity);
+    // y holds the identity: Apply put it back (or the send below, for a leader elsewhere).
+    const bool local = grid_.rank_of(grid_.leader(work.row)) == matrix_.rank();
+    const Bits& settled = local ? row.settled : work.found;
+    // What a pull would still scan: the unsettled vertices' share of the out-edges (the leader's
+    // count), or of the vertices (what this member found, for a leader elsewhere).
+    double unsettled = 1;
+    if (local && row.edges > 0)
+      unsettled = 1 - static_cast<double>(row.settled_edges) / static_cast<double>(row.edges);
+    else if (!local && !y.empty())
+      unsettled = 1 - static_cast<double>(work.found_count) / static_cast<double>(y.size());
     for (const Tile* tile : work.tiles) {
       const Segment& column = segments_[tile->column];
       team_.wait_until([&] { return column.x_ready.load(std::memory_order_acquire) == iteration + 1; });
-      multiply(tile->entries, column, y);
+      if (pulls_ && sinks && pull_pays(*tile, column, unsettled)) {
+        pull(member, *tile, column, settled, y);
+        ++mine.pulled_tiles;
+        continue;
+      }
+      if (common != static_cast<X>(S::identity) && sinks && !column.x_is_sparse && tile->by_rows.nonzeros() > 0) {
+        pull_common(member, *tile, column, common, y);
+        ++mine.pulled_tiles;
+        continue;
+      }
+      multiply(sampling ? tile->sample : tile->entries, column, y);
       if (sinks)
         multiply(tile->to_sinks, column, y);
       else
         mine.skipped_nonzeros += tile->to_sinks.nonzeros();
     }
+    if (pulls_ && !local)
+      for (std::size_t v = 0; v < y.size(); ++v)
+        if (y[v] != S::identity && !work.found.test(v)) work.found.set(v), ++work.found_count;
     if (leads) return;
     const unsigned leader = grid_.leader(work.row);
     if (grid_.rank_of(leader) == matrix_.rank()) {
@@ -348,9 +447,11 @@ class Model {
         const Sparse<Y> pair{static_cast<std::uint32_t>(v), y[v]};
         std::memcpy(next, &pair, sizeof pair);
         next += sizeof pair;
+        y[v] = S::identity;
       }
     } else {
       encode(out, iteration, false, as_bytes(std::span(y)), y.size());
+      std::fill(y.begin(), y.end(), S::identity);
     }
     team_.send(grid_.rank_of(leader), grid_.local_of(leader), tag_of(Kind::y, work.row), out, pending);
     ++mine.messages;
@@ -371,6 +472,79 @@ class Model {
         spmspv_dense<S>(tile, std::span(column.x_values, column.x_count), std::span(y), first, first + kProgressSlice);
         team_.progress();
       }
+    }
+  }
+
+  // Whether pulling `tile` costs less than pushing it (Beamer's rule): a push relaxes every edge of
+  // the active columns, a pull at most every edge of the unsettled rows, far fewer as it stops at
+  // the first found (kPullAlpha). Each side is its share of its segment's out-edges, taken as the
+  // same share of the tile's entries.
+  bool pull_pays(const Tile& tile, const Segment& column, double unsettled) const {
+    if (tile.by_rows.nonzeros() == 0) return false;
+    return direction_ == Direction::pull || column.x_share * kPullAlpha > unsettled;
+  }
+
+  // y's unsettled rows take x at their first active column in `tile` (x as a bitset of active
+  // columns; every active x of an iteration is the same, PullsAny).
+  void pull(unsigned member, const Tile& tile, const Segment& column, const Bits& settled, std::vector<Y>& y) {
+    Bits& frontier = frontier_[member];
+    frontier.assign(grid_.end(tile.column) - grid_.begin(tile.column));
+    X value = static_cast<X>(S::identity);
+    if (column.x_is_sparse) {
+      for (std::size_t e = 0; e < column.x_count; ++e)
+        frontier.set(column.x_pairs[e].index), value = column.x_pairs[e].value;
+    } else {
+      for (std::size_t c = 0; c < column.x_count; ++c)
+        if (column.x_values[c] != static_cast<X>(S::identity)) frontier.set(c), value = column.x_values[c];
+    }
+    if (value == static_cast<X>(S::identity)) return;
+    const std::size_t rows = tile.by_rows.nonempty_columns();
+    for (std::size_t first = 0; first < rows; first += kProgressSlice) {
+      pull_any<S>(tile.by_rows, frontier, value, &settled, std::span(y), first, first + kProgressSlice);
+      team_.progress();
+    }
+  }
+
+  // The columns of `tile` whose x is `common` pulled (every row with one of them combines it), the
+  // others pushed; x is dense.
+  void pull_common(unsigned member, const Tile& tile, const Segment& column, X common, std::vector<Y>& y) {
+    Bits& frontier = frontier_[member];
+    frontier.assign(column.x_count);
+    for (std::size_t c = 0; c < column.x_count; ++c)
+      if (column.x_values[c] == common) frontier.set(c);
+    const std::size_t rows = tile.by_rows.nonempty_columns();
+    for (std::size_t first = 0; first < rows; first += kProgressSlice) {
+      pull_any<S>(tile.by_rows, frontier, common, nullptr, std::span(y), first, first + kProgressSlice);
+      team_.progress();
+    }
+    const std::size_t columns = tile.entries.nonempty_columns();
+    for (std::size_t first = 0; first < columns; first += kProgressSlice) {
+      spmspv_dense<S>(tile.entries, std::span(column.x_values, column.x_count), std::span(y), first,
+                      first + kProgressSlice, common);
+      team_.progress();
+    }
+  }
+
+  // The x of the vertex with the most out-edges (the largest x on ties), the same on every member
+  // (collective); for values exact as doubles (vertex ids below 2^53).
+  X common_value(unsigned member, const std::vector<unsigned>& led, const Totals& last) {
+    double degree = -1, value = -1;
+    for (unsigned k : led) {
+      const auto degrees = matrix_.out_degrees(k);
+      const Segment& s = segments_[k];
+      for (std::size_t v = 0; v < degrees.size(); ++v) {
+        const double x = static_cast<double>(program_.broadcast(grid_.begin(k) + v, s.value[v], degrees[v], last));
+        if (degrees[v] > degree || (degrees[v] == degree && x > value)) degree = degrees[v], value = x;
+      }
+    }
+    const double most = team_.max(member, degree);
+    const double picked = team_.max(member, degree == most ? value : -1.0);
+    return picked < 0 ? static_cast<X>(S::identity) : static_cast<X>(picked);
+  }
+
+  void mark_settled(Segment& s, std::size_t v, std::uint32_t out_degree) {
+    if constexpr (PullsAny<Program>) {
+      if (pulls_ && !s.settled.test(v) && program_.settled(s.value[v])) s.settled.set(v), s.settled_edges += out_degree;
     }
   }
 
@@ -400,26 +574,38 @@ class Model {
   }
 
   // Without the sinks (computation filtering), vertices without out-edges keep their values.
+  // The partials of members on this rank are summed in the same pass as Apply, and every y read
+  // goes back to the identity there, for the next Combine (written only where it is not, so the
+  // lines of a quiet segment stay clean). A vertex that is not stationary and got nothing (y is
+  // the identity) is left alone: no active in-neighbour, nothing to lower.
   void apply(unsigned k, bool sinks, const Totals& last, Totals& next) {
     Segment& s = segments_[k];
     team_.wait_until([&] { return s.partials_arrived.load(std::memory_order_acquire) == s.partials_expected; });
-    for (const std::vector<Y>* partial : s.local_partials)
-      for (std::size_t v = 0; v < s.y.size(); ++v) s.y[v] = S::add(s.y[v], (*partial)[v]);
     for (Arrival& a : s.remote_partials) {
       decode(a.bytes, [&](std::size_t v, const Y& value) { s.y.at(v) = S::add(s.y.at(v), value); });
       team_.recycle(std::move(a.bytes));
     }
-    s.local_partials.clear();
     s.remote_partials.clear();
     s.partials_arrived.store(0, std::memory_order_relaxed);
     const graph::vertex_t first = grid_.begin(k);
     const auto degrees = matrix_.out_degrees(k);
     for (std::size_t v = 0; v < s.value.size(); ++v) {
+      Y y = s.y[v];
+      if (y != S::identity) s.y[v] = S::identity;
+      for (std::vector<Y>* partial : s.local_partials) {
+        Y& in = (*partial)[v];
+        if (in == S::identity) continue;
+        y = S::add(y, in);
+        in = S::identity;
+      }
       if (!sinks && degrees[v] == 0) continue;
-      const bool changed = program_.apply(first + v, s.y[v], s.value[v], degrees[v], last, next);
+      if (!Program::stationary && y == S::identity) continue;
+      const bool changed = program_.apply(first + v, y, s.value[v], degrees[v], last, next);
       if (!Program::stationary && changed) s.active_list.push_back(static_cast<std::uint32_t>(v));
+      if (changed) mark_settled(s, v, degrees[v]);
       next[0] += changed;
     }
+    s.local_partials.clear();
   }
 
   // Runs inside progress, for `member`: keeps the message where its reader finds it.
@@ -439,6 +625,7 @@ class Model {
       s.x_values = reinterpret_cast<const X*>(payload);
       s.x_pairs = reinterpret_cast<const Sparse<X>*>(payload);
       s.x_count = header.count;
+      s.x_share = header.share;
       s.x_ready.store(header.iteration + 1, std::memory_order_release);
     } else if (kind == Kind::y) {
       std::lock_guard lock(s.partial_mutex);
@@ -451,8 +638,8 @@ class Model {
 
   // The header, then `payload`, in a buffer of room for `size` payload bytes (at least the payload's).
   static void encode(comm::Buffer& out, std::uint32_t iteration, bool sparse, std::span<const std::byte> payload,
-                     std::size_t count, std::size_t size = 0) {
-    const SegmentHeader header{iteration, sparse ? 1u : 0u, count};
+                     std::size_t count, std::size_t size = 0, double share = 0) {
+    const SegmentHeader header{iteration, sparse ? 1u : 0u, count, share};
     out.resize(sizeof header + std::max(size, payload.size()));
     std::memcpy(out.data(), &header, sizeof header);
     if (!payload.empty()) std::memcpy(out.data() + sizeof header, payload.data(), payload.size());
@@ -482,9 +669,13 @@ class Model {
   const Grid& grid_;
   const Program program_;
   const bool filter_;
+  const bool pulls_;  // the program pulls where that pays (PullsAny, a matrix kept by rows)
+  const bool pulls_common_;  // leaving the samples, the most common x is pulled (SamplesFirst)
+  const Direction direction_;
   std::vector<Segment> segments_;
   std::vector<std::vector<RowWork>> rows_;  // by member
   std::vector<std::vector<unsigned>> receives_;  // by member: the column groups whose x it takes by broadcast
+  std::vector<Bits> frontier_;                   // by member: the x it pulls from, as a bitset
   std::mutex stats_mutex_;
   ModelStats stats_;
   Totals totals_{};

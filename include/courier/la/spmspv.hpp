@@ -52,16 +52,17 @@ inline const std::uint32_t* gallop(const std::uint32_t* at, const std::uint32_t*
 }  // namespace detail
 
 // x dense over the tile's columns; entries equal to add's identity are skipped when that is
-// cheaper than adding them (they cannot change y).
+// cheaper than adding them (they cannot change y), and so are those equal to `skip` (a caller
+// that pulls those columns instead).
 // Columns [first, last) of the tile's non-empty columns only, so a caller can interleave progress.
 template <class S>
 void spmspv_dense(const Tcsc& tile, std::span<const typename S::X> x, std::span<typename S::Y> y, std::size_t first = 0,
-                  std::size_t last = SIZE_MAX) {
+                  std::size_t last = SIZE_MAX, typename S::X skip = static_cast<typename S::X>(S::identity)) {
   const auto columns = tile.columns();
   last = std::min(last, columns.size());
   for (std::size_t k = first; k < last; ++k) {
     const typename S::X v = x[columns[k]];
-    if (v == static_cast<typename S::X>(S::identity)) continue;
+    if (v == static_cast<typename S::X>(S::identity) || v == skip) continue;
     detail::combine_column<S>(tile, k, v, y);
   }
 }
