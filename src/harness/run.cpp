@@ -74,12 +74,22 @@ RunSpec resolve(const Registry& registry, RunSpec spec) {
     throw InputError(fmt::format("--{} is for {}: not for {} on the {} engine", name, listing(users, "and"),
                                  algorithm.name, engine.name()));
   }
+  const auto engine_declares = [&](const std::string& name) {
+    return std::ranges::any_of(engine.options(), [&](const OptionSpec& o) { return o.name == name; });
+  };
   for (const OptionSpec& option : algorithm.options) {
-    if (option.engines.empty() || std::ranges::find(option.engines, engine.name()) != option.engines.end()) continue;
-    if (spec.options.has(option.name))
-      throw InputError(fmt::format(
-          "--{} is for {} on the {} engine: not for the {} engine; drop it, or use --engine {}", option.name,
-          algorithm.name, listing(option.engines, "and"), engine.name(), listing(option.engines, "or --engine")));
+    if (option.engines.empty() || std::ranges::find(option.engines, engine.name()) != option.engines.end() ||
+        engine_declares(option.name))  // the engine's own option of that name (la's --direction)
+      continue;
+    if (!spec.options.has(option.name)) continue;
+    std::vector<std::string> takers = option.engines;
+    for (const auto& other : registry.engines())
+      if (other->runs(algorithm) &&
+          std::ranges::any_of(other->options(), [&](const OptionSpec& o) { return o.name == option.name; }))
+        takers.emplace_back(other->name());
+    throw InputError(fmt::format("--{} is for {}: not for {} on the {} engine; drop it, or use --engine {}",
+                                 option.name, listing(users_of(registry, option.name), "and"), algorithm.name,
+                                 engine.name(), listing(takers, "or --engine")));
   }
   for (const OptionSpec& option : declared) {
     if (!option.engines.empty() && std::ranges::find(option.engines, engine.name()) == option.engines.end())
