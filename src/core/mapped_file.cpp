@@ -5,7 +5,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 
 #include "courier/core/error.hpp"
@@ -49,6 +51,15 @@ MappedFile::MappedFile(std::string path, Options options) : path_(std::move(path
     mapped_ = true;
   }
   ::close(fd);  // the mapping stays valid without the descriptor
+}
+
+void MappedFile::release(const void* from, std::size_t bytes) const {
+  if (!mapped_ || bytes == 0) return;
+  const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+  const auto begin = reinterpret_cast<std::uintptr_t>(from), end = begin + bytes;
+  const auto lo = std::max((begin + page - 1) / page * page, reinterpret_cast<std::uintptr_t>(data_));
+  const auto hi = std::min(end / page * page, reinterpret_cast<std::uintptr_t>(data_) + size_);
+  if (lo < hi) ::madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_DONTNEED);  // advice: a failure costs only memory
 }
 
 MappedFile::~MappedFile() {

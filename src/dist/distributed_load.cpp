@@ -9,6 +9,7 @@
 #include "courier/core/timer.hpp"
 #include "courier/dist/agreed_failure.hpp"
 #include "courier/dist/shuffle.hpp"
+#include "courier/graph/io.hpp"
 #include "courier/graph/slice.hpp"
 #include "courier/graph/transform.hpp"
 
@@ -90,6 +91,19 @@ graph::WeightType agreed_weight_type(graph::EdgeList& mine, const Collective& co
   return type;
 }
 
+// What every way of partitioning ends with: the mirrors agreed and the partition's facts.
+DistributedGraph finish(LocalGraph local, edge_t loaded_edges, graph::WeightType weight_type, vertex_t largest,
+                        Timer& timer, const Collective& collective) {
+  connect_mirrors(local, collective);
+  const edge_t edges = collective.sum(local.edges());
+  const PartitionQuality q = quality(local, collective);
+  const GraphBytes mine_bytes = local.bytes();
+  const GraphBytes bytes{collective.sum(mine_bytes.csr), collective.sum(mine_bytes.in_edges),
+                         collective.sum(mine_bytes.proxies), collective.sum(mine_bytes.maps)};
+  return DistributedGraph{std::move(local),           edges, loaded_edges, weight_type, largest, q, bytes, 0.0,
+                          collective.max(timer.lap())};
+}
+
 // build_distributed's steps, on a failure-aware collective.
 DistributedGraph partition(graph::EdgeList mine, const DistributedLoadOptions& options, const Collective& collective) {
   const auto step = [&](std::string_view name) {
@@ -133,11 +147,55 @@ DistributedGraph partition(graph::EdgeList mine, const DistributedLoadOptions& o
   graph::EdgeList kept = shuffle_edges(std::move(mine), [&](vertex_t s, vertex_t d) { return plan.edge_owner(s, d); },
                                        weight_type, options.shuffle_chunk, collective);
   step("local graph");
-  LocalGraph local(plan, collective.rank, std::move(kept), options.with_in_edges);
-  connect_mirrors(local, collective);
-  const edge_t edges = collective.sum(local.edges());
-  const PartitionQuality q = quality(local, collective);
-  return DistributedGraph{std::move(local), edges, loaded_edges, weight_type, largest, q, 0.0, collective.max(timer.lap())};
+  return finish(LocalGraph(plan, collective.rank, std::move(kept), options.with_in_edges), loaded_edges, weight_type,
+                largest, timer, collective);
+}
+
+// partition() for a .csr part's rows, untransformed: degrees from the offsets, the shuffle straight
+// from the mapping into runs of one source, and one rank builds its rows from the mapping with no
+// shuffle (nor a pass over the targets for in-degrees).
+DistributedGraph partition_rows(const graph::CsrRows& rows, graph::EdgeList typed,
+                                const DistributedLoadOptions& options, const Collective& collective) {
+  const auto step = [&](std::string_view name) {
+    if (options.before_step) options.before_step(name);
+  };
+  Timer timer;
+  step("transform");
+  const graph::WeightType weight_type = agreed_weight_type(typed, collective);
+  const vertex_t n = typed.num_vertices;
+  const edge_t loaded_edges = collective.sum(rows.edges());
+
+  step("degrees");
+  std::vector<edge_t> count(n, 0);
+  for (vertex_t r = 0; r < rows.rows(); ++r) count[rows.first + r] = rows.offsets[r + 1] - rows.offsets[r];
+  const std::vector<edge_t> out_degree = global_counts(std::move(count), collective);
+  vertex_t largest = 0;
+  for (vertex_t v = 1; v < out_degree.size(); ++v)
+    if (out_degree[v] > out_degree[largest]) largest = v;
+  const PartitionPlan plan = [&] {
+    // One rank masters everything whatever the degrees: no pass over the targets for them.
+    if (options.policy != Policy::iec || collective.ranks == 1)
+      return PartitionPlan(options.policy, collective.ranks, out_degree);
+    std::vector<edge_t> in(n, 0);
+    constexpr edge_t kWindow = edge_t{1} << 21;
+    for (edge_t a = 0; a < rows.edges(); a += kWindow) {
+      const edge_t b = std::min(rows.edges(), a + kWindow);
+      for (edge_t k = a; k < b; ++k) ++in[rows.targets[k]];
+      rows.release(a, b);
+    }
+    return PartitionPlan(options.policy, collective.ranks, global_counts(std::move(in), collective));
+  }();
+
+  if (collective.ranks == 1) {  // every edge is this rank's: no shuffle, rows straight from the mapping
+    step("local graph");
+    return finish(LocalGraph(plan, collective.rank, rows, options.with_in_edges), loaded_edges, weight_type, largest,
+                  timer, collective);
+  }
+  step("shuffle");
+  EdgeRuns kept = shuffle_rows(rows, n, plan, weight_type, options.shuffle_chunk, collective);
+  step("local graph");
+  return finish(LocalGraph(plan, collective.rank, std::move(kept), options.with_in_edges), loaded_edges, weight_type,
+                largest, timer, collective);
 }
 
 }  // namespace
@@ -148,7 +206,9 @@ DistributedGraph build_distributed(graph::EdgeList mine, const DistributedLoadOp
                              [&](const Collective& aware) { return partition(std::move(mine), options, aware); });
 }
 
-graph::EdgeList read_part(const std::string& graph, const graph::LoadOptions& options, const Collective& collective) {
+namespace {
+
+graph::EdgeSlice read_slice(const std::string& graph, const graph::LoadOptions& options, const Collective& collective) {
   const auto part = static_cast<std::uint64_t>(collective.rank), parts = static_cast<std::uint64_t>(collective.ranks);
   graph::LoadOptions load = options;
   // A binary file's id width, when guessed, is the parts' smallest vote.
@@ -171,12 +231,52 @@ graph::EdgeList read_part(const std::string& graph, const graph::LoadOptions& op
     for (const Bytes& b : gathered) all.push_back(graph::SliceFacts::deserialize(text_of(b)));
     graph::finish_slice(slice, all);
   });
-  return std::move(slice.edges);
+  return slice;
+}
+
+// A .csr file loaded with no transforms and at most 2^32 vertices goes by its rows: each rank
+// reads its part from the mapping in passes, never expanding it into an EdgeList.
+bool by_rows(const std::string& graph, const DistributedLoadOptions& options) {
+  const graph::LoadOptions& load = options.load;
+  if (load.symmetrize || load.drop_self_loops || load.dedupe || options.simple_undirected ||
+      graph::is_generator_spec(graph))
+    return false;
+  try {
+    return graph::format_from_path(graph) == graph::Format::csr;
+  } catch (const InputError&) {
+    return false;  // reading the part says so, on every rank alike
+  }
+}
+
+}  // namespace
+
+graph::EdgeList read_part(const std::string& graph, const graph::LoadOptions& options, const Collective& collective) {
+  graph::LoadOptions load = options;
+  load.read.csr_rows = false;
+  return std::move(read_slice(graph, load, collective).edges);
 }
 
 DistributedGraph load_distributed(const std::string& graph, const DistributedLoadOptions& options,
                                   const Collective& collective) {
   Timer timer;
+  if (by_rows(graph, options)) {
+    graph::LoadOptions load = options.load;
+    load.read.csr_rows = true;
+    graph::EdgeSlice slice = read_slice(graph, load, collective);
+    if (slice.rows && slice.edges.num_vertices <= (vertex_t{1} << 32)) {
+      const double load_seconds = collective.max(timer.lap());
+      DistributedGraph out = agreeing_on_failure(collective, "partitioning", [&](const Collective& aware) {
+        return partition_rows(*slice.rows, std::move(slice.edges), options, aware);
+      });
+      out.load_seconds = load_seconds;
+      return out;
+    }
+    graph::LoadOptions expanded = options.load;
+    expanded.read.csr_rows = false;
+    DistributedGraph out = build_distributed(read_part(graph, expanded, collective), options, collective);
+    out.load_seconds = collective.max(timer.lap()) - out.partition_seconds;
+    return out;
+  }
   graph::EdgeList mine = read_part(graph, options.load, collective);
   const double load_seconds = collective.max(timer.lap());
   DistributedGraph out = build_distributed(std::move(mine), options, collective);

@@ -14,64 +14,78 @@ namespace courier::dist {
 
 namespace {
 
-// A key per edge that orders like its weight (floats by their total order), or none: rows are
-// sorted by (target, weight), so a partition does not depend on the order its edges arrived in.
-std::vector<std::uint32_t> weight_keys(const graph::EdgeWeights& weights) {
-  std::vector<std::uint32_t> keys;
-  if (const auto* w = std::get_if<std::vector<std::uint32_t>>(&weights)) keys = *w;
-  if (const auto* w = std::get_if<std::vector<float>>(&weights)) {
-    keys.reserve(w->size());
-    for (float x : *w) {
-      const auto bits = std::bit_cast<std::uint32_t>(x);
-      keys.push_back(bits & 0x80000000u ? ~bits : bits | 0x80000000u);
-    }
-  }
-  return keys;
+// A key that orders like a weight (floats by their total order) and gives the weight back: rows
+// are sorted by (target, weight), so a partition does not depend on the order its edges arrived in.
+std::uint32_t weight_key(std::uint32_t w) { return w; }
+std::uint32_t weight_key(float w) {
+  const auto bits = std::bit_cast<std::uint32_t>(w);
+  return bits & 0x80000000u ? ~bits : bits | 0x80000000u;
+}
+template <class W>
+W weight_of_key(std::uint32_t key) {
+  if constexpr (std::is_same_v<W, float>)
+    return std::bit_cast<float>(key & 0x80000000u ? key & 0x7fffffffu : ~key);
+  else
+    return key;
 }
 
-// Rows from (source, target) local pairs, sorted by (target, weight): two stable counting sorts
-// (by target, then by source; linear, unlike sorting each row), then runs of one target, which only
-// duplicate edges make, sorted by weight.
-LocalCsr rows_of(local_t proxies, const std::vector<local_t>& from, const std::vector<local_t>& to,
-                 const graph::EdgeWeights& weights) {
-  const edge_t m = from.size();
-  const auto counting_order = [&](const std::vector<local_t>& key, const std::vector<edge_t>* input,
-                                  std::vector<edge_t>& start) {
-    start.assign(static_cast<std::size_t>(proxies) + 1, 0);
-    for (local_t k : key) ++start[k + 1];
-    std::partial_sum(start.begin(), start.end(), start.begin());
-    std::vector<edge_t> next(start.begin(), start.end() - 1), order(m);
-    for (edge_t j = 0; j < m; ++j) {
-      const edge_t i = input ? (*input)[j] : j;
-      order[next[key[i]]++] = i;
+// Sorts every row by (target, weight) in place. Rows arrive mostly sorted (a .csr's rows are, and
+// so are rows whose targets keep their order under the local ids), so a sorted row costs one look.
+template <class W>
+void sort_rows(LocalCsr& csr, std::vector<W>* weights) {
+  std::vector<std::uint64_t> pairs;  // (target, weight key), reused from row to row
+  const auto proxies = static_cast<local_t>(csr.offsets.size() - 1);
+  for (local_t v = 0; v < proxies; ++v) {
+    const edge_t a = csr.offsets[v], b = csr.offsets[v + 1];
+    if (b - a < 2) continue;
+    local_t* t = csr.targets.data() + a;
+    const std::size_t d = b - a;
+    if (!weights) {
+      if (!std::is_sorted(t, t + d)) std::sort(t, t + d);
+      continue;
     }
-    return order;
-  };
-  LocalCsr csr;
-  std::vector<edge_t> order;
-  {
-    std::vector<edge_t> by_target_start;
-    const std::vector<edge_t> by_target = counting_order(to, nullptr, by_target_start);
-    order = counting_order(from, &by_target, csr.offsets);
+    W* w = weights->data() + a;
+    bool sorted = true;
+    for (std::size_t i = 1; i < d && sorted; ++i)
+      sorted = t[i - 1] < t[i] || (t[i - 1] == t[i] && weight_key(w[i - 1]) <= weight_key(w[i]));
+    if (sorted) continue;
+    pairs.resize(d);
+    for (std::size_t i = 0; i < d; ++i) pairs[i] = std::uint64_t{t[i]} << 32 | weight_key(w[i]);
+    std::sort(pairs.begin(), pairs.end());
+    for (std::size_t i = 0; i < d; ++i) {
+      t[i] = static_cast<local_t>(pairs[i] >> 32);
+      w[i] = weight_of_key<W>(static_cast<std::uint32_t>(pairs[i]));
+    }
   }
-  const std::vector<std::uint32_t> keys = weight_keys(weights);
-  if (!keys.empty())
-    for (edge_t a = 0; a < m;) {
-      edge_t b = a + 1;
-      while (b < m && from[order[b]] == from[order[a]] && to[order[b]] == to[order[a]]) ++b;
-      if (b - a > 1)
-        std::sort(order.begin() + static_cast<std::ptrdiff_t>(a), order.begin() + static_cast<std::ptrdiff_t>(b),
-                  [&](edge_t x, edge_t y) { return keys[x] < keys[y]; });
-      a = b;
-    }
-  csr.targets.resize(from.size());
-  for (edge_t i = 0; i < order.size(); ++i) csr.targets[i] = to[order[i]];
+}
+
+// Rows of m edges by one counting scatter on the source, then each row sorted (sort_rows).
+// visit(f) calls f(source, target) for every edge in local ids, in the order of `weights`;
+// runs(f) calls f(source, count) for the same edges as runs of one source.
+template <class Visit, class Runs, class Weights>
+LocalCsr rows_by_source(local_t proxies, edge_t m, Visit&& visit, Runs&& runs, const Weights& weights) {
+  LocalCsr csr;
+  csr.offsets.assign(static_cast<std::size_t>(proxies) + 1, 0);
+  runs([&](local_t s, edge_t count) { csr.offsets[s + 1] += count; });
+  std::partial_sum(csr.offsets.begin(), csr.offsets.end(), csr.offsets.begin());
+  if (csr.offsets.back() != m) throw Error("LocalGraph: the edges changed between two reads");
+  csr.targets.resize(m);
   std::visit(
       [&](const auto& w) {
-        using W = std::decay_t<decltype(w)>;
-        if constexpr (!std::is_same_v<W, std::monostate>) {
-          W sorted(w.size());
-          for (edge_t i = 0; i < order.size(); ++i) sorted[i] = w[order[i]];
+        using Ws = std::decay_t<decltype(w)>;
+        std::vector<edge_t> next(csr.offsets.begin(), csr.offsets.end() - 1);
+        if constexpr (std::is_same_v<Ws, std::monostate>) {
+          visit([&](local_t s, local_t d) { csr.targets[next[s]++] = d; });
+          sort_rows<std::uint32_t>(csr, nullptr);
+        } else {
+          std::vector<typename Ws::value_type> sorted(m);
+          edge_t i = 0;
+          visit([&](local_t s, local_t d) {
+            const edge_t at = next[s]++;
+            csr.targets[at] = d;
+            sorted[at] = w[i++];
+          });
+          sort_rows(csr, &sorted);
           csr.weights = std::move(sorted);
         }
       },
@@ -79,50 +93,201 @@ LocalCsr rows_of(local_t proxies, const std::vector<local_t>& from, const std::v
   return csr;
 }
 
+// In-edges from out-edges in one counting pass: sources are visited in order and each out-row is
+// sorted by (target, weight), so every in-row comes out sorted by (source, weight). (Scattering in
+// passes over cache-sized blocks of targets was tried: slower here, the passes cost more than the
+// misses they save.)
+LocalCsr transpose(const LocalCsr& out, local_t proxies) {
+  LocalCsr in;
+  const edge_t m = out.targets.size();
+  in.offsets.assign(static_cast<std::size_t>(proxies) + 1, 0);
+  for (local_t t : out.targets) ++in.offsets[t + 1];
+  std::partial_sum(in.offsets.begin(), in.offsets.end(), in.offsets.begin());
+  in.targets.resize(m);
+  std::vector<edge_t> next(in.offsets.begin(), in.offsets.end() - 1);
+  std::visit(
+      [&](const auto& w) {
+        using Ws = std::decay_t<decltype(w)>;
+        if constexpr (std::is_same_v<Ws, std::monostate>) {
+          for (local_t v = 0; v < proxies; ++v)
+            for (edge_t k = out.offsets[v]; k < out.offsets[v + 1]; ++k) in.targets[next[out.targets[k]]++] = v;
+        } else {
+          Ws moved(m);
+          for (local_t v = 0; v < proxies; ++v)
+            for (edge_t k = out.offsets[v]; k < out.offsets[v + 1]; ++k) {
+              const edge_t at = next[out.targets[k]]++;
+              in.targets[at] = v;
+              moved[at] = w[k];
+            }
+          in.weights = std::move(moved);
+        }
+      },
+      out.weights);
+  return in;
+}
+
 }  // namespace
 
-LocalGraph::LocalGraph(const PartitionPlan& plan, rank_t rank, graph::EdgeList edges, bool with_in_edges)
+LocalGraph::LocalGraph(const PartitionPlan& plan, rank_t rank)
     : plan_(plan),
       rank_(rank),
       first_master_(plan.masters_begin(rank)),
       masters_(static_cast<local_t>(plan.masters_end(rank) - plan.masters_begin(rank))),
-      masters_on_(static_cast<std::size_t>(plan.ranks())) {
-  const vertex_t first = first_master_, last = plan.masters_end(rank), n = plan.vertices();
+      masters_on_(static_cast<std::size_t>(plan.ranks())) {}
+
+template <class Visit, class Runs>
+void LocalGraph::build(Visit&& visit, Runs&& runs, edge_t m, const WeightView& weights) {
+  const vertex_t first = first_master_, last = plan_.masters_end(rank_), n = plan_.vertices();
   auto mine = [&](vertex_t g) { return g >= first && g < last; };
   // A vertex-sized map from global to local ids (as Gemini keeps): marking the mirrors there
-  // lists them in order without sorting, and each endpoint then maps in O(1).
+  // lists them in order without sorting, and each endpoint then maps in O(1). One rank masters
+  // every vertex: its ids are already local.
   constexpr local_t kNone = std::numeric_limits<local_t>::max();
-  std::vector<local_t> local_of(n, kNone);
-  for (const graph::Edge& e : edges.edges) {
-    if (e.src >= n || e.dst >= n)
-      throw Error(fmt::format("LocalGraph: edge {} -> {} outside {} vertices", e.src, e.dst, n));
-    if (!mine(e.src)) local_of[e.src] = 0;
-    if (!mine(e.dst)) local_of[e.dst] = 0;
+  const bool identity = first == 0 && last == n;
+  if (!identity && n >= kNone)
+    throw Error(fmt::format("rank {} would map {} vertices, beyond 32-bit local ids: use more ranks", rank_, n));
+  std::vector<local_t> local_of(identity ? 0 : n, kNone);
+  runs([&](vertex_t s, edge_t) {
+    if (s >= n) throw Error(fmt::format("LocalGraph: an edge from {}, outside {} vertices", s, n));
+    if (!identity && !mine(s)) local_of[s] = 0;
+  });
+  visit([&](vertex_t s, vertex_t d) {
+    if (d >= n) throw Error(fmt::format("LocalGraph: edge {} -> {} outside {} vertices", s, d, n));
+    if (!identity && !mine(d)) local_of[d] = 0;
+  });
+  if (identity && n >= kNone)
+    throw Error(fmt::format("rank {} would hold {} proxies, beyond 32-bit local ids: use more ranks", rank_, n));
+  if (!identity) {
+    for (vertex_t g = 0; g < n; ++g)
+      if (local_of[g] != kNone) mirror_ids_.push_back(g);
+    if (static_cast<std::uint64_t>(masters_) + mirror_ids_.size() >= kNone)
+      throw Error(fmt::format("rank {} would hold {} proxies, beyond 32-bit local ids: use more ranks", rank_,
+                              static_cast<std::uint64_t>(masters_) + mirror_ids_.size()));
+    for (std::size_t k = 0; k < mirror_ids_.size(); ++k) local_of[mirror_ids_[k]] = static_cast<local_t>(masters_ + k);
+    for (vertex_t g = first; g < last; ++g) local_of[g] = static_cast<local_t>(g - first);
   }
-  for (vertex_t g = 0; g < n; ++g)
-    if (local_of[g] != kNone) mirror_ids_.push_back(g);
-  if (static_cast<std::uint64_t>(masters_) + mirror_ids_.size() >= kNone)
-    throw Error(fmt::format("rank {} would hold {} proxies, beyond 32-bit local ids: use more ranks", rank,
-                            static_cast<std::uint64_t>(masters_) + mirror_ids_.size()));
-  for (std::size_t k = 0; k < mirror_ids_.size(); ++k) local_of[mirror_ids_[k]] = static_cast<local_t>(masters_ + k);
-  for (vertex_t g = first; g < last; ++g) local_of[g] = static_cast<local_t>(g - first);
-
+  mirror_ids_.shrink_to_fit();
   mirror_locals_.resize(mirror_ids_.size());
   std::iota(mirror_locals_.begin(), mirror_locals_.end(), masters_);
-  mirror_bounds_.assign(static_cast<std::size_t>(plan.ranks()) + 1, 0);
-  for (vertex_t g : mirror_ids_) ++mirror_bounds_[static_cast<std::size_t>(plan.master_of(g)) + 1];
+  mirror_bounds_.assign(static_cast<std::size_t>(plan_.ranks()) + 1, 0);
+  for (vertex_t g : mirror_ids_) ++mirror_bounds_[static_cast<std::size_t>(plan_.master_of(g)) + 1];
   std::partial_sum(mirror_bounds_.begin(), mirror_bounds_.end(), mirror_bounds_.begin());
 
-  std::vector<local_t> from(edges.edges.size()), to(edges.edges.size());
-  for (std::size_t i = 0; i < edges.edges.size(); ++i) {
-    from[i] = local_of[edges.edges[i].src];
-    to[i] = local_of[edges.edges[i].dst];
-  }
-  local_of = {};
-  const graph::EdgeWeights weights = std::move(edges.weights);
+  const auto local = [&](vertex_t g) { return identity ? static_cast<local_t>(g) : local_of[g]; };
+  out_ = rows_by_source(
+      proxies(), m, [&](auto&& f) { visit([&](vertex_t s, vertex_t d) { f(local(s), local(d)); }); },
+      [&](auto&& f) { runs([&](vertex_t s, edge_t count) { f(local(s), count); }); }, weights);
+}
+
+namespace {
+
+template <class Vector>
+auto view_of(const Vector& weights)
+    -> std::variant<std::monostate, std::span<const std::uint32_t>, std::span<const float>> {
+  return std::visit(
+      [](const auto& w) -> std::variant<std::monostate, std::span<const std::uint32_t>, std::span<const float>> {
+        using W = std::decay_t<decltype(w)>;
+        if constexpr (std::is_same_v<W, std::monostate>)
+          return std::monostate{};
+        else
+          return std::span<const typename W::value_type>(w.data(), w.size());
+      },
+      weights);
+}
+
+}  // namespace
+
+LocalGraph::LocalGraph(const PartitionPlan& plan, rank_t rank, graph::EdgeList edges, bool with_in_edges)
+    : LocalGraph(plan, rank) {
+  const std::vector<graph::Edge>& list = edges.edges;
+  const auto each = [&](auto&& f) {
+    for (const graph::Edge& e : list) f(e.src, e.dst);
+  };
+  build(
+      each, [&](auto&& f) { each([&](vertex_t s, vertex_t) { f(s, edge_t{1}); }); }, list.size(),
+      view_of(edges.weights));
   edges = {};
-  out_ = rows_of(proxies(), from, to, weights);
-  if (with_in_edges) in_ = rows_of(proxies(), to, from, weights);
+  if (with_in_edges) in_ = transpose(out_, proxies());
+}
+
+LocalGraph::LocalGraph(const PartitionPlan& plan, rank_t rank, EdgeRuns edges, bool with_in_edges)
+    : LocalGraph(plan, rank) {
+  if (edges.run_source.size() != edges.run_length.size())
+    throw Error("LocalGraph: edge runs with sources and lengths of different counts");
+  edge_t total = 0;
+  for (std::uint32_t length : edges.run_length) total += length;
+  if (total != edges.size())
+    throw Error(fmt::format("LocalGraph: runs of {} edges over {} targets", total, edges.size()));
+  build(
+      [&](auto&& f) {
+        edge_t k = 0;
+        for (std::size_t r = 0; r < edges.run_source.size(); ++r)
+          for (const edge_t end = k + edges.run_length[r]; k < end; ++k) f(edges.run_source[r], edges.targets[k]);
+      },
+      [&](auto&& f) {
+        for (std::size_t r = 0; r < edges.run_source.size(); ++r) f(edges.run_source[r], edge_t{edges.run_length[r]});
+      },
+      edges.size(), view_of(edges.weights));
+  edges = {};
+  if (with_in_edges) in_ = transpose(out_, proxies());
+}
+
+LocalGraph::LocalGraph(const PartitionPlan& plan, rank_t rank, const graph::CsrRows& rows, bool with_in_edges)
+    : LocalGraph(plan, rank) {
+  constexpr edge_t kWindow = edge_t{1} << 21;  // edges read before their pages are released
+  build(
+      [&](auto&& f) {
+        for (edge_t a = 0; a < rows.edges(); a += kWindow) {
+          const edge_t b = std::min(rows.edges(), a + kWindow);
+          rows.visit(a, b, [&](vertex_t s, vertex_t d, edge_t) { f(s, d); });
+          rows.release(a, b);
+        }
+      },
+      [&](auto&& f) {
+        for (vertex_t r = 0; r < rows.rows(); ++r)
+          if (rows.offsets[r + 1] > rows.offsets[r]) f(rows.first + r, rows.offsets[r + 1] - rows.offsets[r]);
+      },
+      rows.edges(), view_of(rows.weights));
+  if (with_in_edges) in_ = transpose(out_, proxies());
+}
+
+GraphBytes& GraphBytes::operator+=(const GraphBytes& other) {
+  csr += other.csr;
+  in_edges += other.in_edges;
+  proxies += other.proxies;
+  maps += other.maps;
+  return *this;
+}
+
+namespace {
+
+template <class T>
+std::uint64_t bytes_of(const std::vector<T>& v) {
+  return v.capacity() * sizeof(T);
+}
+
+std::uint64_t bytes_of(const LocalCsr& csr) {
+  return bytes_of(csr.offsets) + bytes_of(csr.targets) +
+         std::visit(
+             [](const auto& w) -> std::uint64_t {
+               if constexpr (std::is_same_v<std::decay_t<decltype(w)>, std::monostate>)
+                 return 0;
+               else
+                 return bytes_of(w);
+             },
+             csr.weights);
+}
+
+}  // namespace
+
+GraphBytes LocalGraph::bytes() const {
+  GraphBytes b;
+  b.csr = bytes_of(out_);
+  b.in_edges = bytes_of(in_);
+  b.proxies = bytes_of(mirror_ids_) + bytes_of(mirror_locals_);
+  for (const auto& list : masters_on_) b.proxies += bytes_of(list);
+  b.maps = bytes_of(mirror_bounds_) + (static_cast<std::uint64_t>(ranks()) + 1) * sizeof(vertex_t);
+  return b;
 }
 
 std::optional<local_t> LocalGraph::local_id(vertex_t global) const {

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "courier/core/error.hpp"
+#include "courier/core/memory.hpp"
 #include "courier/core/timer.hpp"
 #include "courier/harness/fault_injection.hpp"
 #include "courier/sync/stack.hpp"
@@ -82,7 +83,7 @@ RankOutcome run_rank(const VertexKernel& kernel, const Loaded& loaded, sync::Cha
 
 // Rank 0's outcome and its partition's facts, as the run reports them.
 harness::EngineRun finish(RankOutcome root, const Loaded& loaded, const RunSpec& spec, double run_seconds,
-                          bool progress_thread, const std::string& ranks_text) {
+                          bool progress_thread, const std::string& ranks_text, std::uint64_t peak_resident) {
   harness::EngineRun run;
   run.output = std::move(root.output);
   run.request = loaded.request;
@@ -95,6 +96,9 @@ harness::EngineRun finish(RankOutcome root, const Loaded& loaded, const RunSpec&
   stats->quality = loaded.graph.quality;
   stats->load_seconds = loaded.graph.load_seconds;
   stats->partition_seconds = loaded.graph.partition_seconds;
+  stats->bytes = loaded.graph.bytes;
+  stats->edges = loaded.graph.loaded_edges;
+  stats->peak_resident_bytes = peak_resident;
   stats->channel = spec.options.text("channel");
   stats->progress_thread = progress_thread;
   const std::string& progress = spec.options.text("progress");
@@ -177,7 +181,7 @@ class VertexEngine final : public harness::EngineFor<VertexKernel> {
       const double run_seconds = stack.channel().max_all(timer.lap());
       if (rank == 0)
         run = finish(std::move(mine), loaded, spec, run_seconds, stack.progress_thread(),
-                     fmt::format("{} ranks", spec.ranks));
+                     fmt::format("{} ranks", spec.ranks), peak_resident_bytes());  // the ranks' process
     });
     return run;
   }
@@ -203,14 +207,42 @@ class VertexEngine final : public harness::EngineFor<VertexKernel> {
       run_seconds = stack->channel().max_all(timer.lap());
     });
     const bool progress_thread = stack->progress_thread();
+    const std::uint64_t peak_resident = stack->collective().sum(peak_resident_bytes());
     stack->close();
     return finish(std::move(outcome), *loaded, spec, run_seconds, progress_thread,
-                  fmt::format("{} ranks (MPI)", launch.ranks()));
+                  fmt::format("{} ranks (MPI)", launch.ranks()), peak_resident);
 #else
     throw InputError("courier was built without MPI: run the vertex engine without a launcher, with --ranks");
 #endif
   }
 };
+
+}  // namespace
+
+namespace {
+
+double per_edge(std::uint64_t bytes, std::uint64_t edges) {
+  return edges == 0 ? 0.0 : static_cast<double>(bytes) / static_cast<double>(edges);
+}
+
+// Bytes and bytes per edge of each structure (issue 16): the partitions' summed over ranks, the
+// channel's buffers on the busiest rank, and the run's peak resident memory summed over ranks.
+nlohmann::json memory_json(const VertexStats& s) {
+  nlohmann::json json = nlohmann::json::object();
+  const std::pair<const char*, std::uint64_t> parts[] = {{"csr", s.bytes.csr},
+                                                         {"in_edges", s.bytes.in_edges},
+                                                         {"proxies", s.bytes.proxies},
+                                                         {"maps", s.bytes.maps},
+                                                         {"buffers", s.run.buffer_bytes_peak},
+                                                         {"graph", s.bytes.total()},
+                                                         {"peak_resident", s.peak_resident_bytes}};
+  for (const auto& [name, bytes] : parts) {
+    json[std::string(name) + "_bytes"] = bytes;
+    json[std::string(name) + "_bytes_per_edge"] = per_edge(bytes, s.edges);
+  }
+  json["edges"] = s.edges;
+  return json;
+}
 
 }  // namespace
 
@@ -243,6 +275,7 @@ nlohmann::json VertexStats::to_json() const {
                          {"edge_imbalance", quality.edge_imbalance},
                          {"load_seconds", load_seconds},
                          {"partition_seconds", partition_seconds}};
+  json["memory"] = memory_json(*this);
   json["channel"] = channel;
   if (channel == "lci") json["progress_thread"] = progress_thread;
   return json;
@@ -258,6 +291,12 @@ std::string VertexStats::describe(bool verbose) const {
       run.compute_seconds, run.sync_seconds, run.messages, run.bytes, run.buffer_bytes_peak, run.setup_seconds,
       quality.replication, quality.edge_imbalance);
   if (!verbose) return text;
+  text += fmt::format(
+      "Memory:     peak {} resident over all ranks ({:.1f} bytes per edge); per edge: CSR {:.2f}, in-edges {:.2f}, "
+      "proxies {:.2f}, maps {:.2f}, buffers {:.2f} (busiest rank)\n",
+      format_bytes(peak_resident_bytes), per_edge(peak_resident_bytes, edges), per_edge(bytes.csr, edges),
+      per_edge(bytes.in_edges, edges), per_edge(bytes.proxies, edges), per_edge(bytes.maps, edges),
+      per_edge(run.buffer_bytes_peak, edges));
   // Times and buffers the largest of any rank, messages and bytes of all.
   text += fmt::format("Rounds:     {:>5} {:>12} {:>11} {:>11} {:>9} {:>12} {:>12} {:>8} {:>12}\n", "round", "active",
                       "compute s", "comm s", "messages", "bytes", "buffer peak", "levels", "words scanned");

@@ -178,6 +178,44 @@ TEST(Cli, RankThreadsReportLoadAndPartitionInTheJson) {
   EXPECT_EQ(json["edges"], 8192);  // kron:9: 16 * 2^9
 }
 
+// Issue 16: bytes per edge of each structure, in the JSON and with --verbose. kron:9 from a .csr on
+// 2 ranks with in-edges (bfs): each edge's target is 4 bytes in the CSR and 4 in the in-edges, plus
+// each proxy's 8-byte offset; the peak resident memory covers at least the structures.
+TEST(Cli, TheVertexEngineReportsBytesPerEdgeOfEachStructure) {
+  const fs::path dir = scratch("memory_json");
+  const std::string graph = (dir / "k9.csr").string();
+  ASSERT_EQ(courier("generate kron --scale 9 -o " + graph).status, 0);
+  for (const char* ranks : {"1", "2"}) {
+    const Outcome run = courier(std::string("run bfs --graph ") + graph + " --ranks " + ranks + " -v --json " +
+                                (dir / "r.json").string());
+    ASSERT_EQ(run.status, 0) << run.output;
+    EXPECT_NE(run.output.find("Memory:     peak "), std::string::npos) << run.output;
+    EXPECT_NE(run.output.find("per edge: CSR "), std::string::npos) << run.output;
+    const auto json = nlohmann::json::parse(read_text(dir / "r.json"));
+    const auto& memory = json["engine_stats"]["memory"];
+    const std::uint64_t edges = memory["edges"].get<std::uint64_t>();
+    EXPECT_EQ(edges, 8192u);
+    const std::uint64_t vertices = 512, proxies_at_most = vertices * 2;
+    const auto bytes = [&](const char* name) { return memory[std::string(name) + "_bytes"].get<std::uint64_t>(); };
+    for (const char* name : {"csr", "in_edges"}) {
+      EXPECT_GE(bytes(name), edges * 4 + (vertices + 1) * 8) << name;
+      EXPECT_LE(bytes(name), edges * 4 + (proxies_at_most + 2) * 8) << name;
+      EXPECT_DOUBLE_EQ(memory[std::string(name) + "_bytes_per_edge"].get<double>(),
+                       static_cast<double>(bytes(name)) / static_cast<double>(edges));
+    }
+    if (std::string(ranks) == "1")
+      EXPECT_EQ(bytes("proxies"), 0u);  // no mirrors
+    else
+      EXPECT_GT(bytes("proxies"), 0u);
+    EXPECT_GT(bytes("maps"), 0u);
+    EXPECT_EQ(bytes("graph"), bytes("csr") + bytes("in_edges") + bytes("proxies") + bytes("maps"));
+    EXPECT_GT(bytes("peak_resident"), bytes("graph"));
+  }
+  // degree needs no in-edges: none are built.
+  ASSERT_EQ(courier("run degree --graph " + graph + " --ranks 2 --json " + (dir / "degree.json").string()).status, 0);
+  EXPECT_EQ(nlohmann::json::parse(read_text(dir / "degree.json"))["engine_stats"]["memory"]["in_edges_bytes"], 0);
+}
+
 TEST(Cli, TheVertexEngineReportsEveryRoundOnRequest) {
   const fs::path dir = scratch("rounds");
   const Outcome run = courier("run bfs --graph kron:9 --symmetrize --ranks 2 -v --json " + (dir / "r.json").string());

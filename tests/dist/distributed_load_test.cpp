@@ -1,15 +1,17 @@
 // Distributed loading: every rank reads its own part and the shuffle sends each edge to its owner;
 // the LocalGraphs must equal what partition_in_memory makes of the whole-graph load, for every
 // format, rank count, policy and transform, and a malformed input must fail alike on every rank.
-#include <fstream>
-#include <optional>
-#include <random>
+#include "courier/dist/distributed_load.hpp"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <cstring>
+#include <fstream>
+#include <optional>
+#include <random>
+
 #include "courier/dist/agreed_failure.hpp"
-#include "courier/dist/distributed_load.hpp"
 #include "courier/graph/io.hpp"
 #include "courier/graph/transform.hpp"
 #include "support/deadline.hpp"
@@ -198,6 +200,39 @@ TEST(DistributedLoad, CourierCsr) {
   check_every_way(empty_rows);
 }
 
+// The partitions' bytes by structure, summed over ranks and the same on every rank: out-edges and
+// in-edges are their arrays (32-bit targets, 64-bit offsets), no in-edges unless asked for.
+TEST(DistributedLoad, ReportsTheBytesOfEachStructure) {
+  const std::string csr = temp_path("bytes.csr"), text = temp_path("bytes.wel");
+  const graph::EdgeList list = messy_graph(60, 300, 21, graph::WeightType::u32);
+  graph::write_edge_list(csr, list);
+  graph::write_edge_list(text, list);
+  for (const std::string& graph : {csr, text})
+    for (rank_t ranks = 1; ranks <= 3; ++ranks)
+      for (bool in : {false, true}) {
+        SCOPED_TRACE(::testing::Message() << graph << " on " << ranks << " ranks, in-edges " << in);
+        DistributedLoadOptions options;
+        options.with_in_edges = in;
+        const auto got = load_on(graph, options, ranks);
+        std::uint64_t csr_bytes = 0, in_bytes = 0, proxies = 0;
+        for (rank_t r = 0; r < ranks; ++r) {
+          const LocalGraph& g = got[r]->graph;
+          csr_bytes += (g.proxies() + 1) * 8 + g.edges() * 8;  // a target and a weight, 4 bytes each
+          if (in) in_bytes += (g.proxies() + 1) * 8 + g.edges() * 8;
+          proxies += g.mirrors() * 12;  // a global id and a local id
+          for (rank_t peer = 0; peer < ranks; ++peer) proxies += g.masters_mirrored_on(peer).size() * 4;
+        }
+        for (rank_t r = 0; r < ranks; ++r) {
+          const GraphBytes& b = got[r]->bytes;
+          EXPECT_EQ(b.csr, csr_bytes);
+          EXPECT_EQ(b.in_edges, in_bytes);
+          EXPECT_EQ(b.proxies, proxies);
+          EXPECT_EQ(b.maps, static_cast<std::uint64_t>(ranks) * ((ranks + 1) * 8 + (ranks + 1) * 8));
+          EXPECT_EQ(b.total(), b.csr + b.in_edges + b.proxies + b.maps);
+        }
+      }
+}
+
 TEST(DistributedLoad, Generators) {
   graph::LoadOptions load;
   load.weights = true;
@@ -241,6 +276,29 @@ TEST(DistributedLoad, MalformedInputFailsOnEveryRank) {
   const std::string bel = temp_path("odd.bel");
   write_text_file(bel, std::string(13, '\0'));
   expect_fails_everywhere(bel, "neither a multiple");
+}
+
+// A .csr file is read by its rows, each rank checking only its own targets: a target beyond the
+// graph (which the checksum alone would catch only once every part is hashed, and not at all
+// without it) fails on every rank alike, naming the edge and its byte.
+TEST(DistributedLoad, CsrTargetBeyondTheGraphFailsOnEveryRank) {
+  const std::string good = temp_path("targets.csr");
+  graph::EdgeList list;
+  list.num_vertices = 6;
+  for (vertex_t v = 0; v < 6; ++v) list.edges.push_back({v, (v + 1) % 6}), list.edges.push_back({v, (v + 2) % 6});
+  graph::write_edge_list(good, list);
+  std::string bytes;
+  {
+    std::ifstream in(good, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  const std::uint64_t k = 9, at = 64 + (list.num_vertices + 1) * 8 + k * 8;  // edge 9: vertex 4's second
+  const vertex_t beyond = 77;
+  std::memcpy(bytes.data() + at, &beyond, sizeof beyond);
+  const std::string bad = temp_path("targets_bad.csr");
+  write_text_file(bad, bytes);
+  for (rank_t ranks = 1; ranks <= 4; ++ranks)
+    expect_fails_everywhere(bad, fmt::format("{}: corrupted targets: edge 9 (byte {}) points to 77", bad, at), ranks);
 }
 
 // METIS files are read in parts (each rank counts its vertex lines; a scan gives its first
@@ -327,6 +385,50 @@ TEST(DistributedLoad, OneRankFailingInAnyStepFailsEveryRankAlike) {
         });
         expect_agreed(messages, fmt::format("partitioning failed on rank {}: {}", failing, oom ? "out of memory (std::bad_alloc)" : "injected"));
       }
+}
+
+// A .csr file without transforms goes by its rows (no edge list on either side of the shuffle):
+// a failure in any of its steps is agreed the same way.
+TEST(DistributedLoad, OneRankFailingInAnyStepOfACsrsRowsFailsEveryRankAlike) {
+  const std::string path = temp_path("steps.csr");
+  graph::write_edge_list(path, messy_graph(60, 300, 11, graph::WeightType::u32));
+  for (const char* step : {"transform", "degrees", "shuffle", "local graph"})
+    for (rank_t ranks : {2, 3})
+      for (Policy policy : {Policy::oec, Policy::iec}) {
+        SCOPED_TRACE(::testing::Message() << step << " on " << ranks << " ranks, " << to_string(policy));
+        const rank_t failing = ranks - 1;
+        const auto messages = messages_when(ranks, [&](const Collective& c) {
+          DistributedLoadOptions options;
+          options.policy = policy;
+          options.shuffle_chunk = 5;
+          if (c.rank == failing)
+            options.before_step = [&](std::string_view name) {
+              if (name == step) throw std::runtime_error("injected");
+            };
+          load_distributed(path, options, c);
+        });
+        expect_agreed(messages, fmt::format("partitioning failed on rank {}: injected", failing));
+      }
+}
+
+// One rank skips partitioning a .csr file: no shuffle step, and the partition (every policy, with
+// and without in-edges, weights with duplicate pairs) is the in-memory one.
+TEST(DistributedLoad, OneRankLoadsACsrWithoutAShuffle) {
+  const std::string path = temp_path("one.csr");
+  graph::write_edge_list(path, messy_graph(70, 400, 23, graph::WeightType::f32));
+  for (Policy policy : {Policy::oec, Policy::iec, Policy::cvc, Policy::hash})
+    for (bool in : {false, true}) {
+      std::vector<std::string> steps;
+      DistributedLoadOptions options;
+      options.policy = policy;
+      options.with_in_edges = in;
+      options.before_step = [&](std::string_view name) { steps.emplace_back(name); };
+      const DistributedGraph got = load_distributed(path, options, solo_collective());
+      EXPECT_EQ(steps, (std::vector<std::string>{"transform", "degrees", "local graph"}));
+      expect_same(got.graph, reference(path, options, 1)[0]);
+      EXPECT_EQ(got.graph.has_in_edges(), in);
+      EXPECT_EQ(got.graph.mirrors(), 0u);
+    }
 }
 
 TEST(DistributedLoad, RanksFailingAtDifferentStepsAgreeOnTheLowest) {

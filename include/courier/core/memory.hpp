@@ -16,6 +16,9 @@ std::uint64_t physical_memory_bytes();
 // exceed it.
 void check_memory(std::string_view what, std::uint64_t bytes);
 
+// The peak resident set size of this process so far, in bytes (getrusage; 0 if it cannot tell).
+std::uint64_t peak_resident_bytes();
+
 // "17.6 TiB", "512 bytes": sizes for messages.
 std::string format_bytes(std::uint64_t bytes);
 

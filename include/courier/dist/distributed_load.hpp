@@ -36,6 +36,7 @@ struct DistributedGraph {
   graph::WeightType weight_type = graph::WeightType::none;
   vertex_t largest_out_degree = 0;  // the vertex with the most out-edges, the smallest on ties
   PartitionQuality quality;
+  GraphBytes bytes;              // every rank's partition's, summed
   double load_seconds = 0;       // reading the parts (max over ranks)
   double partition_seconds = 0;  // transforms, degrees, plan, shuffle, LocalGraph (max over ranks)
 };

@@ -12,6 +12,7 @@
 
 #include "courier/dist/collective.hpp"
 #include "courier/dist/partition_plan.hpp"
+#include "courier/graph/csr_rows.hpp"
 #include "courier/graph/edge_list.hpp"
 
 namespace courier::dist {
@@ -30,6 +31,27 @@ struct LocalCsr {
   }
 };
 
+// Edges as runs of one source: run r is source run_source[r] with the next run_length[r] entries
+// of `targets`, in 32-bit global ids (graphs of at most 2^32 vertices). 4 bytes an edge and 8 a
+// run: what the shuffle of a .csr file's rows delivers, since a sender's rows come in source order.
+struct EdgeRuns {
+  vertex_t num_vertices = 0;
+  std::vector<std::uint32_t> run_source, run_length;
+  std::vector<std::uint32_t> targets;
+  graph::EdgeWeights weights;  // none, or one per target
+  edge_t size() const { return targets.size(); }
+};
+
+// The bytes a partition keeps, by structure (allocated capacities): what a run reports per edge.
+struct GraphBytes {
+  std::uint64_t csr = 0;       // out-edges: offsets, targets, weights
+  std::uint64_t in_edges = 0;  // in-edges, the same arrays (0 when the algorithm needs none)
+  std::uint64_t proxies = 0;   // the mirrors' global and local ids, and the masters each peer mirrors
+  std::uint64_t maps = 0;      // global <-> local: each owner's mirror range and the plan's bounds
+  std::uint64_t total() const { return csr + in_edges + proxies + maps; }
+  GraphBytes& operator+=(const GraphBytes& other);
+};
+
 class LocalGraph {
  public:
   // `edges` are this rank's edges in global ids (each with plan.edge_owner(...) == rank).
@@ -38,6 +60,11 @@ class LocalGraph {
   // The edges are taken by value and freed once their local ids are known, before the rows are
   // built (move them in to keep a rank's peak memory down).
   LocalGraph(const PartitionPlan& plan, rank_t rank, graph::EdgeList edges, bool with_in_edges);
+  // The same from runs of edges.
+  LocalGraph(const PartitionPlan& plan, rank_t rank, EdgeRuns edges, bool with_in_edges);
+  // The same from a .csr file's rows (graph/csr_rows.hpp) that all belong to this rank (one rank,
+  // or a file written partitioned), read in windows whose pages are released once read.
+  LocalGraph(const PartitionPlan& plan, rank_t rank, const graph::CsrRows& rows, bool with_in_edges);
 
   const PartitionPlan& plan() const { return plan_; }
   rank_t rank() const { return rank_; }
@@ -57,6 +84,8 @@ class LocalGraph {
   bool has_in_edges() const { return !in_.offsets.empty(); }
   const LocalCsr& in() const { return in_; }
 
+  GraphBytes bytes() const;
+
   // My mirrors that `owner` masters: a contiguous range of local ids.
   std::span<const local_t> mirrors_owned_by(rank_t owner) const {
     return std::span<const local_t>(mirror_locals_).subspan(mirror_bounds_[owner],
@@ -72,6 +101,14 @@ class LocalGraph {
   void set_mirrors_requested_by(rank_t peer, std::span<const vertex_t> globals);
 
  private:
+  using WeightView = std::variant<std::monostate, std::span<const std::uint32_t>, std::span<const float>>;
+  LocalGraph(const PartitionPlan& plan, rank_t rank);
+  // The proxies and out-edges from m edges: visit(f) calls f(src, dst) for each, in order, in
+  // global ids; runs(f) calls f(src, count) for the same edges as runs of one source (rows, or
+  // edges one by one); weights are theirs in that order.
+  template <class Visit, class Runs>
+  void build(Visit&& visit, Runs&& runs, edge_t m, const WeightView& weights);
+
   PartitionPlan plan_;
   rank_t rank_;
   vertex_t first_master_;

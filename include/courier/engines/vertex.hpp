@@ -29,6 +29,12 @@ struct VertexStats : harness::EngineStats {
   dist::PartitionQuality quality;
   double load_seconds = 0;
   double partition_seconds = 0;
+  // Memory: the partitions' structures (summed over ranks), the edges they are counted per (the
+  // graph's, as loaded), and the run's peak resident memory summed over ranks (the process's, when
+  // the ranks are its threads), taken before --verify loads the whole graph.
+  dist::GraphBytes bytes;
+  std::uint64_t edges = 0;
+  std::uint64_t peak_resident_bytes = 0;
   std::string channel;
   bool progress_thread = false;  // channel lci: each rank's runtime has a progress server
   nlohmann::json to_json() const override;

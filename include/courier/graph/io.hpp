@@ -47,6 +47,9 @@ struct ReadOptions {
   // .csr: check the arrays against the header's checksum. Without it only the offsets are checked
   // (monotone, from 0 to the edge count): the targets are trusted to be < num_vertices.
   bool verify_checksum = true;
+  // .csr parts (graph/slice.hpp): borrow the part's rows from the mapping (EdgeSlice::rows), its
+  // pages released once checked, instead of expanding them into EdgeSlice::edges.
+  bool csr_rows = false;
   unsigned threads = 0;         // text edge lists are parsed in parallel; 0 = all cores
 };
 

@@ -22,6 +22,7 @@
 #include <utility>
 #include <vector>
 
+#include "courier/graph/csr_rows.hpp"
 #include "courier/graph/edge_list.hpp"
 #include "courier/graph/load.hpp"
 
@@ -46,6 +47,9 @@ struct SliceFacts {
 
 struct EdgeSlice {
   EdgeList edges;      // this part's edges; num_vertices is final only after finish_slice
+  // With ReadOptions::csr_rows, a .csr part's rows instead (`edges` then holds none, but its
+  // num_vertices and weight type are set as they would be).
+  std::optional<CsrRows> rows;
   SliceFacts facts;
   std::string source;  // the file or spec, for messages
   std::optional<vertex_t> declared_vertices;       // a header's vertex count

@@ -166,7 +166,9 @@ struct Mapped {
   Arrays arrays;
 };
 
-Mapped map_csr(const std::string& path, const ReadOptions& options) {
+// scan_targets = false leaves the targets to the caller, which checks those it reads (a part of the
+// file should not read, and make resident, every other part's).
+Mapped map_csr(const std::string& path, const ReadOptions& options, bool scan_targets = true) {
   // Pages are faulted in up front when the checksum will read them all anyway.
   const auto file = MappedFile::open(path, {.populate = options.verify_checksum});
   if (file->size() < sizeof(Header))
@@ -212,7 +214,8 @@ Mapped map_csr(const std::string& path, const ReadOptions& options) {
   // Targets below n: a body whose checksum matches (another writer's) may still send reads astray.
   // The maximum first, a loop that vectorises; the culprit is looked for only when there is one.
   vertex_t largest = 0;
-  for (std::uint64_t k = 0; k < m; ++k) largest = std::max(largest, arrays.targets[k]);
+  if (scan_targets)
+    for (std::uint64_t k = 0; k < m; ++k) largest = std::max(largest, arrays.targets[k]);
   if (m > 0 && largest >= n) {
     std::uint64_t k = 0;
     while (arrays.targets[k] < n) ++k;
@@ -251,7 +254,7 @@ namespace courier::graph::io {
 EdgeSlice read_csr_part(const std::string& path, const ReadOptions& options, std::uint64_t part, std::uint64_t parts) {
   ReadOptions structural = options;
   structural.verify_checksum = false;  // each part hashes its own blocks below; finish_slice checks them together
-  const Mapped mapped = map_csr(path, structural);
+  const Mapped mapped = map_csr(path, structural, false);
   const vertex_t n = mapped.header.num_vertices;
   const edge_t m = mapped.header.num_edges;
   const std::span<const edge_t> offsets(mapped.arrays.offsets, n + 1);
@@ -265,24 +268,58 @@ EdgeSlice read_csr_part(const std::string& path, const ReadOptions& options, std
   };
   const vertex_t first = row_at(part), last = std::max(first, row_at(part + 1));
   const edge_t begin = offsets[first], end = offsets[last];
+  const vertex_t* targets = mapped.arrays.targets;
+  const MappedFile& file = *mapped.file;
+  // This part's targets below n, a window at a time, each window's pages released once read
+  // (the checksum would catch a bad target too, but only once every part is read).
+  constexpr edge_t kWindow = edge_t{1} << 21;
+  for (edge_t a = begin; a < end; a += kWindow) {
+    const edge_t b = std::min(end, a + kWindow);
+    vertex_t largest = 0;
+    for (edge_t k = a; k < b; ++k) largest = std::max(largest, targets[k]);
+    if (largest >= n) {
+      edge_t k = a;
+      while (targets[k] < n) ++k;
+      throw_input_error(path, 0,
+                        fmt::format("corrupted targets: edge {} (byte {}) points to {}, beyond the {} vertices: the "
+                                    "file is corrupted, or its writer does not follow the .csr format",
+                                    k, sizeof(Header) + (n + 1) * 8 + k * 8, targets[k], n));
+    }
+    file.release(targets + a, (b - a) * sizeof(vertex_t));
+  }
 
   EdgeSlice slice;
   slice.edges.num_vertices = n;
-  slice.edges.edges.reserve(end - begin);
-  const vertex_t* targets = mapped.arrays.targets;
-  for (vertex_t v = first; v < last; ++v)
-    for (edge_t k = offsets[v]; k < offsets[v + 1]; ++k) {
-      if (targets[k] >= n)  // the checksum would catch it too, but only once every part is read
-        throw_input_error(path, 0, fmt::format("corrupted targets: edge {} (byte {}) points to {}, beyond the {} vertices",
-                                               k, sizeof(Header) + (n + 1) * 8 + k * 8, targets[k], n));
-      slice.edges.edges.push_back({v, targets[k]});
+  if (options.csr_rows) {
+    const std::shared_ptr<const void> keep_alive = mapped.file;
+    CsrRows rows;
+    rows.first = first;
+    rows.offsets = Buffer<edge_t>(keep_alive, mapped.arrays.offsets + first, last - first + 1);
+    rows.targets = Buffer<vertex_t>(keep_alive, targets + begin, end - begin);
+    if (mapped.type == WeightType::u32) {
+      rows.weights = Buffer<std::uint32_t>(keep_alive, static_cast<const std::uint32_t*>(mapped.arrays.weights) + begin,
+                                           end - begin);
+      slice.edges.weights = std::vector<std::uint32_t>();
+    } else if (mapped.type == WeightType::f32) {
+      rows.weights = Buffer<float>(keep_alive, static_cast<const float*>(mapped.arrays.weights) + begin, end - begin);
+      slice.edges.weights = std::vector<float>();
     }
-  if (mapped.type == WeightType::u32) {
-    const auto* w = static_cast<const std::uint32_t*>(mapped.arrays.weights);
-    slice.edges.weights = std::vector<std::uint32_t>(w + begin, w + end);
-  } else if (mapped.type == WeightType::f32) {
-    const auto* w = static_cast<const float*>(mapped.arrays.weights);
-    slice.edges.weights = std::vector<float>(w + begin, w + end);
+    rows.file = mapped.file;
+    slice.rows = std::move(rows);
+  } else {
+    slice.edges.edges.reserve(end - begin);
+    for (vertex_t v = first; v < last; ++v)
+      for (edge_t k = offsets[v]; k < offsets[v + 1]; ++k) slice.edges.edges.push_back({v, targets[k]});
+    file.release(targets + begin, (end - begin) * sizeof(vertex_t));
+    if (mapped.type == WeightType::u32) {
+      const auto* w = static_cast<const std::uint32_t*>(mapped.arrays.weights);
+      slice.edges.weights = std::vector<std::uint32_t>(w + begin, w + end);
+    } else if (mapped.type == WeightType::f32) {
+      const auto* w = static_cast<const float*>(mapped.arrays.weights);
+      slice.edges.weights = std::vector<float>(w + begin, w + end);
+    }
+    if (mapped.arrays.weights)
+      file.release(static_cast<const char*>(mapped.arrays.weights) + begin * 4, (end - begin) * 4);
   }
   slice.facts.records = end - begin;
   slice.facts.vertices = n;
@@ -299,8 +336,12 @@ EdgeSlice read_csr_part(const std::string& path, const ReadOptions& options, std
     std::uint64_t numbered = 0;
     for (std::size_t a = 0; a < hashed.size(); ++a) {
       const auto [from, to] = ranges[a];
-      for (std::uint64_t b = (from + kBlock - 1) / kBlock; b * kBlock < to; ++b)
+      for (std::uint64_t b = (from + kBlock - 1) / kBlock; b * kBlock < to; ++b) {
         slice.facts.checksum_blocks.push_back({numbered + b, hash_block(hashed[a].data, hashed[a].size, hashed[a].seed, b)});
+        if (a > 0)  // an edge array's block, read once: its pages go (the offsets stay, a vertex's 8 bytes)
+          file.release(static_cast<const char*>(hashed[a].data) + b * kBlock,
+                       std::min(kBlock, hashed[a].size - b * kBlock));
+      }
       numbered += block_count(hashed[a].size);
     }
     // Every part's blocks together make the checksum, compared with the header's on every part.

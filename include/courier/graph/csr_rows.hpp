@@ -1,0 +1,45 @@
+#pragma once
+// CsrRows: a part of a .csr file's rows, borrowed from the mapped file rather than expanded into an
+// EdgeList (16 bytes an edge). Distributed loading reads them in passes of a bounded window and
+// releases each window's pages once read, so a rank's part costs its resident memory only while a
+// window of it is being read (graph/slice.hpp: ReadOptions::csr_rows).
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+
+#include "courier/core/buffer.hpp"
+#include "courier/core/mapped_file.hpp"
+#include "courier/graph/csr.hpp"
+
+namespace courier::graph {
+
+struct CsrRows {
+  vertex_t first = 0;        // the part's first row, a global vertex id
+  Buffer<edge_t> offsets;    // rows() + 1 entries, the file's: row first + r has edges [offsets[r], offsets[r+1])
+  Buffer<vertex_t> targets;  // the part's edges' targets: edge k of the part is the file's offsets[0] + k
+  CsrWeights weights;        // the same edges' weights, or none
+  std::shared_ptr<const MappedFile> file;
+
+  vertex_t rows() const { return offsets.empty() ? 0 : offsets.size() - 1; }
+  edge_t edges() const { return targets.size(); }
+  edge_t edge_begin() const { return offsets.empty() ? 0 : offsets[0]; }
+
+  // Drops the pages of edges [from, to) of the part (targets and weights) from resident memory.
+  void release(edge_t from, edge_t to) const;
+
+  // Calls f(source, target, k) for the part's edges k in [from, to), in order.
+  template <class F>
+  void visit(edge_t from, edge_t to, F&& f) const {
+    if (from >= to) return;
+    const edge_t base = edge_begin();
+    // The row holding edge `from`: the last row starting at or before it.
+    vertex_t r =
+        static_cast<vertex_t>(std::upper_bound(offsets.begin(), offsets.end(), base + from) - offsets.begin()) - 1;
+    for (edge_t k = from; k < to; ++k) {
+      while (offsets[r + 1] <= base + k) ++r;
+      f(first + r, targets[k], k);
+    }
+  }
+};
+
+}  // namespace courier::graph
