@@ -75,8 +75,8 @@ bool intact(const std::byte* data, std::size_t size, std::uint64_t k) {
 std::size_t message_size(std::uint64_t h, std::size_t eager, std::size_t max_bytes) {
   const std::uint64_t bucket = h % 100;
   h /= 100;
-  if (bucket < 60) return h % 65;           // tiny, 0 included
-  if (bucket < 92) return h % (eager + 1);  // up to the eager limit
+  if (bucket < 90) return h % 65;           // tiny, 0 included
+  if (bucket < 99) return h % (eager + 1);  // up to the eager limit
   return h % (max_bytes + 1);               // past it, by rendezvous
 }
 
@@ -340,9 +340,13 @@ int main(int argc, char** argv) {
     std::uint64_t all[4];
     MPI_Allreduce(mine, all, 4, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
     int flat = memory.flat() ? 1 : 0, all_flat = 0;
+    if (!flat) {
+      std::fprintf(stderr, "soak: rank %d: resident %.1f MB at a fifth, %.1f MB at the end: GROWING\n", rank,
+                   static_cast<double>(memory.at_fifth) / 1e6, static_cast<double>(memory.last) / 1e6);
+    }
+    for (const std::string& e : shared.errors) std::fprintf(stderr, "soak: %s\n", e.c_str());
     MPI_Allreduce(&flat, &all_flat, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     shared.total = {all[0], all[1], all[2], all[3]};
-    if (!all_flat) shared.total.errors += 0;  // reported per rank below
     const int code = rank == 0 ? report(config, transport, ranks, shared, memory, elapsed()) : 0;
     int worst = code;
     MPI_Allreduce(&code, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
