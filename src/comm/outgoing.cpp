@@ -5,61 +5,80 @@
 
 namespace courier::comm {
 
-Outgoing::Outgoing(net::Device& device, PacketPool& pool, ProgressLock& lock, const OriginSlots& slots,
-                   rank_t ranks, std::size_t queue_packets)
+Outgoing::Outgoing(net::Device& device, PacketPool& pool, ProgressLock& lock, const OriginSlots& slots, rank_t ranks,
+                   std::size_t queue_packets)
     : device_(device),
       pool_(pool),
       lock_(lock),
       slots_(slots),
       frame_bytes_(device.max_frame_bytes()),
-      dirty_((static_cast<std::size_t>(ranks) + 63) / 64),
-      held_(ranks) {
-  for (rank_t r = 0; r < ranks; ++r) {
-    destinations_.push_back(std::make_unique<Destination>(queue_packets, frame_bytes_));
-  }
+      queue_packets_(queue_packets),
+      pending_(new std::atomic<std::uint32_t>[static_cast<std::size_t>(ranks)]),
+      queue_(pool.count()),
+      held_(ranks, frame_bytes_) {
+  for (rank_t r = 0; r < ranks; ++r) pending_[static_cast<std::size_t>(r)].store(0, std::memory_order_relaxed);
+}
+
+std::size_t Outgoing::fixed_bytes(rank_t ranks, std::size_t packet_count, std::size_t frame_bytes) {
+  const auto peers = static_cast<std::size_t>(ranks);
+  // pending_ and the packings' pointers per peer; the queue's cells; the frame.
+  return peers * (sizeof(std::atomic<std::uint32_t>) + sizeof(std::unique_ptr<Packing>) + sizeof(rank_t)) +
+         std::bit_ceil(packet_count) * cache_line_bytes + frame_bytes + sizeof(Outgoing);
 }
 
 bool Outgoing::enqueue(rank_t dest, wire::Header h, std::span<const std::byte> payload, std::size_t payload_bytes) {
+  std::atomic<std::uint32_t>& pending = pending_[static_cast<std::size_t>(dest)];
+  // Counted before it is pushed, so the latency path never overtakes a packet on its way.
+  if (pending.fetch_add(1, std::memory_order_acq_rel) >= queue_packets_) {
+    pending.fetch_sub(1, std::memory_order_relaxed);
+    return false;
+  }
   std::byte* packet = pool_.try_acquire();
-  if (packet == nullptr) return false;
+  if (packet == nullptr) {
+    pending.fetch_sub(1, std::memory_order_relaxed);
+    return false;
+  }
   h.payload = static_cast<std::uint32_t>(payload_bytes);
   std::memcpy(packet, &h, sizeof h);
   if (!payload.empty()) std::memcpy(packet + sizeof h, payload.data(), payload.size());
-  if (!destination(dest).packets.try_push(packet)) {
+  if (!queue_.try_push(Queued{packet, dest})) {  // room for every packet: only a spurious failure
     pool_.release(packet);
+    pending.fetch_sub(1, std::memory_order_relaxed);
     return false;
   }
-  mark_dirty(dest);
   return true;
 }
 
-void Outgoing::mark_dirty(rank_t dest) {
-  // Read-modify-writes only, so that the push into the queue is ordered before the flag without
-  // fences: whoever clears the flag next (acquire, flush_listed) sees the push. The first poster
-  // to raise the flag since the lock holder last cleared it also sets dest's bit in the bitmap.
-  if (destination(dest).queued.exchange(true, std::memory_order_acq_rel)) return;
-  const std::uint64_t bit = std::uint64_t{1} << (static_cast<std::size_t>(dest) % 64);
-  dirty_[static_cast<std::size_t>(dest) / 64].fetch_or(bit, std::memory_order_release);
+Outgoing::Packing& Outgoing::packing(Held& held, rank_t dest) {
+  std::unique_ptr<Packing>& p = held.packings[static_cast<std::size_t>(dest)];
+  if (!p) {
+    p = std::make_unique<Packing>();
+    ++held.made;
+  }
+  return *p;
 }
 
 bool Outgoing::try_send_direct(rank_t dest, const wire::Header& h, std::span<const std::byte> payload) {
-  Destination& d = destination(dest);
-  if (!d.packets.empty_approx()) return false;  // keep this thread's earlier packets first
+  // Keep this thread's earlier packets first.
+  if (pending_[static_cast<std::size_t>(dest)].load(std::memory_order_acquire) != 0) return false;
   ProgressLock::Guard lock = lock_.try_hold();
   if (!lock) return false;
   Held& held = held_.get(lock.token());
-  Packing& p = d.packing.get(lock.token());
+  Packing& p = packing(held, dest);
   if (!p.nothing_held() || p.direct_round == held.round) return false;
   p.direct_round = held.round;
   const std::size_t used = wire::packed_size(h);
-  std::byte* out = p.frame.data();
+  std::byte* out = held.frame.data();
   std::memcpy(out, &h, sizeof h);
   if (!payload.empty()) std::memcpy(out + sizeof h, payload.data(), payload.size());
   ++p.packets_sent;
   bump(counters_.packets_sent);
   count_packed(h);
-  // Accepted either way: a frame the transport refuses stays packed for the next flush.
-  if (!send_frame(dest, p, used)) list_for_flush(held, dest, p);
+  // Accepted either way: a frame the transport refuses is kept for the next flush.
+  if (!send_frame(dest, std::span(held.frame).first(used))) {
+    p.kept.assign(out, out + used);
+    list_for_flush(held, dest, p);
+  }
   return true;
 }
 
@@ -69,27 +88,24 @@ void Outgoing::list_for_flush(Held& held, rank_t dest, Packing& p) {
   held.flushing.push_back(dest);
 }
 
+void Outgoing::take_queued(Held& held) {
+  Queued q;
+  while (queue_.try_pop(q)) {
+    Packing& p = packing(held, q.dest);
+    p.queued.push_back(q.packet);
+    list_for_flush(held, q.dest, p);
+  }
+}
+
 std::size_t Outgoing::flush_listed(ProgressToken token) {
   Held& held = held_.get(token);
-  for (std::size_t w = 0; w < dirty_.size(); ++w) {
-    if (dirty_[w].load(std::memory_order_relaxed) == 0) continue;
-    std::uint64_t bits = dirty_[w].exchange(0, std::memory_order_acquire);
-    while (bits != 0) {
-      const auto dest = static_cast<rank_t>(w * 64 + static_cast<std::size_t>(std::countr_zero(bits)));
-      bits &= bits - 1;
-      // Cleared before the queue is read: a packet pushed after this raises the flag again.
-      Destination& d = destination(dest);
-      d.queued.exchange(false, std::memory_order_acq_rel);
-      list_for_flush(held, dest, d.packing.get(token));
-    }
-  }
+  if (!queue_.empty_approx()) take_queued(held);
   if (held.flushing.empty()) return 0;
   const std::size_t frames_before = counters_.frames_sent.load(std::memory_order_relaxed);
   for (std::size_t i = 0; i < held.flushing.size();) {
     const rank_t dest = held.flushing[i];
-    Destination& d = destination(dest);
-    Packing& p = d.packing.get(token);
-    if (flush(dest, d, p)) {
+    Packing& p = *held.packings[static_cast<std::size_t>(dest)];
+    if (flush(held, dest, p)) {
       p.listed = false;
       held.flushing[i] = held.flushing.back();
       held.flushing.pop_back();
@@ -100,23 +116,29 @@ std::size_t Outgoing::flush_listed(ProgressToken token) {
   return counters_.frames_sent.load(std::memory_order_relaxed) - frames_before;
 }
 
-bool Outgoing::send_frame(rank_t dest, Packing& p, std::size_t used) {
-  if (device_.try_send(dest, std::span(p.frame).first(used)) == Post::retry) {
+bool Outgoing::send_frame(rank_t dest, std::span<const std::byte> frame) {
+  if (device_.try_send(dest, frame) == Post::retry) {
     bump(counters_.device_retries);
-    p.frame_used = used;  // kept packed; the next flush offers it again
     return false;
   }
   bump(counters_.frames_sent);
-  bump(counters_.frame_bytes_sent, used);
-  p.frame_used = 0;
+  bump(counters_.frame_bytes_sent, frame.size());
   return true;
 }
 
-bool Outgoing::flush(rank_t dest, Destination& d, Packing& p) {
+bool Outgoing::flush(Held& held, rank_t dest, Packing& p) {
   for (int frames = 0; frames < 4; ++frames) {
-    if (p.frame_used == 0) fill_frame(dest, d, p);
-    if (p.frame_used == 0) return p.carry == nullptr;  // nothing left, unless a GET waits to be exposed
-    if (!send_frame(dest, p, p.frame_used)) return false;
+    if (!p.kept.empty()) {
+      if (!send_frame(dest, p.kept)) return false;
+      std::vector<std::byte>().swap(p.kept);  // its buffer goes too: peers refused rarely hold none
+      continue;
+    }
+    const std::size_t used = fill_frame(held, dest, p);
+    if (used == 0) return p.nothing_held();  // nothing left, unless a GET waits to be exposed
+    if (!send_frame(dest, std::span(held.frame).first(used))) {
+      p.kept.assign(held.frame.data(), held.frame.data() + used);
+      return false;
+    }
   }
   return false;  // more may wait; give the other destinations their turn first
 }
@@ -145,13 +167,13 @@ void Outgoing::count_packed(const wire::Header& h) {
   }
 }
 
-void Outgoing::fill_frame(rank_t dest, Destination& d, Packing& p) {
-  std::byte* out = p.frame.data();
+std::size_t Outgoing::fill_frame(Held& held, rank_t dest, Packing& p) {
+  std::byte* out = held.frame.data();
   std::size_t used = 0;
   std::size_t packed = 0;
   while (true) {
-    if (!p.control.empty()) {
-      const std::vector<std::byte>& bytes = p.control.front();
+    if (p.control_next < p.control.size()) {
+      const std::vector<std::byte>& bytes = p.control[p.control_next];
       if (used + bytes.size() > frame_bytes_) break;
       std::memcpy(out + used, bytes.data(), bytes.size());
       used += bytes.size();
@@ -159,18 +181,17 @@ void Outgoing::fill_frame(rank_t dest, Destination& d, Packing& p) {
         ++p.packets_sent;
         ++packed;
       }
-      p.control.pop_front();
+      if (++p.control_next == p.control.size()) {
+        p.control.clear();
+        p.control_next = 0;
+      }
       continue;
     }
-    std::byte* packet = p.carry;
-    if (packet == nullptr && !d.packets.try_pop(packet)) break;
-    p.carry = nullptr;
+    if (p.queued_next == p.queued.size()) break;
+    std::byte* packet = p.queued[p.queued_next];
     wire::Header h;
     std::memcpy(&h, packet, sizeof h);
-    if (used + wire::packed_size(h) > frame_bytes_) {
-      p.carry = packet;
-      break;
-    }
+    if (used + wire::packed_size(h) > frame_bytes_) break;
     if (h.type == wire::Type::get) {
       // Expose the destination only now: the device belongs to the lock holder, not to the poster.
       const Transfer& rec = slots_[h.a];
@@ -178,7 +199,6 @@ void Outgoing::fill_frame(rank_t dest, Destination& d, Packing& p) {
       if (device_.try_expose(dest, std::span(rec.destination, rec.size), get_expose_flag | h.a, named) ==
           Post::retry) {
         bump(counters_.device_retries);
-        p.carry = packet;
         break;
       }
       std::memcpy(packet + sizeof h, &named, sizeof named);
@@ -187,11 +207,16 @@ void Outgoing::fill_frame(rank_t dest, Destination& d, Packing& p) {
     used += wire::packed_size(h);
     count_packed(h);
     pool_.release(packet);
+    unqueued(dest);
     ++p.packets_sent;
     ++packed;
+    if (++p.queued_next == p.queued.size()) {
+      p.queued.clear();
+      p.queued_next = 0;
+    }
   }
   bump(counters_.packets_sent, packed);
-  p.frame_used = used;
+  return used;
 }
 
 void Outgoing::send_control(ProgressToken token, rank_t dest, const wire::Header& h,
@@ -201,51 +226,55 @@ void Outgoing::send_control(ProgressToken token, rank_t dest, const wire::Header
   header.payload = static_cast<std::uint32_t>(payload.size());
   std::memcpy(bytes.data(), &header, sizeof header);
   if (!payload.empty()) std::memcpy(bytes.data() + sizeof header, payload.data(), payload.size());
-  Packing& p = destination(dest).packing.get(token);
+  Held& held = held_.get(token);
+  Packing& p = packing(held, dest);
   p.control.push_back(std::move(bytes));
-  list_for_flush(held_.get(token), dest, p);
+  list_for_flush(held, dest, p);
 }
 
 bool Outgoing::holds_packets(ProgressToken token) const {
-  for (const auto& d : destinations_) {
-    if (!d->packing.get(token).nothing_held() || !d->packets.empty_approx()) return true;
-  }
-  return false;
+  // Whatever a Packing holds keeps it listed until it is sent.
+  return !held_.get(token).flushing.empty() || !queue_.empty_approx();
 }
 
 bool Outgoing::control_sent(ProgressToken token, rank_t dest) const {
-  const Packing& p = destinations_[static_cast<std::size_t>(dest)]->packing.get(token);
-  return p.control.empty() && p.frame_used == 0;
+  const std::unique_ptr<Packing>& p = held_.get(token).packings[static_cast<std::size_t>(dest)];
+  return !p || (p->control_next == p->control.size() && p->kept.empty());
 }
 
 std::uint64_t Outgoing::packets_sent(ProgressToken token, rank_t dest) const {
-  return destinations_[static_cast<std::size_t>(dest)]->packing.get(token).packets_sent;
+  const std::unique_ptr<Packing>& p = held_.get(token).packings[static_cast<std::size_t>(dest)];
+  return p ? p->packets_sent : 0;
 }
 
 void Outgoing::drop_unsent(ProgressToken token) {
-  for (const auto& d : destinations_) {
-    Packing& p = d->packing.get(token);
-    std::byte* packet = p.carry;
-    p.carry = nullptr;
-    while (packet != nullptr || d->packets.try_pop(packet)) {
-      pool_.release(packet);
+  Held& held = held_.get(token);
+  take_queued(held);
+  for (const rank_t dest : held.flushing) {
+    Packing& p = *held.packings[static_cast<std::size_t>(dest)];
+    for (std::size_t i = p.queued_next; i < p.queued.size(); ++i) {
+      pool_.release(p.queued[i]);
+      unqueued(dest);
       bump(counters_.dropped);
-      packet = nullptr;
     }
-    if (p.frame_used > 0) bump(counters_.dropped);
-    p.frame_used = 0;
+    p.queued.clear();
+    p.queued_next = 0;
+    if (!p.kept.empty()) bump(counters_.dropped);
+    p.kept.clear();
   }
 }
 
 void Outgoing::release_queued(ProgressToken token) {
-  for (const auto& d : destinations_) {
-    Packing& p = d->packing.get(token);
-    std::byte* packet = p.carry;
-    p.carry = nullptr;
-    while (packet != nullptr || d->packets.try_pop(packet)) {
-      pool_.release(packet);
-      packet = nullptr;
+  Held& held = held_.get(token);
+  take_queued(held);
+  for (const rank_t dest : held.flushing) {
+    Packing& p = *held.packings[static_cast<std::size_t>(dest)];
+    for (std::size_t i = p.queued_next; i < p.queued.size(); ++i) {
+      pool_.release(p.queued[i]);
+      unqueued(dest);
     }
+    p.queued.clear();
+    p.queued_next = 0;
   }
 }
 

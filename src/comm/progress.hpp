@@ -7,6 +7,7 @@
 // with completions waiting are listed (Delivery's backlog), destinations with packets queued are
 // marked in a bitmap by the posters (Outgoing), so an idle round reads a few words, whatever the
 // number of endpoints and ranks.
+#include <algorithm>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -34,7 +35,11 @@ class Progress {
         outgoing(device, pool, lock, slots, device.ranks(), options.queue_packets),
         delivery(shutdown),
         rendezvous(device, slots, endpoints, outgoing, delivery, device.rank()),
-        arrivals(endpoints, windows, delivery, rendezvous, device.ranks(), options.packet_count),
+        // Packets kept for endpoints not created yet stop the reading past this many. Not the
+        // pool's size, which may be tiny (many ranks as threads, chaos mode): a limit of a few
+        // would stop a rank reading the very message that lets it create the endpoint.
+        arrivals(endpoints, windows, delivery, rendezvous, device.ranks(),
+                 std::max<std::size_t>(options.packet_count, 2048)),
         lock_(lock),
         device_(device) {}
 

@@ -1,5 +1,6 @@
 #include "courier/comm/runtime.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "courier/core/error.hpp"
@@ -34,6 +35,17 @@ void Runtime::shutdown() {
 
 void Runtime::expose_window(window_id id, std::span<std::byte> memory) {
   state_->windows.expose(id, memory);
+}
+
+std::uint64_t Runtime::estimate_bytes(rank_t ranks, const RuntimeOptions& options, std::size_t frame_bytes) {
+  const std::size_t eager = std::min(options.eager_bytes, frame_bytes);
+  const std::uint64_t packet =
+      (sizeof(wire::Header) + eager + cache_line_bytes - 1) / cache_line_bytes * cache_line_bytes;
+  const std::uint64_t pool = options.packet_count * (packet + cache_line_bytes);  // packets and the free queue
+  const std::uint64_t slots = options.max_rendezvous * (sizeof(Transfer) + cache_line_bytes);
+  const auto peers = static_cast<std::uint64_t>(ranks);
+  return pool + slots + Outgoing::fixed_bytes(ranks, options.packet_count, frame_bytes) + sizeof(RuntimeState) +
+         peers * (Outgoing::bytes_per_destination + 24 /* arrivals per source */);
 }
 
 Stats Runtime::stats() const {

@@ -216,25 +216,16 @@ void LciChannel::hand_over() {
   runtime_.flush();
 }
 
-std::vector<std::uint64_t> LciChannel::all_gather(std::uint64_t bits) {
-  const rank_t ranks = runtime_.ranks(), me = runtime_.rank();
-  std::vector<std::uint64_t> values(static_cast<std::size_t>(ranks));
-  values[me] = bits;
-  const std::uint64_t sequence = ++collective_;
-  std::byte payload[sizeof bits];
-  std::memcpy(payload, &bits, sizeof bits);
-  for (rank_t peer = 0; peer < ranks; ++peer)
-    if (peer != me) post(collectives_, peer, sequence, payload, nullptr);
-
-  rank_t missing = ranks - 1;
-  // A faster rank may already have sent its value for this sequence, or even the next one.
-  for (auto it = early_values_.find(sequence); it != early_values_.end() && it->first == sequence;
+void LciChannel::wait_values(std::uint64_t tag, std::size_t count,
+                             const std::function<void(rank_t, std::uint64_t)>& use) {
+  // A faster rank may already have sent its value for this tag, or even a later one.
+  for (auto it = early_values_.find(tag); count > 0 && it != early_values_.end() && it->first == tag;
        it = early_values_.erase(it)) {
-    values[it->second.first] = it->second.second;
-    --missing;
+    use(it->second.first, it->second.second);
+    --count;
   }
   Backoff backoff(wait_);
-  while (missing > 0) {
+  while (count > 0) {
     comm::Completion c;
     if (!collectives_.poll(c)) {  // the poll ran a round of progress
       backoff.pause();
@@ -244,30 +235,93 @@ std::vector<std::uint64_t> LciChannel::all_gather(std::uint64_t bits) {
     std::uint64_t value;
     std::memcpy(&value, c.data, sizeof value);
     collectives_.release(c);
-    if (c.tag == sequence) {
-      values[c.rank] = value;
-      --missing;
+    if (c.tag == tag) {
+      use(c.rank, value);
+      --count;
     } else {
       early_values_.emplace(c.tag, std::make_pair(c.rank, value));
     }
   }
+}
+
+void LciChannel::post_value(rank_t peer, std::uint64_t tag, std::uint64_t bits) {
+  std::byte payload[sizeof bits];
+  std::memcpy(payload, &bits, sizeof bits);
+  post(collectives_, peer, tag, payload, nullptr);
+}
+
+std::vector<std::uint64_t> LciChannel::all_gather(std::uint64_t bits) {
+  const rank_t ranks = runtime_.ranks(), me = runtime_.rank();
+  std::vector<std::uint64_t> values(static_cast<std::size_t>(ranks));
+  values[me] = bits;
+  const std::uint64_t tag = 2 * ++collective_;
+  for (rank_t peer = 0; peer < ranks; ++peer)
+    if (peer != me) post_value(peer, tag, bits);
+  wait_values(tag, static_cast<std::size_t>(ranks - 1),
+              [&](rank_t source, std::uint64_t value) { values[source] = value; });
   hand_over();  // the peers still waiting need this rank's value
   return values;
 }
 
+// A binomial tree rooted at rank 0: rank r's parent is r with its lowest set bit cleared, its
+// children r + 2^k for every 2^k below that bit. Partial results go up (tag 2s), the root's result
+// comes down (tag 2s + 1). A rank combines its children's values in child order, whatever the
+// order they arrive in, so a run gives the same bits every time.
+std::uint64_t LciChannel::reduce_tree(std::uint64_t bits, std::uint64_t (*combine)(std::uint64_t, std::uint64_t)) {
+  const rank_t ranks = runtime_.ranks(), me = runtime_.rank();
+  const std::uint64_t tag = 2 * ++collective_;
+  std::vector<rank_t> children;
+  for (rank_t step = 1; step < ranks && (me & step) == 0; step <<= 1) {
+    if (me + step < ranks) children.push_back(me + step);
+  }
+  std::vector<std::uint64_t> partial(children.size());
+  wait_values(tag, children.size(), [&](rank_t source, std::uint64_t value) {
+    const auto at = std::find(children.begin(), children.end(), source);
+    if (at == children.end()) {
+      throw Error(
+          fmt::format("LciChannel: rank {} got a collective's partial result from rank {}, not its child", me, source));
+    }
+    partial[static_cast<std::size_t>(at - children.begin())] = value;
+  });
+  std::uint64_t result = bits;
+  for (std::uint64_t value : partial) result = combine(result, value);
+  if (me != 0) {
+    post_value(me & (me - 1), tag, result);
+    wait_values(tag + 1, 1, [&](rank_t, std::uint64_t value) { result = value; });
+  }
+  for (rank_t child : children) post_value(child, tag + 1, result);
+  hand_over();  // the children wait for the result
+  return result;
+}
+
+namespace {
+std::uint64_t add_u64(std::uint64_t a, std::uint64_t b) { return a + b; }
+std::uint64_t add_f64(std::uint64_t a, std::uint64_t b) {
+  return std::bit_cast<std::uint64_t>(std::bit_cast<double>(a) + std::bit_cast<double>(b));
+}
+std::uint64_t max_f64(std::uint64_t a, std::uint64_t b) {
+  return std::bit_cast<std::uint64_t>(std::max(std::bit_cast<double>(a), std::bit_cast<double>(b)));
+}
+}  // namespace
+
+bool LciChannel::collectives_by_tree() const { return runtime_.ranks() > tree_collective_ranks; }
+
 std::uint64_t LciChannel::sum_all(std::uint64_t value) {
+  if (collectives_by_tree()) return reduce_tree(value, add_u64);
   std::uint64_t sum = 0;
   for (std::uint64_t v : all_gather(value)) sum += v;
   return sum;
 }
 
 double LciChannel::sum_all(double value) {
+  if (collectives_by_tree()) return std::bit_cast<double>(reduce_tree(std::bit_cast<std::uint64_t>(value), add_f64));
   double sum = 0;  // in rank order on every rank: every rank gets the same bits
   for (std::uint64_t v : all_gather(std::bit_cast<std::uint64_t>(value))) sum += std::bit_cast<double>(v);
   return sum;
 }
 
 double LciChannel::max_all(double value) {
+  if (collectives_by_tree()) return std::bit_cast<double>(reduce_tree(std::bit_cast<std::uint64_t>(value), max_f64));
   double result = value;
   for (std::uint64_t v : all_gather(std::bit_cast<std::uint64_t>(value))) result = std::max(result, std::bit_cast<double>(v));
   return result;

@@ -21,7 +21,7 @@ TEST(CommBackpressure, TwoPacketPoolAndSlowReceiverDeliverEverything) {
   options.eager_bytes = 1024;
   options.initial_endpoint.queue_capacity = 4;
   courier::net::LocalOptions local;
-  local.ring_frames = 2;
+  local.pool_frames = 2;
   World world(2, options, local);
   constexpr int messages = 400;
   std::vector<std::byte> small(24, std::byte{5}), large(5000, std::byte{6});
@@ -82,7 +82,7 @@ TEST(CommBackpressure, ReceiverThatNeverReceivesMakesSenderRetryThenShutsDown) {
   options.initial_endpoint.queue_capacity = 16;
   options.shutdown_timeout = 5s;
   courier::net::LocalOptions local;
-  local.ring_frames = 2;
+  local.pool_frames = 2;
   local.frame_bytes = 1024;
   World world(2, options, local);
   std::atomic<std::uint64_t> accepted{0};

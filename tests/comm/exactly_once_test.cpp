@@ -55,7 +55,7 @@ TEST(CommExactlyOnce, FourRanksExplicitProgress) { exactly_once(4, 1, 200, false
 
 TEST(CommExactlyOnce, DelayedReorderedFramesTinyRings) {
   courier::net::LocalOptions local;
-  local.ring_frames = 2;
+  local.pool_frames = 2;
   local.faults.enabled = true;
   local.faults.seed = 7;
   exactly_once(3, 2, 200, true, local);
@@ -63,7 +63,7 @@ TEST(CommExactlyOnce, DelayedReorderedFramesTinyRings) {
 
 TEST(CommExactlyOnce, DelayedReorderedFramesExplicitProgress) {
   courier::net::LocalOptions local;
-  local.ring_frames = 1;
+  local.pool_frames = 1;
   local.faults.enabled = true;
   local.faults.seed = 11;
   exactly_once(2, 2, 200, false, local);

@@ -183,7 +183,7 @@ TEST(MailboxDelivery, TinyPacketPoolAndFaultyTransport) {
   courier::net::LocalOptions local;
   local.faults.enabled = true;
   local.faults.seed = 7;
-  local.ring_frames = 4;
+  local.pool_frames = 4;
   for (mb::Routing r : {mb::Routing::no_route, mb::Routing::node_local, mb::Routing::node_remote, mb::Routing::nlnr}) {
     run_exchange({8, mb::Layout{4, 2}, r, 256}, 50, 2, 2, 2, options, local);
   }

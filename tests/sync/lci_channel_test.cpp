@@ -3,11 +3,12 @@
 // phase, collectives agree, and recycled buffers keep the footprint small.
 #include "courier/sync/lci_channel.hpp"
 
+#include <gtest/gtest.h>
+
 #include <algorithm>
+#include <bit>
 #include <numeric>
 #include <random>
-
-#include <gtest/gtest.h>
 
 #include "courier/comm/local_world.hpp"
 
@@ -78,6 +79,30 @@ TEST(LciChannel, CollectivesAgreeOnEveryRank) {
       ASSERT_EQ(channel.sum_all(0.1 * (channel.rank() + 1)), 0.1 + 0.2 + 0.30000000000000004);
     }
   });
+}
+
+// Above 32 ranks collectives go by a binomial tree: every rank gets the same result, in rounds
+// that overlap (a fast rank may start the next collective while a slow one ends this one), and
+// the double sum is the same bits on every rank and in every run.
+TEST(LciChannel, TreeCollectivesAgreeOnEveryRank) {
+  constexpr int ranks = 37;
+  std::vector<double> sums(ranks);
+  comm::RuntimeOptions options;
+  options.progress_thread = false;
+  comm::run_local(
+      ranks,
+      [&](comm::Runtime& runtime) {
+        LciChannel channel(runtime);
+        const auto r = static_cast<std::uint64_t>(channel.rank());
+        for (std::uint64_t round = 0; round < 4; ++round) {
+          ASSERT_EQ(channel.sum_all(r + round), std::uint64_t(ranks * (ranks - 1) / 2 + ranks * round));
+          ASSERT_EQ(channel.max_all(double(r * round)), double((ranks - 1) * round));
+        }
+        sums[channel.rank()] = channel.sum_all(0.1 * double(r + 1));
+      },
+      options);
+  for (double s : sums) EXPECT_EQ(std::bit_cast<std::uint64_t>(s), std::bit_cast<std::uint64_t>(sums[0]));
+  EXPECT_NEAR(sums[0], 0.1 * ranks * (ranks + 1) / 2, 1e-9);
 }
 
 TEST(LciChannel, RestartingThePeakForgetsAnEarlierPhasesBuffers) {

@@ -120,7 +120,7 @@ TEST(LciFlowControl, RanksSendingToEachOtherFinishWithTinyPoolsAndFaults) {
       options.packet_count = 8;
       options.queue_packets = 4;
       net::LocalOptions local;
-      local.ring_frames = 2;
+      local.pool_frames = 2;
       local.faults.enabled = true;
       local.faults.seed = window * 10 + static_cast<std::uint64_t>(ranks);
       comm::run_local(
@@ -147,7 +147,7 @@ TEST(LciFlowControl, SubstrateWithAOneMessageWindowGivesEveryProxyTheMinimum) {
     comm::RuntimeOptions options;
     options.packet_count = 16;
     net::LocalOptions local;
-    local.ring_frames = 2;
+    local.pool_frames = 2;
     local.faults.enabled = true;
     comm::run_local(
         ranks,

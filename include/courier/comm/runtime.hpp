@@ -96,6 +96,11 @@ class Runtime {
 
   Stats stats() const;
 
+  // Bytes one rank's runtime may hold at most with `options` in a world of `ranks` ranks on a
+  // transport of `frame_bytes` frames, if it sent to every peer: a part fixed per rank (the pool,
+  // its queues, the frame) plus a small part per peer sent to (Outgoing::bytes_per_destination).
+  static std::uint64_t estimate_bytes(rank_t ranks, const RuntimeOptions& options, std::size_t frame_bytes);
+
   // Collective: see above. Idempotent. Throws courier::Error if a peer never shut down.
   void shutdown();
 

@@ -13,6 +13,7 @@
 // as labels at the senders, which gather them only when room comes back (Channel::may_send).
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -96,8 +97,17 @@ class LciChannel final : public Channel {
   std::optional<Received> take(const comm::Completion& completion);
   // A message from `source` was taken: its room goes back to the sender, a batch at a time.
   void give_room(rank_t source);
-  // All ranks' contributions to collective `sequence`, in rank order.
+  // All ranks' contributions to the next collective, in rank order: one message to every peer,
+  // for up to tree_collective_ranks ranks.
   std::vector<std::uint64_t> all_gather(std::uint64_t bits);
+  // Above tree_collective_ranks ranks: the next collective's result by a binomial tree, 2 (ranks -
+  // 1) messages in all instead of ranks x (ranks - 1), and no rank talks to every other.
+  static constexpr rank_t tree_collective_ranks = 32;
+  bool collectives_by_tree() const;
+  std::uint64_t reduce_tree(std::uint64_t bits, std::uint64_t (*combine)(std::uint64_t, std::uint64_t));
+  // `count` values of collective message `tag`, from early_values_ first, then as they arrive.
+  void wait_values(std::uint64_t tag, std::size_t count, const std::function<void(rank_t, std::uint64_t)>& use);
+  void post_value(rank_t peer, std::uint64_t tag, std::uint64_t bits);
 
   comm::Runtime& runtime_;
   const bool stream_;

@@ -9,21 +9,19 @@
 namespace courier::net {
 
 namespace {
-constexpr std::size_t frames_per_source_per_progress = 4;
-constexpr std::size_t notices_per_source_per_progress = 64;
+// Cells read per progress call at most, so a caller's round stays short when peers flood it.
+constexpr std::size_t cells_per_progress = 64;
 }  // namespace
 
 LocalDevice::LocalDevice(std::shared_ptr<LocalFabric::State> state, rank_t rank)
-    : state_(std::move(state)), rank_(rank), ranks_(state_->ranks), frame_bytes_(state_->options.frame_bytes),
+    : state_(std::move(state)),
+      rank_(rank),
+      ranks_(state_->ranks),
+      frame_bytes_(state_->options.frame_bytes),
       faults_(state_->options.faults.enabled),
-      random_(state_->options.faults.seed * 0x9e3779b97f4a7c15ULL + static_cast<std::uint64_t>(rank)) {
-  for (rank_t peer = 0; peer < ranks_; ++peer) {
-    frames_out_.push_back(&state_->frames(rank_, peer));
-    frames_in_.push_back(&state_->frames(peer, rank_));
-    notices_out_.push_back(&state_->notices(rank_, peer));
-    notices_in_.push_back(&state_->notices(peer, rank_));
-  }
-}
+      inbox_(state_->inbox(rank)),
+      pool_(state_->pool(rank)),
+      random_(state_->options.faults.seed * 0x9e3779b97f4a7c15ULL + static_cast<std::uint64_t>(rank)) {}
 
 rank_t LocalDevice::ranks() const { return ranks_; }
 std::size_t LocalDevice::max_frame_bytes() const { return frame_bytes_; }
@@ -44,7 +42,29 @@ Post LocalDevice::try_send(rank_t dest, std::span<const std::byte> frame) {
                 std::to_string(frame_bytes_));
   }
   if (faults_ && chance(state_->options.faults.retry_probability)) return Post::retry;
-  return frames_out_[static_cast<std::size_t>(dest)]->try_push(frame) ? Post::done : Post::retry;
+  Inbox& inbox = state_->inbox(dest);
+  if (frame.size() <= Inbox::inline_bytes) {  // bounded by the inbox alone
+    const bool pushed = inbox.try_push([&](Inbox::Cell& cell) {
+      cell.source = rank_;
+      cell.kind = Inbox::Kind::inline_frame;
+      cell.reserved2 = static_cast<std::uint16_t>(frame.size());
+      if (!frame.empty()) std::memcpy(cell.data, frame.data(), frame.size());
+    });
+    return pushed ? Post::done : Post::retry;
+  }
+  if (!pool_.try_admit()) return Post::retry;
+  // Copied only once the inbox has taken the cell: a full inbox costs no copy.
+  const std::uint32_t index = pool_.take();
+  std::byte* buffer = pool_.buffer(index);
+  std::memcpy(buffer, frame.data(), frame.size());
+  const bool pushed = inbox.try_push([&](Inbox::Cell& cell) {
+    cell.source = rank_;
+    cell.kind = Inbox::Kind::pooled_frame;
+    const std::uint64_t word = (std::uint64_t{index} << 32) | frame.size();
+    std::memcpy(cell.data, &word, sizeof word);
+  });
+  if (!pushed) pool_.give_back(index);  // its own stack, and the admission back
+  return pushed ? Post::done : Post::retry;
 }
 
 Post LocalDevice::try_expose(rank_t origin, std::span<std::byte> region, std::uint64_t context,
@@ -66,15 +86,57 @@ Post LocalDevice::try_put(rank_t target, const RemoteRegion& region, std::span<c
                 std::to_string(region.bytes) + "; a put must fill its exposed region exactly");
   }
   if (faults_ && chance(state_->options.faults.retry_probability)) return Post::retry;
-  auto& notices = *notices_out_[static_cast<std::size_t>(target)];
-  if (notices.full()) return Post::retry;
-  if (!data.empty()) std::memcpy(reinterpret_cast<void*>(region.address), data.data(), data.size());
-  notices.try_push(region.key);  // cannot fail: this thread is the only producer and saw room
+  // The bytes land before the notice is published (its release store orders them), and the
+  // notice's cell is claimed first, so a full inbox leaves the region untouched.
+  const bool pushed = state_->inbox(target).try_push([&](Inbox::Cell& cell) {
+    if (!data.empty()) std::memcpy(reinterpret_cast<void*>(region.address), data.data(), data.size());
+    cell.source = rank_;
+    cell.kind = Inbox::Kind::notice;
+    std::memcpy(cell.data, &region.key, sizeof region.key);
+  });
+  if (!pushed) return Post::retry;
   if (faults_ && chance(0.3)) {
     puts_to_report_.push_back(context);
     return Post::posted;
   }
   return Post::done;
+}
+
+template <class Frame, class Notice>
+bool LocalDevice::take_one(Frame&& frame, Notice&& notice) {
+  return inbox_.try_pop_with([&](const Inbox::Cell& cell) {
+    switch (cell.kind) {
+      case Inbox::Kind::inline_frame:
+        frame(cell.source, std::span<const std::byte>(cell.data, cell.reserved2));
+        break;
+      case Inbox::Kind::pooled_frame: {
+        std::uint64_t word = 0;
+        std::memcpy(&word, cell.data, sizeof word);
+        const auto index = static_cast<std::uint32_t>(word >> 32);
+        FramePool& pool = state_->pool(cell.source);
+        frame(cell.source, std::span<const std::byte>(pool.buffer(index), word & 0xffffffffu));
+        pool.give_back(index);
+        break;
+      }
+      case Inbox::Kind::notice: {
+        std::uint64_t value = 0;
+        std::memcpy(&value, cell.data, sizeof value);
+        notice(value);
+        break;
+      }
+    }
+  });
+}
+
+std::size_t LocalDevice::progress(EventSink& sink) {
+  if (faults_) return progress_with_faults(sink);
+  std::size_t events = 0;
+  while (events < cells_per_progress &&
+         take_one([&](rank_t source, std::span<const std::byte> frame) { sink.on_frame(source, frame); },
+                  [&](std::uint64_t notice) { sink.on_put_arrived(notice); })) {
+    ++events;
+  }
+  return events;
 }
 
 std::size_t LocalDevice::release_held(EventSink& sink) {
@@ -97,28 +159,6 @@ std::size_t LocalDevice::release_held(EventSink& sink) {
   return events;
 }
 
-std::size_t LocalDevice::progress(EventSink& sink) {
-  if (faults_) return progress_with_faults(sink);
-  std::size_t events = 0;
-  rank_t source = next_source_;
-  for (rank_t i = 0; i < ranks_; ++i, source = source + 1 == ranks_ ? 0 : source + 1) {
-    const auto from = static_cast<std::size_t>(source);
-    NoticeRing& notices = *notices_in_[from];
-    std::uint64_t notice = 0;
-    for (std::size_t n = 0; n < notices_per_source_per_progress && notices.try_pop(notice); ++n) {
-      sink.on_put_arrived(notice);
-      ++events;
-    }
-    FrameRing& frames = *frames_in_[from];
-    for (std::size_t n = 0; n < frames_per_source_per_progress; ++n) {
-      if (!frames.try_pop_with([&](std::span<const std::byte> frame) { sink.on_frame(source, frame); })) break;
-      ++events;
-    }
-  }
-  next_source_ = next_source_ + 1 == ranks_ ? 0 : next_source_ + 1;
-  return events;
-}
-
 // The same, with fault injection: puts reported late, frames and notices held back and reordered.
 std::size_t LocalDevice::progress_with_faults(EventSink& sink) {
   std::size_t events = 0;
@@ -128,24 +168,16 @@ std::size_t LocalDevice::progress_with_faults(EventSink& sink) {
   for (std::uint64_t context : sent) sink.on_put_sent(context);
   events += sent.size();
   events += release_held(sink);
-  for (rank_t i = 0; i < ranks_; ++i) {
-    const rank_t source = (next_source_ + i) % ranks_;
-    auto& frames = *frames_in_[static_cast<std::size_t>(source)];
-    auto& notices = *notices_in_[static_cast<std::size_t>(source)];
-    for (std::size_t n = 0; n < notices_per_source_per_progress; ++n) {
-      std::uint64_t notice = 0;
-      if (held_.size() >= max_held || !notices.try_pop(notice)) break;
-      held_.push_back(Held{source, true, notice, {}});
-    }
-    for (std::size_t n = 0; n < frames_per_source_per_progress; ++n) {
-      if (held_.size() >= max_held) break;
-      const bool popped = frames.try_pop_with([&](std::span<const std::byte> frame) {
-        held_.push_back(Held{source, false, 0, std::vector<std::byte>(frame.begin(), frame.end())});
-      });
-      if (!popped) break;
-    }
+  for (std::size_t n = 0; n < cells_per_progress && held_.size() < max_held; ++n) {
+    const bool taken = take_one(
+        [&](rank_t source, std::span<const std::byte> frame) {
+          held_.push_back(Held{source, false, 0, std::vector<std::byte>(frame.begin(), frame.end())});
+        },
+        [&](std::uint64_t notice) {
+          held_.push_back(Held{rank_, true, notice, {}});
+        });
+    if (!taken) break;
   }
-  next_source_ = (next_source_ + 1) % ranks_;
   return events;
 }
 

@@ -5,10 +5,9 @@
 #include <random>
 #include <vector>
 
-#include "courier/core/spsc_ring.hpp"
 #include "courier/net/device.hpp"
 #include "courier/net/local.hpp"
-#include "frame_ring.hpp"
+#include "inbox.hpp"
 
 namespace courier::net {
 
@@ -38,13 +37,16 @@ class alignas(cache_line_bytes) LocalDevice final : public Device {
     std::uint64_t notice;
     std::vector<std::byte> frame;
   };
-  using NoticeRing = SpscRing<std::uint64_t>;
 
   bool chance(double probability);
   void check_rank(rank_t r, const char* what) const {
     if (r < 0 || r >= ranks_) [[unlikely]] rank_error(r, what);
   }
   [[noreturn]] void rank_error(rank_t r, const char* what) const;
+  // Reads one cell: use(source, frame) for a frame, notice(value) for a put notice; the frame's
+  // buffer and count go back to its sender.
+  template <class Frame, class Notice>
+  bool take_one(Frame&& frame, Notice&& notice);
   std::size_t release_held(EventSink& sink);
   std::size_t progress_with_faults(EventSink& sink);
 
@@ -53,10 +55,8 @@ class alignas(cache_line_bytes) LocalDevice final : public Device {
   const rank_t ranks_;
   const std::size_t frame_bytes_;
   const bool faults_;
-  // This rank's ends of the rings, indexed by the peer: looked up once, not per call.
-  std::vector<FrameRing*> frames_out_, frames_in_;
-  std::vector<NoticeRing*> notices_out_, notices_in_;
-  rank_t next_source_ = 0;  // round-robin start, so no source starves the others
+  Inbox& inbox_;     // this rank's
+  FramePool& pool_;  // this rank's
   // Fault injection only:
   std::mt19937_64 random_;
   std::vector<Held> held_;
