@@ -6,6 +6,7 @@
 #include <cstring>
 #include <optional>
 
+#include "courier/core/memory.hpp"
 #include "courier/core/timer.hpp"
 #include "courier/dist/agreed_failure.hpp"
 #include "courier/dist/shuffle.hpp"
@@ -110,6 +111,11 @@ DistributedGraph partition(graph::EdgeList mine, const DistributedLoadOptions& o
     if (options.before_step) options.before_step(name);
   };
   Timer timer;
+  // Every rank counts degrees over all n ids, and the plan and the maps take as much again: ids
+  // far beyond the edges (one edge "4294967295 0") would otherwise end in a bare bad_alloc.
+  check_memory(fmt::format("partitioning a graph of {} vertices (ids up to {}) on each rank", mine.num_vertices,
+                           mine.num_vertices == 0 ? 0 : mine.num_vertices - 1),
+               std::uint64_t{mine.num_vertices} * 3 * sizeof(edge_t));
   const graph::LoadOptions& load = options.load;
   graph::WeightType weight_type = graph::WeightType::none;
   // Symmetrize and self loops are per edge, so each rank does them on its own part (reverses
