@@ -257,7 +257,8 @@ nlohmann::json VertexStats::to_json() const {
                          {"sync_seconds", round.sync_seconds},
                          {"messages", round.messages},
                          {"bytes", round.bytes},
-                         {"buffer_bytes_peak", round.buffer_bytes_peak}});
+                         {"buffer_bytes_peak", round.buffer_bytes_peak},
+                         {"direction", round.pulled ? "pull" : "push"}});
   nlohmann::json json = {{"rounds", run.rounds.size()},
                          {"levels", run.levels},
                          {"scanned_words", run.scanned_words},
@@ -298,13 +299,14 @@ std::string VertexStats::describe(bool verbose) const {
       per_edge(bytes.in_edges, edges), per_edge(bytes.proxies, edges), per_edge(bytes.maps, edges),
       per_edge(run.buffer_bytes_peak, edges));
   // Times and buffers the largest of any rank, messages and bytes of all.
-  text += fmt::format("Rounds:     {:>5} {:>12} {:>11} {:>11} {:>9} {:>12} {:>12} {:>8} {:>12}\n", "round", "active",
-                      "compute s", "comm s", "messages", "bytes", "buffer peak", "levels", "words scanned");
+  text +=
+      fmt::format("Rounds:     {:>5} {:>12} {:>11} {:>11} {:>9} {:>12} {:>12} {:>8} {:>12} {:>5}\n", "round", "active",
+                  "compute s", "comm s", "messages", "bytes", "buffer peak", "levels", "words scanned", "dir");
   for (std::size_t i = 0; i < run.rounds.size(); ++i) {
     const vertex::RoundStats& r = run.rounds[i];
-    text += fmt::format("            {:>5} {:>12} {:>11.6f} {:>11.6f} {:>9} {:>12} {:>12} {:>8} {:>12}\n", i, r.active,
-                        r.compute_seconds, r.sync_seconds, r.messages, r.bytes, r.buffer_bytes_peak, r.levels,
-                        r.scanned_words);
+    text += fmt::format("            {:>5} {:>12} {:>11.6f} {:>11.6f} {:>9} {:>12} {:>12} {:>8} {:>12} {:>5}\n", i,
+                        r.active, r.compute_seconds, r.sync_seconds, r.messages, r.bytes, r.buffer_bytes_peak, r.levels,
+                        r.scanned_words, r.pulled ? "pull" : "push");
   }
   return text;
 }

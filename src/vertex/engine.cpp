@@ -64,6 +64,7 @@ void Engine::close_round() {
     round.messages = channel.messages_sent - messages_before_;
     round.bytes = channel.bytes_sent - bytes_before_;
     round.buffer_bytes_peak = channel.buffer_bytes_peak;
+    round.pulled = round_pulled_ ? 1 : 0;
     stats_.rounds.push_back(round);
     levels_total_ += round_levels_;
   }
@@ -71,6 +72,7 @@ void Engine::close_round() {
   bytes_before_ = channel.bytes_sent;
   scanned_before_ = scanned;
   round_open_ = false;
+  round_pulled_ = false;
   compute_total_ += compute_;
   sync_total_ += sync_;
   compute_ = sync_ = 0;
@@ -163,6 +165,7 @@ void Engine::combine_rounds(std::vector<RoundStats>& rounds) {
       round.messages += other.messages;
       round.bytes += other.bytes;
       round.buffer_bytes_peak = std::max(round.buffer_bytes_peak, other.buffer_bytes_peak);
+      round.pulled = std::max(round.pulled, other.pulled);
     }
   }
 }

@@ -178,6 +178,34 @@ TEST(Cli, RankThreadsReportLoadAndPartitionInTheJson) {
   EXPECT_EQ(json["edges"], 8192);  // kron:9: 16 * 2^9
 }
 
+// Issue 19: each round says which way it went, in the JSON and with --verbose: forced push and
+// pull go one way every round; bfs's rule on a Kronecker graph pulls some middle rounds only.
+TEST(Cli, EveryRoundSaysItsDirection) {
+  const fs::path dir = scratch("direction_json");
+  for (const std::string direction : {"push", "pull", "auto"}) {
+    const Outcome run = courier("run bfs --graph kron:14 --ranks 2 -v --direction " + direction + " --json " +
+                                (dir / "r.json").string());
+    ASSERT_EQ(run.status, 0) << run.output;
+    const auto json = nlohmann::json::parse(read_text(dir / "r.json"));
+    std::size_t pulled = 0, rounds = 0;
+    for (const auto& round : json["engine_stats"]["per_round"]) {
+      ++rounds;
+      if (round["direction"] == "pull") ++pulled;
+    }
+    ASSERT_GT(rounds, 2u) << direction;
+    if (direction == "push") {
+      EXPECT_EQ(pulled, 0u);
+    } else if (direction == "pull") {
+      EXPECT_EQ(pulled, rounds);
+    } else {
+      EXPECT_GT(pulled, 0u);
+      EXPECT_LT(pulled, rounds);
+      EXPECT_NE(run.output.find(" pull\n"), std::string::npos) << run.output;
+      EXPECT_NE(run.output.find(" push\n"), std::string::npos) << run.output;
+    }
+  }
+}
+
 // Issue 16: bytes per edge of each structure, in the JSON and with --verbose. kron:9 from a .csr on
 // 2 ranks with in-edges (bfs): each edge's target is 4 bytes in the CSR and 4 in the in-edges, plus
 // each proxy's 8-byte offset; the peak resident memory covers at least the structures.

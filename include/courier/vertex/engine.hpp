@@ -141,6 +141,7 @@ class Engine {
   bool alone_ = false;                // this rank holds every active vertex of the round
   std::uint64_t round_levels_ = 0;    // levels run in this round (1 unless alone)
   std::uint64_t round_visited_ = 0;   // this rank's active vertices over the round's levels
+  bool round_pulled_ = false;         // an operator of this round pulled
   std::uint64_t levels_total_ = 0;    // all rounds' levels, this rank's
   std::uint64_t scanned_before_ = 0;  // the team's scanned bitset words when the round began
   Bitset mirrored_masters_;           // masters some peer mirrors (running alone, broadcasts)
@@ -223,6 +224,7 @@ template <class Fn>
 void Engine::pull(Fn&& fn) {
   const auto& in = graph_.in();
   if (!graph_.has_in_edges()) throw Error("engine: a pull operator needs the graph partitioned with in-edges");
+  round_pulled_ = true;
   for_each_vertex(graph_.proxies(), [&](local_t v) {
     if (in.offsets[v] != in.offsets[v + 1]) fn(v, in.neighbors(v), in.offsets[v]);
   });

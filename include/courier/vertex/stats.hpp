@@ -23,6 +23,9 @@ struct RoundStats {
   // The communication buffers' peak working set up to the end of this round (the channel keeps
   // one running peak): the largest of any rank. The round where it grows is where it was reached.
   std::uint64_t buffer_bytes_peak = 0;
+  // 1 when an operator of the round pulled (read in-edges, Engine::pull) on any rank, else 0:
+  // the direction a kernel that switches chose (bfs --direction auto).
+  std::uint64_t pulled = 0;
 };
 
 struct RunStats {
