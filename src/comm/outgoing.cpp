@@ -247,35 +247,31 @@ std::uint64_t Outgoing::packets_sent(ProgressToken token, rank_t dest) const {
   return p ? p->packets_sent : 0;
 }
 
-void Outgoing::drop_unsent(ProgressToken token) {
-  Held& held = held_.get(token);
+std::uint64_t Outgoing::return_queued(Held& held) {
   take_queued(held);
+  std::uint64_t returned = 0;
   for (const rank_t dest : held.flushing) {
     Packing& p = *held.packings[static_cast<std::size_t>(dest)];
-    for (std::size_t i = p.queued_next; i < p.queued.size(); ++i) {
+    for (std::size_t i = p.queued_next; i < p.queued.size(); ++i, ++returned) {
       pool_.release(p.queued[i]);
       unqueued(dest);
-      bump(counters_.dropped);
     }
     p.queued.clear();
     p.queued_next = 0;
+  }
+  return returned;
+}
+
+void Outgoing::drop_unsent(ProgressToken token) {
+  Held& held = held_.get(token);
+  bump(counters_.dropped, return_queued(held));
+  for (const rank_t dest : held.flushing) {
+    Packing& p = *held.packings[static_cast<std::size_t>(dest)];
     if (!p.kept.empty()) bump(counters_.dropped);
     p.kept.clear();
   }
 }
 
-void Outgoing::release_queued(ProgressToken token) {
-  Held& held = held_.get(token);
-  take_queued(held);
-  for (const rank_t dest : held.flushing) {
-    Packing& p = *held.packings[static_cast<std::size_t>(dest)];
-    for (std::size_t i = p.queued_next; i < p.queued.size(); ++i) {
-      pool_.release(p.queued[i]);
-      unqueued(dest);
-    }
-    p.queued.clear();
-    p.queued_next = 0;
-  }
-}
+void Outgoing::release_queued(ProgressToken token) { return_queued(held_.get(token)); }
 
 }  // namespace courier::comm

@@ -100,6 +100,7 @@ class Outgoing {
 
   Packing& packing(Held& held, rank_t dest);
   void take_queued(Held& held);
+  std::uint64_t return_queued(Held& held);  // every queued packet back to the pool; how many
   void list_for_flush(Held& held, rank_t dest, Packing& p);
   bool flush(Held& held, rank_t dest, Packing& p);  // true when dest has nothing left to send
   std::size_t fill_frame(Held& held, rank_t dest, Packing& p);

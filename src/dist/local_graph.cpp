@@ -1,33 +1,21 @@
 #include "courier/dist/local_graph.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
-#include <bit>
 #include <cstring>
 #include <limits>
 #include <numeric>
 
-#include <fmt/format.h>
-
 #include "courier/core/error.hpp"
+#include "courier/graph/weight_key.hpp"
 
 namespace courier::dist {
 
 namespace {
 
-// A key that orders like a weight (floats by their total order) and gives the weight back: rows
-// are sorted by (target, weight), so a partition does not depend on the order its edges arrived in.
-std::uint32_t weight_key(std::uint32_t w) { return w; }
-std::uint32_t weight_key(float w) {
-  const auto bits = std::bit_cast<std::uint32_t>(w);
-  return bits & 0x80000000u ? ~bits : bits | 0x80000000u;
-}
-template <class W>
-W weight_of_key(std::uint32_t key) {
-  if constexpr (std::is_same_v<W, float>)
-    return std::bit_cast<float>(key & 0x80000000u ? key & 0x7fffffffu : ~key);
-  else
-    return key;
-}
+using graph::weight_key;
+using graph::weight_of_key;
 
 // Sorts every row by (target, weight) in place. Rows arrive mostly sorted (a .csr's rows are, and
 // so are rows whose targets keep their order under the local ids), so a sorted row costs one look.

@@ -33,6 +33,10 @@ void check_engine_runs(const Registry& registry, const Engine& engine, const Alg
                                listing(its, "and"), listing(others, "or")));
 }
 
+bool declares(const Engine& engine, const std::string& name) {
+  return std::ranges::any_of(engine.options(), [&](const OptionSpec& o) { return o.name == name; });
+}
+
 // The engine or algorithm names that declare option `name`.
 std::vector<std::string> users_of(const Registry& registry, const std::string& name) {
   for (const Registry::Declared& declared : registry.options())
@@ -74,19 +78,14 @@ RunSpec resolve(const Registry& registry, RunSpec spec) {
     throw InputError(fmt::format("--{} is for {}: not for {} on the {} engine", name, listing(users, "and"),
                                  algorithm.name, engine.name()));
   }
-  const auto engine_declares = [&](const std::string& name) {
-    return std::ranges::any_of(engine.options(), [&](const OptionSpec& o) { return o.name == name; });
-  };
   for (const OptionSpec& option : algorithm.options) {
     if (option.engines.empty() || std::ranges::find(option.engines, engine.name()) != option.engines.end() ||
-        engine_declares(option.name))  // the engine's own option of that name (la's --direction)
+        declares(engine, option.name))  // the engine's own option of that name (la's --direction)
       continue;
     if (!spec.options.has(option.name)) continue;
     std::vector<std::string> takers = option.engines;
     for (const auto& other : registry.engines())
-      if (other->runs(algorithm) &&
-          std::ranges::any_of(other->options(), [&](const OptionSpec& o) { return o.name == option.name; }))
-        takers.emplace_back(other->name());
+      if (other->runs(algorithm) && declares(*other, option.name)) takers.emplace_back(other->name());
     throw InputError(fmt::format("--{} is for {}: not for {} on the {} engine; drop it, or use --engine {}",
                                  option.name, listing(users_of(registry, option.name), "and"), algorithm.name,
                                  engine.name(), listing(takers, "or --engine")));

@@ -1,32 +1,18 @@
 #include <algorithm>
-#include <bit>
 #include <cstdint>
 #include <numeric>
 
 #include "courier/core/parallel.hpp"
 #include "courier/graph/transform.hpp"
+#include "courier/graph/weight_key.hpp"
 #include "edge_list_support.hpp"
 
 namespace courier::graph {
 
 namespace {
 
-// Weights travel with their edges as 32-bit keys that order like the weights, so sorting a row
-// by (dst, key) puts the smallest weight of each pair first and no second random gather is needed.
-// Floats map to a total order (-NaN < -inf < ... < -0 < +0 < ... < inf < NaN).
-inline std::uint32_t order_key(std::uint32_t w) { return w; }
-inline std::uint32_t order_key(float w) {
-  const auto bits = std::bit_cast<std::uint32_t>(w);
-  return bits & 0x80000000u ? ~bits : bits | 0x80000000u;
-}
-template <class W>
-W from_key(std::uint32_t key) {
-  if constexpr (std::is_same_v<W, float>)
-    return std::bit_cast<float>(key & 0x80000000u ? key & 0x7fffffffu : ~key);
-  else
-    return key;
-}
-
+// Weights travel with their edges as keys (weight_key.hpp), so sorting a row by (dst, key) puts
+// the smallest weight of each pair first and no second random gather is needed.
 struct Keyed {
   vertex_t src;
   vertex_t dst;
@@ -53,7 +39,7 @@ template <class W, class Emit>
 void visit_sorted(const EdgeList& list, const std::vector<W>* weights, Emit&& emit) {
   const edge_t m = list.edges.size();
   const vertex_t n = list.num_vertices;
-  auto key_of = [&](edge_t i) { return weights ? order_key((*weights)[i]) : std::uint32_t{0}; };
+  auto key_of = [&](edge_t i) { return weights ? weight_key((*weights)[i]) : std::uint32_t{0}; };
   if (n > 4 * m + 4096) {
     std::vector<Keyed> all(m);
     for (edge_t i = 0; i < m; ++i) all[i] = {list.edges[i].src, list.edges[i].dst, key_of(i)};
@@ -87,7 +73,7 @@ EdgeList unique_edges(const EdgeList& list, const std::vector<W>* weights) {
   visit_sorted(list, weights, [&](vertex_t src, vertex_t dst, std::uint32_t key) {
     if (!out.edges.empty() && out.edges.back() == Edge{src, dst}) return;
     out.edges.push_back({src, dst});
-    if (weights) kept_weights.push_back(from_key<W>(key));
+    if (weights) kept_weights.push_back(weight_of_key<W>(key));
   });
   if (weights) out.weights = std::move(kept_weights);
   return out;
