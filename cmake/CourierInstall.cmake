@@ -25,3 +25,29 @@ install(FILES ${CMAKE_CURRENT_BINARY_DIR}/CourierConfig.cmake
   ${CMAKE_CURRENT_BINARY_DIR}/CourierConfigVersion.cmake
   ${CMAKE_CURRENT_SOURCE_DIR}/cmake/CourierAddProgram.cmake
   DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/Courier)
+
+# courier.pc: the same libraries for pkg-config users, in link order (each layer before the layers
+# it uses: the reverse of the order src/ declares them in). Relative to its own directory, so that
+# an install moved with `cmake --install --prefix` still finds itself.
+set(COURIER_PC_LIBS "")
+foreach(library IN LISTS courier_libraries)
+  set(COURIER_PC_LIBS "-l${library} ${COURIER_PC_LIBS}")
+endforeach()
+set(COURIER_PC_REQUIRES "fmt nlohmann_json hwloc")
+if(COURIER_WITH_MPI)
+  # The MPI's own pkg-config name, Open MPI's (with its C++ library: mpi.h declares it) or MPICH's.
+  pkg_check_modules(COURIER_PC_MPI QUIET ompi-cxx)
+  if(COURIER_PC_MPI_FOUND)
+    string(APPEND COURIER_PC_REQUIRES " ompi-cxx")
+  else()
+    string(APPEND COURIER_PC_REQUIRES " mpich")
+  endif()
+endif()
+if(COURIER_HAVE_OFI)
+  string(APPEND COURIER_PC_REQUIRES " libfabric")
+endif()
+file(RELATIVE_PATH COURIER_PC_PREFIX_FROM_PCDIR "/prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/prefix")
+string(REGEX REPLACE "/$" "" COURIER_PC_PREFIX_FROM_PCDIR "${COURIER_PC_PREFIX_FROM_PCDIR}")
+string(STRIP "${COURIER_PC_LIBS}" COURIER_PC_LIBS)
+configure_file(cmake/courier.pc.in ${CMAKE_CURRENT_BINARY_DIR}/courier.pc @ONLY)
+install(FILES ${CMAKE_CURRENT_BINARY_DIR}/courier.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
