@@ -9,6 +9,7 @@ packages=(
   libcli11-dev libfmt-dev libcereal-dev libhwloc-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libgraphblas-dev                     # the la benchmark's peer (bench/la_bench.cpp); optional
+  python3-jsonschema                   # the test of `courier run --json` against docs/run.schema.json
 )
 
 missing=()
