@@ -10,6 +10,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libgraphblas-dev                     # the la benchmark's peer (bench/la_bench.cpp); optional
   python3-jsonschema                   # the test of `courier run --json` against docs/run.schema.json
+  python3-matplotlib                   # scripts/plot.py: benchmark JSON to the figures in docs/figures
 )
 
 missing=()

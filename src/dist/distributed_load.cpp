@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "courier/core/memory.hpp"
+#include "courier/core/progress.hpp"
 #include "courier/core/timer.hpp"
 #include "courier/dist/agreed_failure.hpp"
 #include "courier/dist/shuffle.hpp"
@@ -105,11 +106,26 @@ DistributedGraph finish(LocalGraph local, edge_t loaded_edges, graph::WeightType
                           collective.max(timer.lap())};
 }
 
+// Names each step of partitioning to the tests' hook (before_step) and to a user watching a
+// terminal ("partitioning: shuffle (2.1 s)"), so a long partition shows where it is.
+class Steps {
+ public:
+  explicit Steps(const DistributedLoadOptions& options)
+      : options_(options), line_("partitioning", std::chrono::milliseconds(0)) {}
+  void operator()(std::string_view name) {
+    if (options_.before_step) options_.before_step(name);
+    if (line_.active()) line_.show(fmt::format("{} ({:.1f} s)", name, timer_.elapsed()));
+  }
+
+ private:
+  const DistributedLoadOptions& options_;
+  ProgressLine line_;
+  Timer timer_;
+};
+
 // build_distributed's steps, on a failure-aware collective.
 DistributedGraph partition(graph::EdgeList mine, const DistributedLoadOptions& options, const Collective& collective) {
-  const auto step = [&](std::string_view name) {
-    if (options.before_step) options.before_step(name);
-  };
+  Steps step(options);
   Timer timer;
   // Every rank counts degrees over all n ids, and the plan and the maps take as much again: ids
   // far beyond the edges (one edge "4294967295 0") would otherwise end in a bare bad_alloc.
@@ -162,9 +178,7 @@ DistributedGraph partition(graph::EdgeList mine, const DistributedLoadOptions& o
 // shuffle (nor a pass over the targets for in-degrees).
 DistributedGraph partition_rows(const graph::CsrRows& rows, graph::EdgeList typed,
                                 const DistributedLoadOptions& options, const Collective& collective) {
-  const auto step = [&](std::string_view name) {
-    if (options.before_step) options.before_step(name);
-  };
+  Steps step(options);
   Timer timer;
   step("transform");
   const graph::WeightType weight_type = agreed_weight_type(typed, collective);

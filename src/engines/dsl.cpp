@@ -129,7 +129,7 @@ harness::EngineRun finish(RankOutcome root, const Loaded& loaded, const RunSpec&
 
 sync::StackSpec stack_spec(const RunSpec& spec) {
   return {.channel = spec.options.text("channel"),
-          .progress = sync::parse_progress_mode(spec.options.text("progress")),
+          .progress = sync::parse_progress_mode(spec.options.text("comm-progress")),
           .threads_per_rank = spec.threads};
 }
 

@@ -101,7 +101,7 @@ harness::EngineRun finish(RankOutcome root, const Loaded& loaded, const RunSpec&
   stats->peak_resident_bytes = peak_resident;
   stats->channel = spec.options.text("channel");
   stats->progress_thread = progress_thread;
-  const std::string& progress = spec.options.text("progress");
+  const std::string& progress = spec.options.text("comm-progress");
   const std::string channel =
       stats->channel != "lci" ? stats->channel
       : progress != "auto"    ? "lci (progress " + progress + ")"
@@ -114,7 +114,7 @@ harness::EngineRun finish(RankOutcome root, const Loaded& loaded, const RunSpec&
 
 sync::StackSpec stack_spec(const RunSpec& spec) {
   return {.channel = spec.options.text("channel"),
-          .progress = sync::parse_progress_mode(spec.options.text("progress")),
+          .progress = sync::parse_progress_mode(spec.options.text("comm-progress")),
           .threads_per_rank = spec.threads};
 }
 
@@ -137,7 +137,7 @@ class VertexEngine final : public harness::EngineFor<VertexKernel> {
          .fallback = "lci",
          .choices = {"lci", "mpi-probe", "mpi-rma"},
          .aliases = {"comm"}},
-        {.name = "progress",
+        {.name = "comm-progress",
          .help = "--channel lci: who drives each rank's communication runtime: auto (a progress thread only when "
                  "ranks on the node x --threads leave a hardware thread spare), thread (always a progress "
                  "thread), explicit (the threads that wait for messages)",
@@ -157,10 +157,10 @@ class VertexEngine final : public harness::EngineFor<VertexKernel> {
           fmt::format("--channel {} needs MPI: run courier under mpirun (without a launcher, ranks are "
                       "threads of one process and talk through --channel lci)",
                       channel));
-    const std::string& progress = spec.options.text("progress");
+    const std::string& progress = spec.options.text("comm-progress");
     if (progress != "auto" && channel != "lci")
-      throw InputError(
-          fmt::format("--progress {} is for --channel lci (the {} channel makes its own progress)", progress, channel));
+      throw InputError(fmt::format("--comm-progress {} is for --channel lci (the {} channel makes its own progress)",
+                                   progress, channel));
   }
 
   harness::EngineRun run(const Algorithm& algorithm, const RunSpec& spec, const Launch& launch) const override {

@@ -8,6 +8,7 @@
 
 #include "courier/comm/local_world.hpp"
 #include "courier/core/error.hpp"
+#include "courier/core/progress.hpp"
 #include "courier/dist/distributed_load.hpp"
 #include "courier/harness/watchdog.hpp"
 
@@ -76,6 +77,7 @@ namespace {
 }  // namespace
 
 void ending_the_run_on_failure(int rank, int ranks, const std::function<void()>& step) {
+  const ProgressSpeaker speaker(rank == 0);  // rank 0 speaks for all: one progress line, not N
   try {
     step();
   } catch (const dist::LoadError&) {

@@ -284,11 +284,11 @@ TEST(Cli, TheVertexEngineReportsItsChannelsBuffersAndRunsUnpinnedOnRequest) {
 TEST(Cli, TheLciChannelRunsInEveryProgressModeAndRejectsOthersClearly) {
   const fs::path dir = scratch("progress");
   for (const char* mode : {"auto", "thread", "explicit"}) {
-    const Outcome run = courier(std::string("run cc --graph kron:10 --ranks 3 --threads 2 --verify --progress ") + mode +
-                                " --json " + (dir / "r.json").string());
+    const Outcome run = courier(std::string("run cc --graph kron:10 --ranks 3 --threads 2 --verify --comm-progress ") +
+                                mode + " --json " + (dir / "r.json").string());
     ASSERT_EQ(run.status, 0) << run.output;
     const auto json = nlohmann::json::parse(read_text(dir / "r.json"));
-    EXPECT_EQ(json["options"]["progress"], mode);
+    EXPECT_EQ(json["options"]["comm-progress"], mode);
     // auto names what it chose: 3 ranks x 2 threads leave no hardware thread spare on a machine
     // with fewer than 7.
     const bool thread = json["engine_stats"]["progress_thread"].get<bool>();
@@ -301,7 +301,7 @@ TEST(Cli, TheLciChannelRunsInEveryProgressModeAndRejectsOthersClearly) {
     }
     EXPECT_EQ(json["verification"], "PASS");
   }
-  const Outcome bad = courier("run cc --graph kron:4 --progress sometimes");
+  const Outcome bad = courier("run cc --graph kron:4 --comm-progress sometimes");
   EXPECT_NE(bad.status, 0);
   EXPECT_NE(bad.output.find("no progress mode 'sometimes' (choose auto"), std::string::npos) << bad.output;
 }
@@ -626,3 +626,51 @@ TEST(Cli, MailboxEngineRejectsBadOptionsClearly) {
   EXPECT_NE(bfs.status, 0);
   EXPECT_NE(bfs.output.find("degree, cc and spmv"), std::string::npos) << bfs.output;
 }
+
+namespace {
+
+std::size_t occurrences(const std::string& text, const std::string& what) {
+  std::size_t count = 0;
+  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++count;
+  return count;
+}
+
+TEST(Cli, ProgressOnlyWhenAskedInAPipeAndFromOneRank) {
+  const fs::path dir = scratch("progress_lines");
+  const std::string graph = (dir / "g.el").string();
+  // Not a terminal and not asked: nothing but the summary.
+  const Outcome plain = courier("generate kron --scale 10 -o " + graph);
+  ASSERT_EQ(plain.status, 0) << plain.output;
+  EXPECT_EQ(plain.output.find('%'), std::string::npos) << plain.output;
+  // Asked: a line per tenth of the generation and of the writing, into the pipe.
+  const Outcome generated = courier("generate kron --scale 10 -o " + graph + " --progress");
+  ASSERT_EQ(generated.status, 0) << generated.output;
+  EXPECT_NE(generated.output.find("generating kron:10: 100%"), std::string::npos) << generated.output;
+  EXPECT_NE(generated.output.find("writing " + graph + ": 100%"), std::string::npos) << generated.output;
+  // A run of three ranks: the partitioning steps once each (rank 0 speaks for all) and the load.
+  const Outcome run = courier("run bfs --graph " + graph + " --ranks 3 --verify --progress");
+  ASSERT_EQ(run.status, 0) << run.output;
+  EXPECT_EQ(occurrences(run.output, "partitioning: shuffle"), 1u) << run.output;
+  EXPECT_EQ(occurrences(run.output, "partitioning: local graph"), 1u) << run.output;
+  EXPECT_NE(run.output.find("reading " + graph + ": 100%"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("Verification: PASS"), std::string::npos) << run.output;
+}
+
+TEST(Cli, QuietPrintsNothingButWritesWhatItIsAskedTo) {
+  const fs::path dir = scratch("quiet");
+  const fs::path graph = dir / "g.csr";
+  const Outcome generated = courier("generate kron --scale 8 -o " + graph.string() + " --quiet");
+  ASSERT_EQ(generated.status, 0) << generated.output;
+  EXPECT_EQ(generated.output, "");
+  ASSERT_TRUE(fs::exists(graph));
+  const Outcome run =
+      courier("run cc --graph " + graph.string() + " --ranks 2 --verify -q --json " + (dir / "r.json").string());
+  ASSERT_EQ(run.status, 0) << run.output;
+  EXPECT_EQ(run.output, "");
+  EXPECT_EQ(nlohmann::json::parse(read_text(dir / "r.json"))["verification"], "PASS");
+  const Outcome both = courier("run cc --graph kron:4 --quiet --progress");
+  EXPECT_NE(both.status, 0);
+  EXPECT_NE(both.output.find("--quiet excludes --progress"), std::string::npos) << both.output;
+}
+
+}  // namespace

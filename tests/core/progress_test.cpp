@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <chrono>
 #include <thread>
 #include <vector>
 
@@ -53,6 +55,57 @@ TEST(ProgressLine, RedrawsItsLineWhenDueAndEndsIt) {
   EXPECT_NE(text.find("\rrounds: round 1, 5 active"), std::string::npos) << text;
   EXPECT_NE(text.find("\rrounds: round 2, 1 active"), std::string::npos) << text;
   EXPECT_EQ(text.back(), '\n');
+}
+
+TEST(Progress, InALogALinePerTenth) {
+  std::FILE* file = std::tmpfile();
+  ASSERT_NE(file, nullptr);
+  {
+    courier::Progress progress("generating kron:30", 1000, 1, "edges", file);
+    ASSERT_TRUE(progress.active());
+    for (int i = 0; i < 100; ++i) progress.add(10);
+  }
+  const std::string text = read_back(file);
+  std::fclose(file);
+  EXPECT_NE(text.find("generating kron:30: 10%"), std::string::npos) << text;
+  EXPECT_NE(text.find("generating kron:30: 100%\n"), std::string::npos) << text;
+  EXPECT_EQ(text.find("generating kron:30: 11%"), std::string::npos) << text;  // only tenths
+  EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 10) << text;
+}
+
+TEST(Progress, RateAndTimeLeftOnceMeasurable) {
+  std::FILE* file = std::tmpfile();
+  ASSERT_NE(file, nullptr);
+  {
+    courier::Progress progress("reading g.el", 1000, 1, "B", file);
+    std::this_thread::sleep_for(std::chrono::milliseconds(250));
+    progress.add(500);
+  }
+  const std::string text = read_back(file);
+  std::fclose(file);
+  EXPECT_NE(text.find("reading g.el: 50%, "), std::string::npos) << text;
+  EXPECT_NE(text.find("B/s, "), std::string::npos) << text;
+  EXPECT_NE(text.find(" s left"), std::string::npos) << text;
+}
+
+TEST(Progress, NeverWhenQuietNorOnRanksThatDoNotSpeak) {
+  courier::set_progress_mode(courier::ProgressMode::always);
+  {
+    courier::ProgressSpeaker rank_one(false);
+    EXPECT_FALSE(courier::Progress("work", 1000, 1).active());
+    EXPECT_FALSE(courier::ProgressLine("rounds").active());
+  }
+  testing::internal::CaptureStderr();
+  {
+    courier::Progress speaking("work", 1000, 1);  // always: even into a pipe
+    EXPECT_TRUE(speaking.active());
+    speaking.add(1000);
+  }
+  EXPECT_NE(testing::internal::GetCapturedStderr().find("work: 100%"), std::string::npos);
+  courier::set_progress_mode(courier::ProgressMode::never);
+  EXPECT_FALSE(courier::Progress("work", 1000, 1).active());
+  EXPECT_FALSE(courier::ProgressLine("rounds").active());
+  courier::set_progress_mode(courier::ProgressMode::automatic);
 }
 
 TEST(ProgressLine, WaitsForItsPeriod) {

@@ -60,7 +60,7 @@ harness::RunResult run(const std::string& algorithm, const std::string& graph, c
   spec.load.weights = weights;
   if (engine == "dsl") {
     spec.options.set("generation", generation);
-    spec.options.set("progress", shape.progress);
+    spec.options.set("comm-progress", shape.progress);
   }
   return harness::run(builtin_registry(), spec);
 }

@@ -6,10 +6,12 @@
 #include <new>
 
 #include "commands.hpp"
+#include "courier/core/progress.hpp"
 
 namespace courier::cli {
 
 int main(int argc, const char* const* argv, const harness::Registry& registry) {
+  set_progress_mode(ProgressMode::automatic);  // a test may run several command lines in one process
   CLI::App app{"Courier: distributed graph analytics.\n\n"
                "Example:\n  courier generate kron --scale 16 -o kron16.csr\n"
                "  courier run bfs --graph kron16.csr --verify\n",

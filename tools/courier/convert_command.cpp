@@ -4,6 +4,7 @@
 #include "commands.hpp"
 #include "courier/core/timer.hpp"
 #include "graph_options.hpp"
+#include "progress_options.hpp"
 #include "save.hpp"
 
 namespace courier::cli {
@@ -24,6 +25,7 @@ void add_convert_command(CLI::App& app) {
   command->add_option("input", options->input, "Input graph file or generator spec (kron:16)")->required();
   command->add_option("-o,--output", options->output, "Output file")->required();
   add_graph_options(*command, options->load);
+  add_progress_options(*command);
   command->add_option("--output-base", options->write.base, "Smallest id written to a text edge list")
       ->check(CLI::IsMember({0, 1}))
       ->capture_default_str();
@@ -38,8 +40,9 @@ void add_convert_command(CLI::App& app) {
     const graph::EdgeList edges = graph::load_edge_list(options->input, options->load);
     const double read_seconds = timer.lap();
     save_graph(options->output, edges, options->write);
-    fmt::print("Converted {} ({} vertices, {} edges, read in {:.3f} s) to {} in {:.3f} s\n", options->input,
-               edges.num_vertices, edges.edges.size(), read_seconds, options->output, timer.lap());
+    if (!quiet())
+      fmt::print("Converted {} ({} vertices, {} edges, read in {:.3f} s) to {} in {:.3f} s\n", options->input,
+                 edges.num_vertices, edges.edges.size(), read_seconds, options->output, timer.lap());
   });
 }
 

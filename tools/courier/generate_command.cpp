@@ -7,6 +7,7 @@
 #include "courier/core/timer.hpp"
 #include "courier/graph/generate.hpp"
 #include "graph_options.hpp"
+#include "progress_options.hpp"
 #include "save.hpp"
 
 namespace courier::cli {
@@ -40,6 +41,7 @@ void add_generate_command(CLI::App& app) {
   command->add_flag("--weights", options->generator.weights, "Random uint32 weights in [1, 255]");
   command->add_option("--threads", options->generator.threads, "Threads (0: all cores; never changes the graph)");
   command->add_option("-o,--output", options->output, "Output file; its extension names the format")->required();
+  add_progress_options(*command);
   command->callback([options] {
     graph::GeneratorOptions& generator = options->generator;
     auto need = [&](bool given, const char* what) {
@@ -67,8 +69,9 @@ void add_generate_command(CLI::App& app) {
     const graph::EdgeList edges = graph::generate(options->generator);
     const double generate_seconds = timer.lap();
     save_graph(options->output, edges, {});
-    fmt::print("Generated {}: {} vertices, {} edges in {:.3f} s; wrote {} in {:.3f} s\n", spec,
-               edges.num_vertices, edges.edges.size(), generate_seconds, options->output, timer.lap());
+    if (!quiet())
+      fmt::print("Generated {}: {} vertices, {} edges in {:.3f} s; wrote {} in {:.3f} s\n", spec, edges.num_vertices,
+                 edges.edges.size(), generate_seconds, options->output, timer.lap());
   });
 }
 

@@ -1,7 +1,6 @@
 #include "graph_options.hpp"
 
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
@@ -62,10 +61,6 @@ void check_graph_options(const CLI::App& command, const std::string& graph) {
   for (const char* option : {"--id-bytes", "--binary-weight"})
     if (given(option) && format != graph::Format::binary)
       refuse(option, fmt::format("is for binary edge lists, and {} is {}", graph, graph::to_string(format)));
-}
-
-void announce(const char* what, const std::string& subject) {
-  if (isatty(fileno(stderr))) fmt::print(stderr, "courier: {} {} ...\n", what, subject);
 }
 
 }  // namespace courier::cli

@@ -13,7 +13,4 @@ void add_graph_options(CLI::App& command, graph::LoadOptions& options);
 // (--base on a format with its own base, --weights on a file, --id-bytes on text, ...).
 void check_graph_options(const CLI::App& command, const std::string& graph);
 
-// A "courier: <what>" line on stderr when it is a terminal: long steps show they are alive.
-void announce(const char* what, const std::string& subject);
-
 }  // namespace courier::cli

@@ -5,6 +5,7 @@
 #include "courier/core/timer.hpp"
 #include "courier/graph/stats.hpp"
 #include "graph_options.hpp"
+#include "progress_options.hpp"
 
 namespace courier::cli {
 
@@ -18,6 +19,7 @@ void add_info_command(CLI::App& app) {
                                      "Describe a graph.\nExample: courier info rome99.gr");
   command->add_option("graph", options->graph, "Graph file or generator spec (kron:16)")->required();
   add_graph_options(*command, options->load);
+  add_progress_options(*command);
   command->callback([options, command] {
     check_graph_options(*command, options->graph);
     announce("reading", options->graph);

@@ -15,6 +15,7 @@
 #include "courier/harness/run.hpp"
 #include "courier/harness/watchdog.hpp"
 #include "graph_options.hpp"
+#include "progress_options.hpp"
 
 namespace courier::cli {
 
@@ -64,7 +65,11 @@ int run(const Invocation& call, const harness::Registry& registry) {
     return 1;
   }
   if (!result.speaker) return 0;  // rank 0 has the result and speaks for the run
-  print_result(call.output == "-" || call.json == "-" ? stderr : stdout, result);
+  if (!quiet())
+    print_result(call.output == "-" || call.json == "-" ? stderr : stdout, result);
+  else if (!result.passed())  // a mismatch is an error: it is said even then
+    fmt::print(stderr, "courier: verification FAIL ({})\n{}", result.verification->verifier,
+               result.verification->mismatch);
   if (!call.output.empty()) harness::write_values(call.output, result.values);
   if (!call.json.empty()) {
     AtomicFile file(call.json);
@@ -170,6 +175,7 @@ void add_run_command(CLI::App& app, const harness::Registry& registry) {
       ->check(CLI::Range(1, 1024))
       ->capture_default_str();
   add_graph_options(*command, call->spec.load);
+  add_progress_options(*command);
   add_declared_options(*command, registry, *call);
   command->add_option("-o,--output", call->output, "Write 'vertex value' lines ('inf' = unreached)");
   command->add_option("--json", call->json, "Write the summary, times and options as JSON");

@@ -1,7 +1,7 @@
 #include "save.hpp"
 
 #include "courier/graph/csr.hpp"
-#include "graph_options.hpp"
+#include "progress_options.hpp"
 
 namespace courier::cli {
 

@@ -38,7 +38,8 @@ class Launch {
 // After an error on one rank: end the whole run rather than leave the others waiting.
 void abort_run_if_distributed();
 
-// Runs `step` (part of a run on rank `rank` of `ranks`). A dist::LoadError passes on: every rank
+// Runs `step` (part of a run on rank `rank` of `ranks`), showing progress only on rank 0. A
+// dist::LoadError passes on: every rank
 // throws it alike. Any other failure may leave the other ranks waiting for this one in a
 // collective, so it is printed as "courier: error (rank R of N): ..." and ends the whole run at
 // once, before unwinding (a runtime's destructor would first wait for the others to shut down):

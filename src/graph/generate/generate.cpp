@@ -2,9 +2,13 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <span>
+
 #include "courier/core/error.hpp"
 #include "courier/core/memory.hpp"
 #include "courier/core/parallel.hpp"
+#include "courier/core/progress.hpp"
 #include "edge_generators.hpp"
 
 namespace courier::graph {
@@ -28,6 +32,20 @@ void check_options(const GeneratorOptions& options) {
   if (options.edge_factor < 1 || options.edge_factor > kMaxEdgeFactor)
     throw InputError(fmt::format("generator edge factor {} is outside 1..{}", options.edge_factor,
                                  kMaxEdgeFactor));
+}
+
+// Edges first, first + 1, ... of the generated graph into `out` (and their weights).
+void draw(const GeneratorOptions& options, edge_t first, std::span<Edge> out, std::span<std::uint32_t> weights) {
+  if (is_lattice(options)) {
+    detail::lattice_edges(options, first, out);
+    if (options.weights) detail::lattice_weights(options, first, weights);
+    return;
+  }
+  if (options.kind == Generator::kronecker)
+    detail::kronecker_edges(options, first, out);
+  else
+    detail::uniform_edges(options, first, out);
+  if (options.weights) detail::random_weights(options, first, weights);
 }
 
 }  // namespace
@@ -58,20 +76,17 @@ EdgeList generate_range(const GeneratorOptions& options, edge_t first, edge_t la
   list.num_vertices = generated_vertex_count(options);
   list.edges.resize(last - first);
   std::vector<std::uint32_t> weights(options.weights ? last - first : 0);
-  // Chunks are independent: edge first + i is the same whichever thread draws it.
-  parallel_for(last - first, options.threads, [&](std::uint64_t begin, std::uint64_t end, unsigned) {
-    const std::span<Edge> out(list.edges.data() + begin, end - begin);
-    const std::span<std::uint32_t> out_weights(weights.data() + begin, options.weights ? end - begin : 0);
-    if (is_lattice(options)) {
-      detail::lattice_edges(options, first + begin, out);
-      if (options.weights) detail::lattice_weights(options, first + begin, out_weights);
-      return;
+  Progress progress("generating " + generator_spec(options), last - first, 16u << 20, "edges");
+  // Chunks are independent: edge first + i is the same whichever thread draws it. A thread's
+  // share is drawn in blocks, each counted when done, so progress moves on a terminal.
+  constexpr std::uint64_t block = 1u << 20;
+  parallel_for(last - first, options.threads, [&](std::uint64_t share_begin, std::uint64_t share_end, unsigned) {
+    for (std::uint64_t begin = share_begin; begin < share_end; begin += block) {
+      const std::uint64_t end = std::min(share_end, begin + block);
+      draw(options, first + begin, std::span<Edge>(list.edges.data() + begin, end - begin),
+           std::span<std::uint32_t>(weights.data() + begin, options.weights ? end - begin : 0));
+      progress.add(end - begin);
     }
-    if (options.kind == Generator::kronecker)
-      detail::kronecker_edges(options, first + begin, out);
-    else
-      detail::uniform_edges(options, first + begin, out);
-    if (options.weights) detail::random_weights(options, first + begin, out_weights);
   });
   if (options.weights) list.weights = std::move(weights);
   return list;
