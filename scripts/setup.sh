@@ -9,6 +9,8 @@ packages=(
   libcli11-dev libfmt-dev libcereal-dev libhwloc-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libgraphblas-dev                     # the la benchmark's peer (bench/la_bench.cpp); optional
+  pybind11-dev python3-dev             # the courier Python module (python/), for /usr/bin/python3
+  python3-numpy python3-scipy python3-networkx python3-pytest   # what it takes and its tests
 )
 
 missing=()

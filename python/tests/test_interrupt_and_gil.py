@@ -19,15 +19,15 @@ def long_run():  # about a second on one core
 def test_other_python_threads_run_during_a_run():
     done = {}
     worker = threading.Thread(target=lambda: done.setdefault("result", long_run()))
-    worker.start()
-    time.sleep(0.05)
     gaps, last = [], time.perf_counter()
+    worker.start()
     while worker.is_alive():
+        time.sleep(0.001)
         now = time.perf_counter()
         gaps.append(now - last)
         last = now
-        time.sleep(0.001)
     worker.join()
+    gaps.append(time.perf_counter() - last)
     assert done["result"].run_seconds > 0.3
     # Holding the GIL, the run would have stopped this loop for its whole duration.
     assert max(gaps) < done["result"].run_seconds / 2, max(gaps)
