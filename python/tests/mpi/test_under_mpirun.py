@@ -1,6 +1,7 @@
 """Under mpirun -np 2: the same calls run one rank per process. Rank 0 gets the values, the other
 rank a Result with speaker False; a bad input raises the same courier.LoadError on every rank;
 engines that run on one rank, and comm='local', run in each process alone."""
+import contextlib
 import os
 
 import networkx as nx
@@ -45,6 +46,8 @@ def test_a_bad_file_fails_alike_on_every_rank():
     os.replace(mine, path)  # both ranks write the same bytes: either copy will do
     with pytest.raises(courier.LoadError, match=r"\.el:3"):
         courier.run("bfs", path, engine="vertex", threads=1)
+    with contextlib.suppress(FileNotFoundError):  # every rank has read it: the failure was agreed
+        os.remove(path)
 
 
 def test_one_rank_engines_and_local_ranks_run_in_each_process():
