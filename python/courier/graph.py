@@ -13,6 +13,8 @@ _UINT32_MAX = np.iinfo(np.uint32).max
 def _ids(array, what):
     """Vertex ids as uint64: int64 and uint64 arrays are viewed (no copy), others converted."""
     array = np.asarray(array)
+    if array.size == 0:
+        return np.empty(0, dtype=np.uint64)
     if array.dtype.kind not in "iu":
         raise InputError(f"{what}: vertex ids are integers, not {array.dtype}")
     if array.dtype.kind == "i" and array.size and array.min() < 0:
@@ -162,6 +164,8 @@ class Graph:
         import scipy.sparse
 
         offsets, targets, weights = self.csr_arrays()
+        if len(offsets) == 0:  # Courier's empty graph has no offsets at all
+            offsets = np.zeros(1, dtype=np.uint64)
         n = len(offsets) - 1
         data = weights if weights is not None else np.ones(len(targets), dtype=np.float64)
         # Built empty and given the arrays: scipy's constructor would narrow the index arrays to

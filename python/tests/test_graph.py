@@ -82,6 +82,15 @@ def test_undirected_networkx_graph_is_both_directions():
     assert courier.run("degree", g, engine="seq").values.tolist() == [1, 2, 2, 1]
 
 
+def test_graphs_without_edges_or_vertices():
+    g = courier.Graph.from_edges([], [], num_vertices=3)
+    assert courier.run("cc", g, ranks=2).values.tolist() == [0, 1, 2]
+    empty = courier.Graph.from_edges([], [])
+    assert empty.info()["vertices"] == 0 and empty.to_scipy().shape == (0, 0)
+    assert courier.run("cc", empty, engine="seq").values.tolist() == []
+    assert courier.Graph(scipy.sparse.csr_matrix((0, 0))).info()["vertices"] == 0
+
+
 def test_values_own_their_storage():
     result = courier.run("cc", "kron:6", engine="seq")
     values = result.values
