@@ -1,5 +1,6 @@
 """`cmake --install BUILD --prefix PREFIX` puts the courier package under PREFIX/SITE, where the
-interpreter imports it from (the installed copy, not the build tree's) and runs an analysis.
+interpreter imports it from (the installed copy, not the build tree's) and runs an analysis. Only
+the python component is installed here (its own manifest: the install tests run beside this one).
 Usage: check_installed.py BUILD PREFIX SITE"""
 import os
 import shutil
@@ -8,7 +9,8 @@ import sys
 
 build, prefix, site = sys.argv[1:]
 shutil.rmtree(prefix, ignore_errors=True)
-subprocess.run(["cmake", "--install", build, "--prefix", prefix], check=True, stdout=subprocess.DEVNULL)
+subprocess.run(["cmake", "--install", build, "--prefix", prefix, "--component", "python"], check=True,
+               stdout=subprocess.DEVNULL)
 package = os.path.join(prefix, site)
 environment = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
 environment["PYTHONPATH"] = package
