@@ -111,3 +111,15 @@ def test_three_ranks_and_a_policy():
     result = courier.run("bfs", g, engine="vertex", ranks=3, threads=1, source=SOURCE, policy="cvc")
     np.testing.assert_array_equal(result.values, expected("bfs", g))
     assert result.stats["options"]["policy"] == "cvc" and result.stats["options"]["ranks"] == 3
+
+
+@pytest.mark.parametrize("engine", ["vertex", "la"])
+def test_pagerank_damping_and_default_tolerance(engine):
+    # Stopping when a step's L1 change is below the tolerance leaves the ranks within about
+    # tolerance * d / (1 - d) of the fixed point, in L1.
+    g = as_digraph(GRAPHS["directed"])
+    want = per_vertex(g, nx.pagerank(g, alpha=0.7, weight=None, tol=1e-14, max_iter=1000))
+    result = courier.run("pagerank", g, engine=engine, ranks=2, damping=0.7)
+    assert result.stats["options"]["tolerance"] == 1e-9
+    assert np.abs(result.values - want).sum() < 1e-9 * 0.7 / 0.3 * 10
+    assert np.abs(result.values - per_vertex(g, nx.pagerank(g, alpha=0.85, weight=None))).sum() > 1e-3
