@@ -11,6 +11,8 @@ packages=(
   libgraphblas-dev                     # the la benchmark's peer (bench/la_bench.cpp); optional
   python3-jsonschema                   # the test of `courier run --json` against docs/run.schema.json
   python3-matplotlib                   # scripts/plot.py: benchmark JSON to the figures in docs/figures
+  pybind11-dev python3-dev             # the courier Python module (python/), for /usr/bin/python3
+  python3-numpy python3-scipy python3-networkx python3-pytest   # what it takes and its tests
 )
 
 missing=()

@@ -258,7 +258,7 @@ graph::EdgeSlice read_slice(const std::string& graph, const graph::LoadOptions& 
 // reads its part from the mapping in passes, never expanding it into an EdgeList.
 bool by_rows(const std::string& graph, const DistributedLoadOptions& options) {
   const graph::LoadOptions& load = options.load;
-  if (load.symmetrize || load.drop_self_loops || load.dedupe || options.simple_undirected ||
+  if (load.symmetrize || load.drop_self_loops || load.dedupe || options.simple_undirected || load.memory ||
       graph::is_generator_spec(graph))
     return false;
   try {

@@ -23,14 +23,16 @@ EdgeList load_edge_list(const std::string& graph, const LoadOptions& options) {
   generator.threads = options.threads;
   ReadOptions read = options.read;
   read.symmetrize = false;  // one place does the transforms, in one order
-  EdgeList edges = parse_generator_spec(graph, generator) ? generate(generator)
-                                                          : read_edge_list(graph, read);
+  EdgeList edges = options.memory                           ? to_edge_list(*options.memory)
+                   : parse_generator_spec(graph, generator) ? generate(generator)
+                                                            : read_edge_list(graph, read);
   return apply_transforms(std::move(edges), options);
 }
 
 Csr load_graph(const std::string& graph, const LoadOptions& options) {
   const bool transforms = options.symmetrize || options.drop_self_loops || options.dedupe;
-  if (!transforms && !is_generator_spec(graph) && format_from_path(graph) == Format::csr)
+  if (options.memory && !transforms) return *options.memory;
+  if (!transforms && !options.memory && !is_generator_spec(graph) && format_from_path(graph) == Format::csr)
     return read_csr(graph, options.read);
   return build_csr(load_edge_list(graph, options));
 }

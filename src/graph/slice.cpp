@@ -1,9 +1,11 @@
 #include "courier/graph/slice.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cstring>
-
-#include <fmt/format.h>
+#include <type_traits>
+#include <variant>
 
 #include "courier/core/error.hpp"
 #include "courier/core/mapped_file.hpp"
@@ -26,6 +28,35 @@ EdgeSlice generated_part(const std::string& spec, const GeneratorOptions& genera
   slice.facts.vertices = slice.edges.num_vertices;
   slice.declared_vertices = slice.edges.num_vertices;
   slice.source = spec;
+  return slice;
+}
+
+// Edges [m*part/parts, m*(part+1)/parts) of an in-memory graph, in its CSR order, as a generator's.
+EdgeSlice memory_part(const std::string& name, const Csr& csr, std::uint64_t part, std::uint64_t parts) {
+  const edge_t m = csr.num_edges(), begin = m * part / parts, end = m * (part + 1) / parts;
+  const std::span<const edge_t> offsets = csr.offsets();
+  EdgeSlice slice;
+  EdgeList& edges = slice.edges;
+  edges.num_vertices = csr.num_vertices();
+  edges.edges.reserve(end - begin);
+  if (begin < end) {
+    // The row holding edge `begin`: the last row starting at or before it.
+    vertex_t row = static_cast<vertex_t>(std::upper_bound(offsets.begin(), offsets.end(), begin) - offsets.begin()) - 1;
+    for (edge_t k = begin; k < end; ++k) {
+      while (offsets[row + 1] <= k) ++row;
+      edges.edges.push_back({row, csr.targets()[k]});
+    }
+  }
+  std::visit(
+      [&](const auto& w) {
+        if constexpr (!std::is_same_v<std::decay_t<decltype(w)>, std::monostate>)
+          edges.weights = std::vector(w.begin() + begin, w.begin() + end);
+      },
+      csr.weights());
+  slice.facts.records = edges.edges.size();
+  slice.facts.vertices = edges.num_vertices;
+  slice.declared_vertices = edges.num_vertices;
+  slice.source = name;
   return slice;
 }
 
@@ -87,6 +118,7 @@ SliceFacts SliceFacts::deserialize(std::string_view in) {
 EdgeSlice read_edge_slice(const std::string& graph, const LoadOptions& options, std::uint64_t part, std::uint64_t parts,
                           std::optional<std::uint64_t> first_vertex) {
   check_part(part, parts);
+  if (options.memory) return memory_part(graph, *options.memory, part, parts);
   GeneratorOptions generator;
   generator.seed = options.seed;
   generator.weights = options.weights;
@@ -122,16 +154,16 @@ EdgeSlice read_edge_slice(const std::string& graph, const LoadOptions& options, 
   return slice;
 }
 
-std::optional<std::uint64_t> metis_vertex_lines(const std::string& graph, const LoadOptions&, std::uint64_t part,
-                                                std::uint64_t parts) {
+std::optional<std::uint64_t> metis_vertex_lines(const std::string& graph, const LoadOptions& options,
+                                                std::uint64_t part, std::uint64_t parts) {
   check_part(part, parts);
-  if (is_generator_spec(graph) || format_from_path(graph) != Format::metis) return std::nullopt;
+  if (options.memory || is_generator_spec(graph) || format_from_path(graph) != Format::metis) return std::nullopt;
   return io::metis_vertex_lines(*MappedFile::open(graph), part, parts);
 }
 
 int binary_width_vote(const std::string& graph, const LoadOptions& options, std::uint64_t part, std::uint64_t parts) {
   check_part(part, parts);
-  if (is_generator_spec(graph) || format_from_path(graph) != Format::binary) return 0;
+  if (options.memory || is_generator_spec(graph) || format_from_path(graph) != Format::binary) return 0;
   return io::binary_width_vote(*MappedFile::open(graph), options.read, part, parts);
 }
 

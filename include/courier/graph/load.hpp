@@ -1,7 +1,10 @@
 #pragma once
 // load_graph: what every command means by GRAPH — a file (format by extension) or a generator
 // spec such as "kron:16" — turned into a Csr, with the transforms a user asked for on the way.
+// A program that holds its graph in memory (the Python bindings) sets LoadOptions::memory instead:
+// every loader then takes that graph, and GRAPH only names it in messages.
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "courier/graph/csr.hpp"
@@ -19,6 +22,12 @@ struct LoadOptions {
   bool weights = false;          // generators: random weights in [1, 255]
   std::uint64_t seed = 1;        // generators, unless the spec names its own
   unsigned threads = 0;          // generators: 0 = all cores
+  // A graph already in memory, read in place of GRAPH: load_graph without transforms returns it
+  // (its storage shared, not copied), read_edge_slice gives part p of P its p-th share of the
+  // edges (a copy of that share only), and the transforms apply as to a file. Shared read-only
+  // by the ranks of this process; under MPI every process holds its own, the same graph. The
+  // caller ensures a valid Csr (targets below num_vertices), as a reader's checks would.
+  std::shared_ptr<const Csr> memory;
 };
 
 bool is_generator_spec(const std::string& graph);

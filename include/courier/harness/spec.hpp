@@ -11,7 +11,9 @@ namespace courier::harness {
 
 struct RunSpec {
   std::string algorithm{};         // a name or an alias (Registry::algorithm)
-  std::string graph{};             // a file (format by extension) or a generator spec (kron:16)
+  // A file (format by extension) or a generator spec (kron:16); with load.memory (a graph the
+  // program holds, e.g. from Python), only its name in messages and --json.
+  std::string graph{};
   std::string engine = "vertex";   // Registry::engine
   graph::LoadOptions load{};       // how the graph is read and transformed
   // Ranks as threads of this process (the local transport); under an MPI launcher the launched
