@@ -11,11 +11,13 @@
 #include <fmt/format.h>
 #include <pybind11/stl.h>
 
+#include <csignal>
 #include <map>
 #include <memory>
 
 #include "bindings.hpp"
 #include "courier/algo/builtin.hpp"
+#include "courier/core/cancel.hpp"
 #include "courier/core/error.hpp"
 #include "courier/harness/watchdog.hpp"
 
@@ -24,6 +26,33 @@ namespace courier::python {
 using namespace pybind11::literals;
 
 namespace {
+
+// While a run lasts, SIGINT asks Courier to stop (the engines that agree on rounds stop at the
+// next one) and still reaches Python's own handler, so KeyboardInterrupt follows the run.
+class InterruptsCancel {
+ public:
+  InterruptsCancel() {
+    if (installed_++ != 0) return;  // runs from several Python threads: the first installs
+    clear_cancellation();
+    struct sigaction ours {};
+    ours.sa_handler = &on_interrupt;
+    sigemptyset(&ours.sa_mask);
+    ::sigaction(SIGINT, &ours, &python_);
+  }
+  ~InterruptsCancel() {
+    if (--installed_ == 0) ::sigaction(SIGINT, &python_, nullptr);
+  }
+  InterruptsCancel(const InterruptsCancel&) = delete;
+  InterruptsCancel& operator=(const InterruptsCancel&) = delete;
+
+ private:
+  static void on_interrupt(int signal) {
+    request_cancellation();
+    if (python_.sa_handler != SIG_DFL && python_.sa_handler != SIG_IGN) python_.sa_handler(signal);
+  }
+  static inline int installed_ = 0;  // changed with the GIL held
+  static inline struct sigaction python_ {};
+};
 
 std::unique_ptr<harness::Launch>& mpi_launch() {
   static std::unique_ptr<harness::Launch> launch;
@@ -76,11 +105,17 @@ py::dict run(const std::string& algorithm, const Graph& graph, const std::string
   const harness::RunSpec spec = harness::resolve(registry, asked);
   const harness::Launch& launch = launch_for(comm, registry.engine(spec.engine));
   harness::RunResult result;
-  {
+  try {
+    const InterruptsCancel interrupts;
     py::gil_scoped_release released;
     result = harness::run(registry, spec, launch);
+  } catch (const Cancelled&) {
+    if (PyErr_CheckSignals() != 0) throw py::error_already_set();  // Python's KeyboardInterrupt
+    PyErr_SetNone(PyExc_KeyboardInterrupt);
+    throw py::error_already_set();
   }
-  // Ctrl-C during the run: the engines do not poll for it, so it is raised now that the run is over.
+  // Ctrl-C during a run of an engine that does not stop between rounds (seq, la, mailbox): raised
+  // now that the run is over.
   if (PyErr_CheckSignals() != 0) throw py::error_already_set();
   py::dict out("speaker"_a = result.speaker, "rank"_a = launch.rank(),
                "ranks"_a = launch.under_mpi() ? launch.ranks() : spec.ranks);

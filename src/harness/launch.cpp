@@ -7,6 +7,7 @@
 #include <exception>
 
 #include "courier/comm/local_world.hpp"
+#include "courier/core/cancel.hpp"
 #include "courier/core/error.hpp"
 #include "courier/core/progress.hpp"
 #include "courier/dist/distributed_load.hpp"
@@ -81,6 +82,8 @@ void ending_the_run_on_failure(int rank, int ranks, const std::function<void()>&
   try {
     step();
   } catch (const dist::LoadError&) {
+    throw;
+  } catch (const Cancelled&) {  // every rank throws it in the same round
     throw;
   } catch (...) {
     end_run(rank, ranks, describe_current_exception());

@@ -1,11 +1,12 @@
 #include "courier/harness/run.hpp"
 
-#include <algorithm>
-#include <cstdio>
-
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
+#include <cstdio>
+
+#include "courier/core/cancel.hpp"
 #include "courier/core/error.hpp"
 #include "courier/core/parse_number.hpp"
 #include "courier/core/timer.hpp"
@@ -121,6 +122,8 @@ RunResult run(const Registry& registry, const RunSpec& asked, const Launch& laun
       done = engine.run(algorithm, spec, launch);
     } catch (const dist::LoadError&) {
       throw;  // every rank failed alike (a bad input); MPI finalises normally
+    } catch (const Cancelled&) {
+      throw;  // every rank stopped in the same round
     } catch (const std::exception& e) {
       // One rank failed while others may wait for it in a collective: end the whole run.
       fmt::print(stderr, "courier: error (rank {} of {}): {}\n", launch.rank(), launch.ranks(), e.what());

@@ -7,6 +7,8 @@
 #include <type_traits>
 #include <utility>
 
+#include "courier/core/cancel.hpp"
+
 namespace courier::vertex {
 
 Engine::Engine(const dist::LocalGraph& graph, sync::Channel& channel, ThreadTeam& team)
@@ -87,7 +89,12 @@ bool Engine::next_round(Frontier& frontier) {
 
 bool Engine::next_round(std::uint64_t active) {
   stop_lapping();
-  const std::uint64_t total = sum_all(active);
+  // A rank asked to stop counts itself above the active vertices (fewer than 2^48), so the round's
+  // one reduction also tells every rank, in the same round, that the run is cancelled.
+  constexpr int kCancelShift = 48;
+  const std::uint64_t word = sum_all(active + (cancellation_requested() ? std::uint64_t{1} << kCancelShift : 0));
+  if ((word >> kCancelShift) != 0) throw Cancelled();
+  const std::uint64_t total = word;
   close_round();
   round_open_ = total != 0;
   round_active_ = round_started_active_ = total;
