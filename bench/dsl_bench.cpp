@@ -13,6 +13,7 @@
 //   dsl_bench --graphs k20w.csr,u20w.csr ...      (files written by `courier generate --weights`: no
 //                                                 generation in every run)
 //   mpirun -np 4 dsl_bench --shapes 4x1 --channel mpi-rma        (ranks are the launched processes)
+//   dsl_bench --variants optimised,hand-written ...               (a subset: the others print nan)
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>

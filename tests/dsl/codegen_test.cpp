@@ -112,7 +112,7 @@ TEST(Codegen, PagerankHoistsTheShareOutOfTheEdgeLoop) {
           "    hoisted_22_21_.wrote();\n"
           "    hoisted_22_21_.refresh(rt::Fetch::changed);"))
       << optimised;
-  EXPECT_TRUE(has(optimised, "sum = (sum + hoisted_22_21_.load(u));")) << optimised;
+  EXPECT_TRUE(has(optimised, "sum = (sum + hoisted_22_21_[u]);")) << optimised;
   EXPECT_FALSE(has(optimised, "rank.refresh(")) << optimised;  // rank is read at masters only
   EXPECT_FALSE(has(optimised, "rank.track(")) << optimised;
   EXPECT_TRUE(has(optimised, "dangling = partial_dangling_15_.finish(dangling);")) << optimised;

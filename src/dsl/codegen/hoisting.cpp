@@ -21,8 +21,9 @@ void FunctionGenerator::learn_hoisted() {
   if (naive()) return;
   for (const Hoisted& h : analysis_.hoisted) {
     const std::string n = hoisted_name(*h.expression);
-    hoisted_[h.expression] =
-        h.kind == HoistKind::PerNeighbour ? fmt::format("{}.load({})", n, name(neighbour_of(h))) : n;
+    // The added property is read-only during the pulse: a plain read, which the C++ compiler may
+    // keep in registers and reorder (an atomic load it may not).
+    hoisted_[h.expression] = h.kind == HoistKind::PerNeighbour ? fmt::format("{}[{}]", n, name(neighbour_of(h))) : n;
   }
 }
 
