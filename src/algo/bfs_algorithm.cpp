@@ -45,7 +45,7 @@ harness::Algorithm bfs_algorithm() {
   a.kernels["la"] = std::move(la);
   a.kernels["dsl"] =
       std::make_shared<engines::DslKernel>(dsl::programs::bfs_needs, [](dsl::rt::Graph& g, const harness::Request& r) {
-        dsl::rt::NodeProperty<std::int64_t> level(g);
+        dsl::rt::NodeProperty<std::int32_t> level(g);
         (g.naive() ? dsl::programs::naive::bfs : dsl::programs::bfs)(g, level, r.source);
         return harness::Output{dsl::rt::masters_as_integers(g, level), {}};
       });

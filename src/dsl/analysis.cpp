@@ -18,6 +18,11 @@ const CacheSafety* FunctionAnalysis::find_property(const Symbol& property) const
   return it == properties.end() ? nullptr : &*it;
 }
 
+const Hoisted* FunctionAnalysis::find_hoisted(const Expr& e) const {
+  const auto it = std::find_if(hoisted.begin(), hoisted.end(), [&](const Hoisted& h) { return h.expression == &e; });
+  return it == hoisted.end() ? nullptr : &*it;
+}
+
 Analysis analyse(const Program& program) {
   Analysis analysis;
   for (const Function& f : program.functions) {
@@ -26,6 +31,7 @@ Analysis analyse(const Program& program) {
     find_reduction_exclusive(f, fa);
     find_cache_safety(f, fa);
     find_pulses(f, fa);
+    find_hoisting(f, fa);
   }
   return analysis;
 }

@@ -154,6 +154,32 @@ void pulses(std::string& out, const FunctionAnalysis& fa) {
   }
 }
 
+void hoisting(std::string& out, const FunctionAnalysis& fa) {
+  out += "Hoisted out of neighbour loops (loop-invariant expressions):\n";
+  if (fa.hoisted.empty()) out += "  none\n";
+  for (const Hoisted& h : fa.hoisted) {
+    const auto& loop = *h.loop->as<Forall>();
+    const std::string what =
+        h.kind == HoistKind::PerNeighbour
+            ? fmt::format(
+                  "one value per {}: computed once per node before the pulse of the loop at {}, mirrors "
+                  "refreshed, instead of once per edge",
+                  loop.variable, at(h.pulse->location))
+            : fmt::format("one value per {}: computed once before the loop at {}, instead of once per edge",
+                          to_source(*loop.of), at(h.loop->location));
+    fmt::format_to(std::back_inserter(out), "  {} {}: {}\n", at(h.expression->location), to_source(*h.expression),
+                   what);
+  }
+  if (fa.not_hoisted.empty()) return;
+  out += "Not hoisted:\n";
+  for (const NotHoisted& n : fa.not_hoisted) {
+    const std::string why =
+        n.written ? fmt::format("{} is written at {} in the vertex loop", n.written->name, at(n.written_at))
+                  : std::string("an integer division: nodes the loop never reaches could divide by zero");
+    fmt::format_to(std::back_inserter(out), "  {} {}: {}\n", at(n.expression->location), to_source(*n.expression), why);
+  }
+}
+
 }  // namespace
 
 std::string format_analysis(const Program& program, const Analysis& analysis) {
@@ -165,6 +191,7 @@ std::string format_analysis(const Program& program, const Analysis& analysis) {
     exclusive(out, fa);
     cache_safety(out, fa);
     pulses(out, fa);
+    hoisting(out, fa);
   }
   return out;
 }

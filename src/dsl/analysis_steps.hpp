@@ -22,5 +22,6 @@ Definition1 definition1(const std::vector<const Stmt*>& roots, const std::vector
 void find_reduction_exclusive(const Function& f, FunctionAnalysis& out);  // Definition 1, Lemma 1
 void find_cache_safety(const Function& f, FunctionAnalysis& out);         // Definition 2
 void find_pulses(const Function& f, FunctionAnalysis& out);               // Definition 3
+void find_hoisting(const Function& f, FunctionAnalysis& out);             // loop-invariant expressions
 
 }  // namespace courier::dsl

@@ -85,6 +85,21 @@ struct Analysed {
     return out;
   }
 
+  // "LINE:COL neighbour|vertex in LINE:COL" hoisted (its loop), "LINE:COL NAME written at LINE:COL" or
+  // "LINE:COL integer division" not.
+  std::vector<std::string> hoisted() const {
+    std::vector<std::string> out;
+    for (const Hoisted& h : fa().hoisted) {
+      out.push_back(at(h.expression->location) + (h.kind == HoistKind::PerNeighbour ? " neighbour" : " vertex") +
+                    " in " + at(h.loop->location));
+    }
+    for (const NotHoisted& n : fa().not_hoisted) {
+      out.push_back(at(n.expression->location) +
+                    (n.written ? " " + n.written->name + " written at " + at(n.written_at) : " integer division"));
+    }
+    return out;
+  }
+
   Program program;
   Analysis analysis;
 };
@@ -286,6 +301,7 @@ TEST(AnalysisOfShippedPrograms, CcHasTwoAggregatedPulsesPerRound) {
 
 TEST(AnalysisOfShippedPrograms, PagerankCachesTheRanksItPulls) {
   const Analysed a = shipped("pagerank");
+  EXPECT_EQ(a.hoisted(), (Strings{"22:21 neighbour in 21:7"}));  // u.rank / g.count_outNbrs(u)
   EXPECT_EQ(a.not_exclusive(), (Strings{"12:3 reductions=2"}));
   EXPECT_EQ(a.properties(), (Strings{"rank safe reads=15:21,22:23,25:31", "next_rank unsafe updates=30:9@19:5"}));
   EXPECT_EQ(a.pulses(), (Strings{"14:5 loop aggregated sync=dangling per 12:3",
@@ -307,6 +323,56 @@ TEST(AnalysisOfShippedPrograms, BetweennessCentrality) {
   EXPECT_EQ(a.not_exclusive(), (Strings{"11:3 sigma updated at 12:26", "14:5 sigma read at 21:32"}));
   EXPECT_EQ(a.pulses(), (Strings{"14:5 bfs aggregated sync=sigma per 11:3",
                                  "19:5 reverse sync= assigns=delta,centrality per 11:3"}));
+}
+
+// Hoisting: the largest expressions of one node (the neighbour's, or the loop's vertex's) with an
+// operator, reading properties the vertex loop does not write and scalars of the collective level.
+TEST(Analysis, ExpressionsOfOneNodeAreHoisted) {
+  const Analysed a(
+      "function f(Graph g, propNode<double> x, propNode<double> y, propNode<double> z) {\n"
+      "  double d = 2;\n"
+      "  forall (v in g.nodes()) {\n"
+      "    double s = 0;\n"
+      "    for (u in g.nodes_to(v)) {\n"
+      "      s = s + u.x * d / g.count_outNbrs(u) + u.y * (v.x + 1);\n"
+      "      s = s + u.x * s + u.x * v.x + u.y;\n"
+      "    }\n"
+      "    v.z = s;\n"
+      "  }\n"
+      "}\n");
+  // u.x * s reads a scalar of the iteration, u.x * v.x two nodes, u.y has no operator: not listed.
+  EXPECT_EQ(a.hoisted(), (Strings{"6:15 neighbour in 5:5", "6:53 vertex in 5:5"}));
+  EXPECT_EQ(a.fa().find_hoisted(*a.fa().hoisted[0].expression), &a.fa().hoisted[0]);
+}
+
+// Not where a value could differ between two visits of the node: a property the vertex loop
+// writes (in the neighbour loop or elsewhere in it); nor an integer division (its nodes unreached
+// by the loop could have a zero divisor).
+TEST(Analysis, WhatTheVertexLoopWritesIsNotHoisted) {
+  const Analysed a(
+      "function f(Graph g, propNode<double> x, propNode<double> y, propNode<int> k) {\n"
+      "  forall (v in g.nodes()) {\n"
+      "    double s = 0;\n"
+      "    forall (u in g.neighbors(v)) {\n"
+      "      s = s + (u.x + 1) + u.k / g.count_outNbrs(u);\n"
+      "      u.x += 1;\n"
+      "    }\n"
+      "    for (u in g.nodes_to(v)) { s = s + u.y * 2; }\n"
+      "    v.y = s;\n"
+      "  }\n"
+      "}\n");
+  EXPECT_EQ(a.hoisted(), (Strings{"5:16 x written at 6:9", "5:27 integer division", "8:40 y written at 9:7"}));
+  EXPECT_TRUE(a.fa().hoisted.empty());
+}
+
+TEST(Analysis, AnalysisListsHoistedExpressions) {
+  const Program program = front_end(find_shipped_program("pagerank")->source, "pagerank.sp");
+  const std::string text = format_analysis(program, analyse(program));
+  EXPECT_NE(text.find("Hoisted out of neighbour loops (loop-invariant expressions):\n  22:21 u.rank / "
+                      "g.count_outNbrs(u): one value per u: computed once per node before the pulse of the loop at "
+                      "19:5"),
+            std::string::npos)
+      << text;
 }
 
 }  // namespace

@@ -133,7 +133,7 @@ TEST(Courierc, GeneratesASourceAndAHeader) {
   const std::string cpp = read_file(source);
   EXPECT_NE(cpp.find("#include \"bfs.hpp\"\n"), std::string::npos) << cpp;
   EXPECT_NE(cpp.find("namespace mine {"), std::string::npos) << cpp;
-  EXPECT_NE(cpp.find("void bfs(rt::Graph& g, rt::NodeProperty<std::int64_t>& level, rt::node root) {"),
+  EXPECT_NE(cpp.find("void bfs(rt::Graph& g, rt::NodeProperty<std::int32_t>& level, rt::node root) {"),
             std::string::npos)
       << cpp;
   EXPECT_NE(cpp.find("#line 15 \"" + path + "\"\n"), std::string::npos) << cpp;

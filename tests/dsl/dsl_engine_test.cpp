@@ -13,6 +13,7 @@
 #include "courier/algo/builtin.hpp"
 #include "courier/dsl/programs/bfs.hpp"
 #include "courier/dsl/programs/sssp.hpp"
+#include "courier/dsl/test_programs/hoisting.hpp"
 #include "courier/engines/dsl.hpp"
 #include "courier/graph/csr.hpp"
 #include "courier/graph/io.hpp"
@@ -164,6 +165,38 @@ TEST(DslEngine, GeneratedFunctionsOnTheLoopbackChannel) {
         if (e.rank() == 0) got = std::move(all);
       });
       EXPECT_EQ(got, want_sssp) << ranks << " ranks, naive " << naive;
+    }
+  }
+}
+
+// Hoisting's two kinds (tests/dsl/programs/hoisting.sp): the neighbour's share computed once per
+// node and read through mirrors, the vertex's factor once before the loop; both generations (the
+// naive one computes both on every edge) against the sum written out here, at 1-4 ranks.
+TEST(DslEngine, HoistedExpressionsEqualTheirSumPerEdge) {
+  const graph::EdgeList edges = test_support::generated(graph::Generator::kronecker, 9, false);
+  const graph::Csr csr = graph::build_csr(edges);
+  const std::size_t n = csr.num_vertices();
+  std::vector<double> x(n, 1), want(n, 0);
+  for (std::size_t u = 0; u < n; ++u)
+    for (const auto w : csr.neighbors(u)) x[w] += 1;  // in-degree + 1
+  for (std::size_t u = 0; u < n; ++u)
+    for (const auto w : csr.neighbors(u)) want[w] += x[u] * 2 / static_cast<double>(csr.degree(u)) * (x[w] + 1);
+  for (int ranks = 1; ranks <= 4; ++ranks) {
+    const auto parts = dist::partition_in_memory(edges, dist::Policy::iec, ranks, true);
+    for (bool naive : {false, true}) {
+      std::vector<double> got;
+      test_support::on_every_rank(parts, 2, [&](vertex::Engine& e) {
+        dsl::rt::Graph g(e, dsl::test_programs::hoisting_needs.layout(),
+                         naive ? dsl::rt::Generation::naive : dsl::rt::Generation::optimised);
+        dsl::rt::NodeProperty<double> px(g), py(g);
+        (naive ? dsl::test_programs::naive::hoisting : dsl::test_programs::hoisting)(g, px, py);
+        auto all = vertex::gather_masters<double>(e, dsl::rt::masters_as_reals(g, py));
+        if (e.rank() == 0) got = std::move(all);
+      });
+      ASSERT_EQ(got.size(), n) << ranks << " ranks";
+      for (std::size_t v = 0; v < n; ++v)
+        ASSERT_NEAR(got[v], want[v], 1e-9 * (1 + want[v]))
+            << "node " << v << ", " << ranks << " ranks, naive " << naive;
     }
   }
 }

@@ -79,7 +79,7 @@ TEST(ShippedPrograms, Sssp) {
 
 TEST(ShippedPrograms, Bfs) {
   const Function f = std::move(load("bfs").functions[0]);
-  EXPECT_EQ(signature(f), "Graph, propNode<long>, node");
+  EXPECT_EQ(signature(f), "Graph, propNode<int>, node");
   EXPECT_EQ(shape(f), (std::vector<std::string>{"fixedPoint", "forall:g.nodes()", "forall:g.neighbors(v)",
                                                 "reduce:nbr.levelMin", "reduce:depth+="}));
 }

@@ -22,6 +22,16 @@
 // does each level of an iterateInBFS and of an iterateInReverse; a fixedPoint adds one per
 // iteration to decide whether to go on. A pulse whose statement is reduction-exclusive is
 // aggregated: its reductions wait in the bulk-reduction queue and travel together at its end.
+//
+// Hoisting (loop-invariant code motion, not in paper 004): inside a neighbour loop of a vertex
+// loop, an expression with an operator that reads only one node's properties and degrees (the
+// neighbour's, or the vertex the loop walks from), literals and scalars of the collective level, has
+// the same value each time that node is met, provided nothing it reads is written in the vertex
+// loop. One of the neighbour is computed once per node before the pulse, into a property the
+// compiler adds, whose mirrors are refreshed in place of those of what it reads (pagerank's
+// rank / out-degree: once per node, not once per in-edge); one of the vertex once before the
+// neighbour loop. Integer division is not hoisted: computed for nodes the loop never reaches, it
+// could divide by zero.
 #include <string>
 #include <vector>
 
@@ -78,15 +88,39 @@ struct Pulse {
   const Stmt* repeated_by = nullptr;        // the innermost collective loop that repeats it
 };
 
+enum class HoistKind : std::uint8_t {
+  PerNeighbour,  // of the loop's neighbour: once per node before the pulse, a compiler-added property
+  PerVertex,     // of the vertex the loop walks from: once before the neighbour loop
+};
+
+struct Hoisted {
+  const Expr* expression = nullptr;  // a maximal one
+  const Stmt* loop = nullptr;        // the innermost neighbour loop it is in
+  const Stmt* pulse = nullptr;       // the vertex loop
+  HoistKind kind = HoistKind::PerNeighbour;
+};
+
+// An expression of one node that stays in its loop, and why.
+struct NotHoisted {
+  const Expr* expression = nullptr;
+  const Stmt* loop = nullptr;
+  const Symbol* written = nullptr;  // what it reads that the vertex loop writes (or null)
+  Location written_at;
+  bool integer_division = false;
+};
+
 struct FunctionAnalysis {
   const Function* function = nullptr;
   std::vector<ExclusiveStatement> exclusive;  // in source order
   std::vector<NotExclusive> not_exclusive;    // statements reaching reductions that are not exclusive
   std::vector<CacheSafety> properties;        // every property, in declaration order
   std::vector<Pulse> pulses;                  // in the order they happen within one iteration
+  std::vector<Hoisted> hoisted;               // in source order
+  std::vector<NotHoisted> not_hoisted;
 
   const ExclusiveStatement* find_exclusive(const Stmt& s) const;  // null when not reduction-exclusive
   const CacheSafety* find_property(const Symbol& property) const;
+  const Hoisted* find_hoisted(const Expr& e) const;  // null when e stays where it is
 };
 
 struct Analysis {
@@ -96,7 +130,8 @@ struct Analysis {
 Analysis analyse(const Program& program);
 
 // The analysis as `courierc --emit analysis` prints it: every reduction-exclusive statement, every
-// property's cache safety, and every pulse, each with its line:column and the reason.
+// property's cache safety, every pulse and every hoisted expression, each with its line:column and
+// the reason.
 std::string format_analysis(const Program& program, const Analysis& analysis);
 
 }  // namespace courier::dsl

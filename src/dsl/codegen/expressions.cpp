@@ -83,6 +83,9 @@ std::string FunctionGenerator::method(const MethodCall& c) const {
 }
 
 std::string FunctionGenerator::expr(const Expr& e, const Type& expected) const {
+  if (&e != computing_) {
+    if (const auto found = hoisted_.find(&e); found != hoisted_.end()) return found->second;
+  }
   if (const auto* i = e.as<IntLiteral>()) {
     if (e.type.kind == TypeKind::Long) return fmt::format("std::int64_t{{{}}}", i->value);
     return fmt::format("{}", i->value);

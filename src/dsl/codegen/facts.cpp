@@ -52,6 +52,7 @@ bool FunctionGenerator::owned(const Symbol* s) const {
 }
 
 void FunctionGenerator::learn() {
+  learn_hoisted();
   for (const auto& symbol : f_.symbols) {
     names_[symbol.get()] = is_keyword(symbol->name) ? "sp_" + symbol->name : symbol->name;
     if (symbol->type.kind == TypeKind::Graph) graph_ = names_[symbol.get()];
@@ -73,9 +74,12 @@ void FunctionGenerator::learn() {
     for_each_own_expression(s, [&](const Expr& top) {
       for_each_subexpression(top, [&](const Expr& e) {
         if (const Symbol* n = named(e)) ++uses_[n];
+        if (const auto* p = e.as<PropertyRef>()) ++uses_[p->symbol];
+      });
+      // What a per-neighbour hoist computes is read at masters.
+      unhoisted_subexpressions(top, [&](const Expr& e) {
         const auto* p = e.as<PropertyRef>();
         if (!p) return;
-        ++uses_[p->symbol];
         const Symbol* element = named(*p->element);
         if (s.per_vertex && !written.count(&e) && p->symbol->type.kind == TypeKind::NodeProperty && !owned(element))
           tracked_.insert(p->symbol);
@@ -99,6 +103,7 @@ void FunctionGenerator::learn() {
 }
 
 std::string FunctionGenerator::name(const Symbol* s) const {
+  if (const auto renamed = renamed_.find(s); renamed != renamed_.end()) return renamed->second;
   const auto found = names_.find(s);
   return found == names_.end() ? s->name : found->second;
 }

@@ -66,7 +66,7 @@ class FunctionGenerator {
   void assignment(const Stmt& s, const Assignment& a);
   void reduction(const Stmt& s, const Reduction& r);
   void forall(const Stmt& s, const Forall& f);
-  void neighbour_loop(const Forall& f);
+  void neighbour_loop(const Stmt& s, const Forall& f);
   void fixed_point(const FixedPoint& f);
   void iterate_in_bfs(const Stmt& s, const IterateInBFS& b);
   void return_statement(const Return& r);
@@ -83,6 +83,15 @@ class FunctionGenerator {
   void end_pulse(const PulsePlan& plan);
   std::string lambda_head(const Symbol* variable) const;
   const ReductionPlan* reduction_plan(const Stmt& s) const;
+
+  // ---- hoisting.cpp
+  // The hoisted expressions' names: compiler-added properties (per neighbour), locals (per vertex).
+  void learn_hoisted();
+  // `top` and its subexpressions, leaving out what a per-neighbour hoist computes before the pulse.
+  void unhoisted_subexpressions(const Expr& top, const std::function<void(const Expr&)>& visit) const;
+  void declare_hoisted();                         // the added properties, where the function starts
+  void compute_hoisted(const Stmt& pulse);        // before the pulse: once per node, then mirrors refreshed
+  void compute_hoisted_locals(const Stmt& loop);  // before the neighbour loop
 
   // ---- expressions.cpp
   std::string expr(const Expr& e, const Type& expected = {}) const;
@@ -111,6 +120,9 @@ class FunctionGenerator {
   std::set<const Symbol*> tracked_;  // properties read through mirrors somewhere
   bool degrees_ = false, adjacency_ = false;
   std::vector<const Symbol*> kept_;  // top-level scalars declared so far
+  std::map<const Expr*, std::string> hoisted_;    // optimised generation: the name computed in its place
+  std::map<const Symbol*, std::string> renamed_;  // while computing a hoisted expression: its node's name
+  const Expr* computing_ = nullptr;               // the hoisted expression being computed (not replaced)
 
   // Where the writing is.
   int vertex_loops_ = 0;              // > 0: inside a vertex loop's body

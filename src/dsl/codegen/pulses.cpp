@@ -76,7 +76,7 @@ PulsePlan FunctionGenerator::plan_pulse(const Stmt& s, const std::vector<const S
         if (p && p->element->type.kind == TypeKind::Node) add_unique(plan.assigned, p->symbol);
       }
       for_each_own_expression(inner, [&](const Expr& top) {
-        for_each_subexpression(top, [&](const Expr& e) {
+        unhoisted_subexpressions(top, [&](const Expr& e) {
           const auto* p = e.as<PropertyRef>();
           if (!p || p->symbol->type.kind != TypeKind::NodeProperty) return;
           if (std::find(written.begin(), written.end(), &e) != written.end()) return;

@@ -65,6 +65,7 @@ void FunctionGenerator::generate() {
   }
   if (degrees_) out_.line(fmt::format("{}.prepare_degrees();", graph_));
   if (adjacency_) out_.line(fmt::format("{}.prepare_adjacency();", graph_));
+  declare_hoisted();
   for (const Parameter& p : f_.parameters) {
     if (tracked(p.symbol)) out_.line(fmt::format("{}.track();  // read through mirrors", name(p.symbol)));
   }
@@ -258,13 +259,14 @@ void FunctionGenerator::reduction(const Stmt& s, const Reduction& r) {
 }
 
 void FunctionGenerator::forall(const Stmt& s, const Forall& f) {
-  if (f.domain == DomainKind::OutNeighbors || f.domain == DomainKind::InNeighbors) return neighbour_loop(f);
+  if (f.domain == DomainKind::OutNeighbors || f.domain == DomainKind::InNeighbors) return neighbour_loop(s, f);
   if (!owned(f.symbol)) {  // `for (x in set)`: in order, on every rank alike
     out_.open(fmt::format("for (const rt::node {} : {})", name(f.symbol), expr(*f.source)));
     statements(f.body);
     out_.close();
     return;
   }
+  compute_hoisted(s);
   pulse(s, {&s}, PulseKind::VertexLoop, [&] {
     const Symbol* flag = naive() ? nullptr : flag_filter(f.filter.get(), f.symbol);
     owned_.push_back(f.symbol);
@@ -284,12 +286,13 @@ void FunctionGenerator::forall(const Stmt& s, const Forall& f) {
   });
 }
 
-void FunctionGenerator::neighbour_loop(const Forall& f) {
+void FunctionGenerator::neighbour_loop(const Stmt& s, const Forall& f) {
   const Symbol* of = named(*f.of);
   const std::string v = name(of);
   const std::string nbr = name(f.symbol);
   const bool incoming = f.domain == DomainKind::InNeighbors;
   const std::string edge = fmt::format("edge_{}_", nbr);
+  compute_hoisted_locals(s);
   if (naive()) {
     out_.open(fmt::format("for (const rt::local {} : {}.{}({}))", nbr, graph_,
                           incoming ? "in_neighbors" : "out_neighbors", v));

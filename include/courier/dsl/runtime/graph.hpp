@@ -80,6 +80,9 @@ class Graph {
   // ---- loops (computation; every rank over its own masters)
   template <class Fn>
   void for_nodes(Fn&& fn);
+  // fn(v) for every master: work a pulse's loop needs done first (hoisted expressions), not a pulse.
+  template <class Fn>
+  void for_masters(Fn&& fn);
   // The masters flagged in `flags` (a NodeFlags), through its frontier: a round costs its flags.
   template <class Flags, class Fn>
   void for_flagged(Flags& flags, Fn&& fn);
@@ -152,6 +155,13 @@ void Graph::for_nodes(Fn&& fn) {
   ++phases_.pulses;
   for_chunks(masters_, vertex::Engine::kVertexChunk, [&](std::size_t begin, std::size_t end, unsigned member) {
     for (std::size_t v = begin; v < end; ++v) fn(static_cast<local>(v), member);
+  });
+}
+
+template <class Fn>
+void Graph::for_masters(Fn&& fn) {
+  for_chunks(masters_, vertex::Engine::kVertexChunk, [&](std::size_t begin, std::size_t end, unsigned) {
+    for (std::size_t v = begin; v < end; ++v) fn(static_cast<local>(v));
   });
 }
 

@@ -130,7 +130,9 @@ class NodeFlags {
 
   void refresh(Fetch fetch) {
     if (g_.ranks() == 1) return;
-    if (fetch == Fetch::changed && tracked_ && !stale_) return;
+    // Nothing written since the last refresh: mirrors hold their masters' values (dirty tracking).
+    // The naive generation fetches all the same, as StarPlat's backend does.
+    if (tracked_ && !stale_ && (fetch == Fetch::changed || !g_.naive())) return;
     Timer timer;
     if (fetch == Fetch::all || !tracked_) mark_all_masters();
     std::vector<std::uint8_t> values(g_.proxies(), 0);

@@ -24,7 +24,8 @@
 namespace courier::dsl::rt {
 
 // What a refresh sends: the masters changed since the last one (opportunistic caching), or every
-// master (what is fetched without knowing whether it changed).
+// master (what is fetched without knowing whether it changed). Either sends nothing, in the
+// optimised generation, when no master of a tracked property was written since the last refresh.
 enum class Fetch : std::uint8_t { changed, all };
 
 // For reductions without a multi-assignment.
@@ -194,7 +195,9 @@ class NodeProperty {
   // nothing changed since the last refresh.
   void refresh(Fetch fetch) {
     if (g_.ranks() == 1) return;
-    if (fetch == Fetch::changed && tracked_ && !stale_) return;
+    // Nothing written since the last refresh: mirrors hold their masters' values (dirty tracking).
+    // The naive generation fetches all the same, as StarPlat's backend does.
+    if (tracked_ && !stale_ && (fetch == Fetch::changed || !g_.naive())) return;
     Timer timer;
     if (fetch == Fetch::all || !tracked_) mark_all_masters(changed_);
     g_.substrate().broadcast(values_, changed_);
