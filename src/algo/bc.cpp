@@ -183,8 +183,8 @@ class Brandes {
   Field<double, sync::Sum> part_;            // sum over DAG out-edges of successors' shares
   Field<double, sync::Max> share_;           // (1 + delta) / sigma, at every proxy edges reach
   Frontier frontier_;
-  std::vector<local_t> order_;             // proxies by the round their path count became final
-  std::vector<std::size_t> round_begin_;   // where each round starts in order_
+  std::vector<local_t> order_;            // proxies by the round their path count became final
+  std::vector<std::size_t> round_begin_;  // where each round starts in order_
   std::vector<double> centrality_;
 };
 
@@ -230,13 +230,15 @@ std::vector<double> bc(Engine& engine, const BcOptions& options) {
     // Decided together, so that every rank throws or none does (a rank without edges needs none).
     const bool weighted_here = weights != nullptr || g.edges() == 0;
     if (engine.sum_all(std::uint64_t{weighted_here ? 0u : 1u}) != 0)
-      throw InputError("bc --weighted: the graph needs uint32 edge weights (generate with --weights or read a "
-                       "weighted file)");
+      throw InputError(
+          "bc --weighted: the graph needs uint32 edge weights (generate with --weights or read a "
+          "weighted file)");
     if (weights != nullptr) weight = weights->data();
     const bool zero_here = weights != nullptr && std::ranges::find(*weights, 0u) != weights->end();
     if (engine.sum_all(std::uint64_t{zero_here ? 1u : 0u}) != 0)
-      throw InputError("bc --weighted: an edge weighs 0, and shortest paths through zero-weight edges have no "
-                       "finite count; give every edge a positive weight, or drop --weighted");
+      throw InputError(
+          "bc --weighted: an edge weighs 0, and shortest paths through zero-weight edges have no "
+          "finite count; give every edge a positive weight, or drop --weighted");
   }
   Brandes brandes(engine, weight);
   for (vertex_t s : options.sources)

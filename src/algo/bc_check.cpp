@@ -32,9 +32,7 @@ struct Paths {
 struct Weights {
   const graph::Csr& g;
   bool weighted;
-  std::uint64_t operator()(vertex_t v, std::size_t i) const {
-    return weighted ? g.weights_as<std::uint32_t>(v)[i] : 1;
-  }
+  std::uint64_t operator()(vertex_t v, std::size_t i) const { return weighted ? g.weights_as<std::uint32_t>(v)[i] : 1; }
 };
 
 // Dijkstra (weighted) or BFS (by edges), then counts in order of distance: with positive weights
@@ -91,12 +89,14 @@ std::uint64_t next_random(std::uint64_t& state) {
 
 void require_positive_weights(const graph::Csr& g) {
   if (g.weight_type() != graph::WeightType::u32)
-    throw InputError("bc --weighted: the graph needs uint32 edge weights (generate with --weights or read a weighted "
-                     "file)");
+    throw InputError(
+        "bc --weighted: the graph needs uint32 edge weights (generate with --weights or read a weighted "
+        "file)");
   const auto w = g.weights_as<std::uint32_t>();
   if (std::ranges::find(w, 0u) != w.end())
-    throw InputError("bc --weighted: an edge weighs 0, and shortest paths through zero-weight edges have no finite "
-                     "count; give every edge a positive weight, or drop --weighted");
+    throw InputError(
+        "bc --weighted: an edge weighs 0, and shortest paths through zero-weight edges have no finite "
+        "count; give every edge a positive weight, or drop --weighted");
 }
 
 std::vector<double> weighted_reference(const graph::Csr& g, const std::vector<vertex_t>& sources) {
@@ -131,8 +131,8 @@ DefinitionCheck by_definition(const graph::Csr& g, const std::vector<vertex_t>& 
   const auto affordable = static_cast<std::size_t>(
       std::min({16.0, 3e8 / std::max(1.0, per_vertex), 8e6 / static_cast<double>(n), static_cast<double>(n)}));
   if (affordable == 0) return check;
-  std::vector<vertex_t> checked{static_cast<vertex_t>(
-      std::max_element(centrality.begin(), centrality.end()) - centrality.begin())};
+  std::vector<vertex_t> checked{
+      static_cast<vertex_t>(std::max_element(centrality.begin(), centrality.end()) - centrality.begin())};
   std::vector<bool> taken(n, false);
   taken[checked[0]] = true;
   std::uint64_t state = 19;
@@ -159,9 +159,10 @@ DefinitionCheck by_definition(const graph::Csr& g, const std::vector<vertex_t>& 
   for (std::size_t k = 0; k < checked.size() && check.mismatch.empty(); ++k) {
     const double got = centrality[checked[k]], want = dependency[k];
     if (std::abs(got - want) > 1e-6 * std::max(1.0, std::abs(want)))
-      check.mismatch = fmt::format("vertex {}: centrality {} where its pair dependencies from the definition add up "
-                                   "to {}",
-                                   checked[k], got, want);
+      check.mismatch = fmt::format(
+          "vertex {}: centrality {} where its pair dependencies from the definition add up "
+          "to {}",
+          checked[k], got, want);
   }
   return check;
 }
