@@ -20,7 +20,8 @@ std::uint64_t out_edges_of(const dist::LocalGraph& g, const Frontier& frontier) 
   if (frontier.sparse())
     for (local_t v : frontier.list()) edges += g.out().degree(v);
   else
-    frontier.bits().for_each(0, frontier.size(), [&](std::size_t v) { edges += g.out().degree(static_cast<local_t>(v)); });
+    frontier.bits().for_each(0, frontier.size(),
+                             [&](std::size_t v) { edges += g.out().degree(static_cast<local_t>(v)); });
   return edges;
 }
 
