@@ -55,8 +55,9 @@ harness::Algorithm cc_algorithm() {
                 .choices = {"union-find", "label-propagation"},
                 .engines = {"vertex"}},
                {.name = "direction",
-                .help = "label propagation's rounds: push from the changed vertices, pull into every vertex from its "
-                        "changed neighbours, or Gemini's rule chooses (the default)",
+                .help = "label propagation's rounds: push from the changed vertices (the default: the fastest "
+                        "measured here), pull into every vertex from its changed neighbours, or Gemini's rule chooses "
+                        "(auto)",
                 .choices = {"auto", "push", "pull"},
                 .engines = {"vertex"}}};
   a.reference = [](const graph::Csr& g, const harness::Request&) {
@@ -72,7 +73,7 @@ harness::Algorithm cc_algorithm() {
       throw InputError("cc: --direction is for --method label-propagation (union-find's label rounds visit every "
                        "vertex); add --method label-propagation, or drop --direction");
     if (union_find) return harness::Output{describe::widen(cc_union_find(e)), {}};
-    const Direction direction = parse_direction(r.options.has("direction") ? r.options.text("direction") : "auto");
+    const Direction direction = parse_direction(r.options.has("direction") ? r.options.text("direction") : "push");
     return harness::Output{describe::widen(cc_label_propagation(e, direction)), {}};
   });
   auto mailbox = std::make_shared<engines::MailboxKernel>();

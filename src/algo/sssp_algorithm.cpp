@@ -25,9 +25,10 @@ harness::Algorithm sssp_algorithm() {
                 .check = harness::whole_number("delta"),
                 .engines = {"vertex"}},
                {.name = "direction",
-                .help = "each round's vertices relax their out-edges (push), every vertex takes the best offer over "
-                        "its in-edges (pull), or Gemini's rule chooses by the round's vertices and edges",
-                .fallback = "auto",
+                .help = "each round's vertices relax their out-edges (push, the default: the fastest measured here), "
+                        "every vertex takes the best offer over its in-edges (pull), or Gemini's rule chooses by the "
+                        "round's vertices and edges (auto)",
+                .fallback = "push",
                 .choices = {"auto", "push", "pull"},
                 .engines = {"vertex"}}};
   a.reference = [](const graph::Csr& g, const harness::Request& r) {

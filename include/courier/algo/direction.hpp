@@ -19,8 +19,10 @@ std::uint64_t out_edges_of(const dist::LocalGraph& g, const vertex::Frontier& fr
 
 // Gemini's rule: a round is dense (pulls) when its active vertices and their out-edges together
 // exceed this fraction of the graph's edges. Gemini uses 1/20: a pull reads every in-edge, a push
-// only the active ones', but a pull writes each vertex once, from one thread, with no atomics, so
-// it pays well before the active edges reach the total.
+// only the active ones', but a pull writes each vertex once, from one thread, with no atomics.
+// Without an early exit (bfs has one) that does not pay on this machine for sssp and cc's label
+// propagation, whose pushes rarely write (bench/RESULTS.md, "Direction switching"): they push
+// unless asked for auto.
 inline constexpr double kDenseFraction = 1.0 / 20;
 
 // Collective: whether this round of `frontier` (prepared, global count in engine.active()) should
