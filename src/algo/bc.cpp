@@ -1,5 +1,6 @@
 // Betweenness centrality (Brandes) on the vertex engine, one source after another, in three
 // phases of rounds, each label declared where it is written and read so the engine moves it:
+// (By edges, phases 1 and 2 run together, level by level: see levels().)
 //  1. distances: data-driven Bellman-Ford (by edges: BFS levels; weighted: uint32 weights), the
 //     distance written at destinations and read at either end, so every proxy knows its vertex's
 //     distance and each edge stored here can tell whether it lies on a shortest path (the DAG);
@@ -49,9 +50,10 @@ std::uint64_t next_random(std::uint64_t& state) {
 
 class Brandes {
  public:
-  Brandes(Engine& engine, const std::uint32_t* weight)
+  Brandes(Engine& engine, bool weighted, const std::uint32_t* weight)
       : engine_(engine),
         g_(engine.graph()),
+        weighted_(weighted),
         weight_(weight),
         dist_(g_, kFar, {At::destination, At::any}, Track::always),
         pending_(g_, 0, {At::destination, At::master}),
@@ -66,8 +68,12 @@ class Brandes {
   void add_source(vertex_t source) {
     reset();
     const std::optional<local_t> s = g_.local_id(source);
-    distances(s);
-    count_paths(s);
+    if (!weighted_) {  // decided alike on every rank (a rank without edges has no weights)
+      levels(s);
+    } else {
+      distances(s);
+      count_paths(s);
+    }
     accumulate(source);
   }
 
@@ -89,6 +95,37 @@ class Brandes {
     frontier_.clear();
     order_.clear();
     round_begin_.assign(1, 0);
+  }
+
+  // By edges, phases 1 and 2 together, level by level: a vertex reached in round L (from level L)
+  // has all its DAG predecessors in level L, so its count is final when that round's sums meet.
+  // A proxy's distance is never stale (synchronised everywhere), so a push to a proxy at a
+  // distance up to L would go back or sideways and is skipped.
+  void levels(std::optional<local_t> s) {
+    if (s) {
+      dist_[*s] = 0;
+      sigma_[*s] = 1;
+      frontier_.add(*s);
+    }
+    for (std::uint64_t level = 0; engine_.next_round(frontier_); ++level) {
+      append_active(frontier_, order_);
+      round_begin_.push_back(order_.size());
+      engine_.push(frontier_, [&](local_t u, local_t v, edge_t) {
+        if (dist_.load(v) <= level) return;
+        dist_.combine(v, level + 1);
+        arriving_.combine(v, sigma_[u]);
+      });
+      engine_.sync(dist_);
+      engine_.sync(arriving_);
+      arriving_.updated().clear();
+      dist_.updated().for_each([&](std::size_t i) {
+        const auto v = static_cast<local_t>(i);
+        if (g_.is_master(v) && dist_[v] == level + 1) sigma_.set(v, arriving_[v]);
+      });
+      dist_.updated().clear();
+      engine_.sync(sigma_);
+      frontier_.take(sigma_.updated());
+    }
   }
 
   void distances(std::optional<local_t> s) {
@@ -174,6 +211,7 @@ class Brandes {
 
   Engine& engine_;
   const dist::LocalGraph& g_;
+  bool weighted_;
   const std::uint32_t* weight_;  // none: every edge weighs 1
   Field<std::uint64_t, sync::Min> dist_;
   Field<std::uint32_t, sync::Sum> pending_;  // DAG in-edges (masters)
@@ -240,7 +278,7 @@ std::vector<double> bc(Engine& engine, const BcOptions& options) {
           "bc --weighted: an edge weighs 0, and shortest paths through zero-weight edges have no "
           "finite count; give every edge a positive weight, or drop --weighted");
   }
-  Brandes brandes(engine, weight);
+  Brandes brandes(engine, options.weighted, weight);
   for (vertex_t s : options.sources)
     if (s < g.global_vertices()) brandes.add_source(s);
   return brandes.result();
