@@ -21,24 +21,7 @@ namespace {
 
 constexpr std::uint32_t kUnvisited = UINT32_MAX;
 
-// Out-edges stored here of the frontier's proxies (summed over ranks: the frontier's out-edges).
-std::uint64_t out_edges_of(const dist::LocalGraph& g, const Frontier& frontier) {
-  std::uint64_t edges = 0;
-  if (frontier.sparse())
-    for (local_t v : frontier.list()) edges += g.out().degree(v);
-  else
-    frontier.bits().for_each(0, frontier.size(), [&](std::size_t v) { edges += g.out().degree(static_cast<local_t>(v)); });
-  return edges;
-}
-
 }  // namespace
-
-Direction parse_direction(const std::string& text) {
-  if (text == "push") return Direction::push;
-  if (text == "pull") return Direction::pull;
-  if (text == "auto") return Direction::automatic;
-  throw InputError(fmt::format("--direction {}: expected auto, push or pull", text));
-}
 
 std::vector<std::uint64_t> bfs(Engine& engine, const BfsOptions& options) {
   const dist::LocalGraph& g = engine.graph();

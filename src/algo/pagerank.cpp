@@ -1,4 +1,5 @@
-// PageRank by pull. Three labels: out-degree (summed from every proxy's edges into the master),
+// PageRank by pull, or by push on request (each vertex scatters its share into the sums of its
+// out-neighbours, atomically; the sums then go as the pulled ones do). Three labels: out-degree (summed from every proxy's edges into the master),
 // each master's share rank/out-degree (read at edge sources), and the sum each vertex pulls over
 // its in-edges (written at destinations, summed into the master). The dangling mass is a global
 // sum per step.
@@ -75,7 +76,8 @@ PagerankResult pull_pagerank(Engine& engine, const PagerankOptions& options) {
   ShareField shares[2] = {ShareField(g, Share{0}, {At::master, At::source}),
                           ShareField(g, Share{0}, {At::master, At::source})};
   Field<double, sync::Sum> pulled(g, 0.0, {At::destination, At::master});
-  const bool fused = !engine.plan_for(pulled.access()).reduce;
+  const bool push = options.direction == Direction::push;
+  const bool fused = !push && !engine.plan_for(pulled.access()).reduce;
   result.rank.assign(g.masters(), 1.0 / n);
 
   // Makes `next` v's rank and writes its share into `share` (unless no step will read it).
@@ -106,19 +108,24 @@ PagerankResult pull_pagerank(Engine& engine, const PagerankOptions& options) {
     StepSums local;
     if (fused) {
       // Every destination is a master: pull and update in one pass over the in-edges.
+      engine.note_pull();
       local = engine.sum_over<StepSums>(g.masters(), [&](local_t v) {
         return update(v, base + d * pull_sum(g.in().neighbors(v), contribution), next_share, !last);
       });
     } else {
-      engine.for_each_vertex(g.proxies(), [&](local_t v) {
-        const auto sources = g.in().neighbors(v);
-        if (sources.empty()) return;
-        const double sum = pull_sum(sources, contribution);
-        if (v < g.masters())
-          pulled[v] = sum;
-        else if (sum != 0)
-          pulled.set_exclusive(v, sum);  // only mirrors' sums travel
-      });
+      if (push) {
+        engine.for_each_edge([&](local_t u, local_t v, edge_t) {
+          if (contribution[u] != 0) pulled.combine(v, contribution[u]);
+        });
+      } else {
+        engine.pull([&](local_t v, std::span<const local_t> sources, edge_t) {
+          const double sum = pull_sum(sources, contribution);
+          if (v < g.masters())
+            pulled[v] = sum;
+          else if (sum != 0)
+            pulled.set_exclusive(v, sum);  // only mirrors' sums travel
+        });
+      }
       engine.sync(pulled);
       pulled.updated().clear();
       local = engine.sum_over<StepSums>(g.masters(), [&](local_t v) {

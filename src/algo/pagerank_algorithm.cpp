@@ -28,8 +28,8 @@ struct Iterations {
 };
 
 PagerankOptions options_of(const harness::Request& r) {
-  return {r.options.real("damping"), r.options.real("tolerance"),
-          static_cast<unsigned>(r.options.count("iterations"))};
+  return {r.options.real("damping"), r.options.real("tolerance"), static_cast<unsigned>(r.options.count("iterations")),
+          r.options.has("direction") ? parse_direction(r.options.text("direction")) : Direction::automatic};
 }
 
 harness::Summary ranks(const harness::Output& out, const harness::Request& r) {
@@ -78,6 +78,12 @@ harness::Algorithm pagerank_algorithm() {
        .help = "at most this many iterations",
        .fallback = "1000",
        .check = harness::whole_number("iterations", 1, std::numeric_limits<unsigned>::max())},
+      {.name = "direction",
+       .help = "every vertex sums its in-neighbours' shares (pull), or scatters its own along its out-edges (push); "
+               "auto is pull, as every vertex is active every step",
+       .fallback = "auto",
+       .choices = {"auto", "push", "pull"},
+       .engines = {"vertex"}},
   };
   a.reference = [](const graph::Csr& g, const harness::Request& r) {
     const PagerankOptions o = options_of(r);

@@ -1,6 +1,9 @@
 // Single-source shortest paths: data-driven Bellman-Ford, or delta-stepping when options.delta
 // is set (pending vertices filed by bucket, sssp_buckets.hpp, so a round costs its bucket). Distance
-// is a min-label read at sources and written at destinations.
+// is a min-label read at sources and written at destinations. A round pushes (its vertices relax
+// their out-edges) or, when its vertices and their edges are many (Gemini's rule, direction.hpp),
+// pulls: every vertex takes the best offer over its in-edges from the round's vertices, written
+// once by one thread; levels a rank runs alone always push.
 // Distances are first kept in 32 bits, as GAP keeps them: half the bytes for the random reads
 // of the relaxations. A distance that would not fit is noticed (never stored), the run stops at
 // the next bucket change and is repeated in 64 bits, so the result is always the exact one.
@@ -8,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <limits>
@@ -73,6 +77,27 @@ bool shortest_distances(Engine& engine, const SsspOptions& options, const std::u
       }
     });
   };
+  const auto* in_weights = std::get_if<std::vector<std::uint32_t>>(&g.in().weights);
+  const std::uint32_t* in_weight = in_weights != nullptr ? in_weights->data() : nullptr;
+  // The same offers as relax(), taken by their destinations: the round's vertices are the frontier's bits.
+  auto pull = [&] {
+    engine.pull([&](local_t v, std::span<const local_t> sources, edge_t first) {
+      std::uint64_t best = dist[v];
+      for (std::size_t i = 0; i < sources.size(); ++i) {
+        if (!frontier.contains(sources[i])) continue;
+        const std::uint64_t candidate = std::uint64_t{dist.load(sources[i])} + in_weight[first + i];
+        if constexpr (sizeof(Dist) < sizeof(std::uint64_t)) {
+          if (candidate >= kFar) {
+            too_far.store(true, std::memory_order_relaxed);
+            continue;
+          }
+        }
+        best = std::min(best, candidate);
+      }
+      if (best < dist[v]) dist.set_exclusive(v, static_cast<Dist>(best));
+    });
+  };
+  const std::uint64_t edges = options.direction == Direction::automatic ? engine.sum_all(std::uint64_t{g.edges()}) : 0;
   for (;;) {
     take_bucket();
     if (!engine.next_round(frontier)) {
@@ -88,7 +113,10 @@ bool shortest_distances(Engine& engine, const SsspOptions& options, const std::u
       bucket = static_cast<std::uint64_t>(next);
       continue;
     }
-    relax();
+    if (pulls_this_round(engine, frontier, options.direction, edges))
+      pull();
+    else
+      relax();
     // Alone (Engine::next_level), this rank goes on through its own buckets while its updates
     // stay here. Its buckets then run ahead of the others' pending vertices, which this rank's
     // labels cannot depend on before they travel: the distances are the same.
@@ -125,6 +153,8 @@ std::vector<std::uint64_t> sssp(Engine& engine, const SsspOptions& options) {
   if (engine.sum_all(std::uint64_t{weighted_here ? 0u : 1u}) != 0)
     throw InputError("sssp: the graph needs uint32 edge weights (generate with weights or read a weighted file)");
   const std::uint32_t* weight = weights != nullptr ? weights->data() : nullptr;
+  if (options.direction == Direction::pull && !g.has_in_edges())
+    throw Error("sssp: --direction pull needs the graph partitioned with in-edges");
 
   std::vector<std::uint64_t> result;
   if (!shortest_distances<std::uint32_t>(engine, options, weight, result))

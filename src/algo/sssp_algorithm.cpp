@@ -17,12 +17,19 @@ harness::Algorithm sssp_algorithm() {
   harness::Algorithm a;
   a.name = "sssp";
   a.about = "single-source shortest paths: each vertex's distance from a source";
-  a.needs = {.source = true};
+  a.needs = {.source = true, .in_edges = true};  // the vertex engine's pull rounds
   a.options = {describe::source_option(),
                {.name = "delta",
                 .help = "the delta-stepping bucket width (0: Bellman-Ford)",
                 .fallback = "32",
                 .check = harness::whole_number("delta"),
+                .engines = {"vertex"}},
+               {.name = "direction",
+                .help = "each round's vertices relax their out-edges (push, the default: the fastest measured here), "
+                        "every vertex takes the best offer over its in-edges (pull), or Gemini's rule chooses by the "
+                        "round's vertices and edges (auto)",
+                .fallback = "push",
+                .choices = {"auto", "push", "pull"},
                 .engines = {"vertex"}}};
   a.reference = [](const graph::Csr& g, const harness::Request& r) {
     graph::reference::SsspResult sssp = graph::reference::sssp(g, r.source);
@@ -41,7 +48,10 @@ harness::Algorithm sssp_algorithm() {
   };
   a.kernels["vertex"] = std::make_shared<engines::VertexKernel>(
       [](vertex::Engine& e, const harness::Request& r) {
-        return harness::Output{sssp(e, {.source = r.source, .delta = r.options.count("delta")}), {}};
+        return harness::Output{sssp(e, {.source = r.source,
+                                        .delta = r.options.count("delta"),
+                                        .direction = parse_direction(r.options.text("direction"))}),
+                               {}};
       },
       /*integer_weights=*/true);
   auto la = std::make_shared<engines::LaKernel>();

@@ -4,17 +4,19 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
+
 #include "algo/algo_graphs.hpp"
-#include "courier/vertex/gather.hpp"
 #include "courier/graph/csr.hpp"
 #include "courier/graph/reference/connected_components.hpp"
+#include "courier/vertex/gather.hpp"
 #include "support/ranks.hpp"
 
 using namespace courier;
 
 namespace {
 
-using Cc = std::vector<graph::vertex_t> (*)(vertex::Engine&);
+using Cc = std::function<std::vector<graph::vertex_t>(vertex::Engine&)>;
 
 void check_cc(const graph::EdgeList& edges, Cc cc) {
   const auto expected = graph::reference::connected_components(graph::build_csr(edges));
@@ -37,8 +39,17 @@ void check_cc(const graph::EdgeList& edges, Cc cc) {
 TEST(AlgoCc, LabelPropagationEqualsReference) {
   for (const auto& g : test_support::test_graphs(false)) {
     SCOPED_TRACE(g.name);
-    check_cc(g.edges, algo::cc_label_propagation);
+    check_cc(g.edges, [](vertex::Engine& e) { return algo::cc_label_propagation(e); });
   }
+}
+
+// Issue 19: label propagation pushing every round, pulling every round, and switching.
+TEST(AlgoCc, LabelPropagationEqualsReferenceInEveryDirection) {
+  for (algo::Direction direction : {algo::Direction::push, algo::Direction::pull, algo::Direction::automatic})
+    for (const auto& g : test_support::test_graphs(false)) {
+      SCOPED_TRACE(::testing::Message() << g.name << " direction " << static_cast<int>(direction));
+      check_cc(g.edges, [direction](vertex::Engine& e) { return algo::cc_label_propagation(e, direction); });
+    }
 }
 
 TEST(AlgoCc, UnionFindEqualsReference) {

@@ -96,6 +96,16 @@ TEST(AlgoPagerank, ConvergedEqualsReference) {
   }
 }
 
+// Issue 19: pushing (scattered shares, atomic sums) and pulling give the reference's ranks.
+TEST(AlgoPagerank, PushAndPullEqualReference) {
+  for (algo::Direction direction : {algo::Direction::push, algo::Direction::pull})
+    for (const auto& g : test_support::test_graphs(false)) {
+      SCOPED_TRACE(::testing::Message() << g.name << " direction " << static_cast<int>(direction));
+      check_pagerank(g.edges, {.tolerance = 1e-9, .direction = direction});
+      check_pagerank(g.edges, {.tolerance = 0, .max_iterations = 3, .direction = direction});
+    }
+}
+
 TEST(AlgoPagerank, FixedIterationsEqualReference) {
   for (const auto& g : test_support::test_graphs(false)) {
     SCOPED_TRACE(g.name);

@@ -14,15 +14,16 @@ using namespace courier;
 
 namespace {
 
-void check_sssp(const graph::EdgeList& edges, graph::vertex_t source, std::uint64_t delta) {
+void check_sssp(const graph::EdgeList& edges, graph::vertex_t source, std::uint64_t delta,
+                algo::Direction direction = algo::Direction::automatic) {
   const auto expected = graph::reference::sssp(graph::build_csr(edges), source).dist_int;
   for (dist::Policy policy : {dist::Policy::oec, dist::Policy::iec, dist::Policy::cvc, dist::Policy::hash})
     for (int ranks = 1; ranks <= 4; ++ranks) {
       SCOPED_TRACE(::testing::Message() << dist::to_string(policy) << " x " << ranks);
-      const auto parts = dist::partition_in_memory(edges, policy, ranks, false);
+      const auto parts = dist::partition_in_memory(edges, policy, ranks, true);
       std::vector<std::uint64_t> distance;
       test_support::on_every_rank(parts, 2, [&](vertex::Engine& engine) {
-        const auto mine = algo::sssp(engine, {.source = source, .delta = delta});
+        const auto mine = algo::sssp(engine, {.source = source, .delta = delta, .direction = direction});
         auto all = vertex::gather_masters<std::uint64_t>(engine, mine);
         if (engine.rank() == 0) distance = std::move(all);
       });
@@ -44,6 +45,15 @@ TEST(AlgoSssp, DeltaSteppingEqualsReference) {
     SCOPED_TRACE(g.name);
     for (std::uint64_t delta : {1u, 40u}) check_sssp(g.edges, 5, delta);
   }
+}
+
+// Issue 19: relaxations pushed every round, pulled every round, and switching.
+TEST(AlgoSssp, EveryDirectionEqualsReference) {
+  for (algo::Direction direction : {algo::Direction::push, algo::Direction::pull})
+    for (const auto& g : test_support::test_graphs(true)) {
+      SCOPED_TRACE(::testing::Message() << g.name << " direction " << static_cast<int>(direction));
+      for (std::uint64_t delta : {0u, 40u}) check_sssp(g.edges, 5, delta, direction);
+    }
 }
 
 TEST(AlgoSssp, UnweightedGraphIsAnInputError) {

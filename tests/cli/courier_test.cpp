@@ -206,6 +206,64 @@ TEST(Cli, EveryRoundSaysItsDirection) {
   }
 }
 
+// Issue 19: sssp, cc's label propagation and pagerank go each way when forced, and verify; on a
+// Kronecker graph Gemini's rule pulls the dense middle rounds of sssp and cc and pushes the rest;
+// pagerank, every vertex active every step, always pulls on auto.
+TEST(Cli, SsspCcAndPagerankSwitchDirection) {
+  const fs::path dir = scratch("directions");
+  for (const std::string algorithm : {"sssp --weights --delta 0", "cc --method label-propagation", "pagerank"})
+    for (const std::string direction : {"push", "pull", "auto"}) {
+      SCOPED_TRACE(algorithm + " " + direction);
+      const Outcome run = courier("run " + algorithm + " --graph kron:14 --ranks 2 -v --verify --direction " +
+                                  direction + " --json " + (dir / "r.json").string());
+      ASSERT_EQ(run.status, 0) << run.output;
+      EXPECT_NE(run.output.find("Verification: PASS"), std::string::npos) << run.output;
+      const auto json = nlohmann::json::parse(read_text(dir / "r.json"));
+      std::size_t pulled = 0, rounds = 0;
+      for (const auto& round : json["engine_stats"]["per_round"]) {
+        ++rounds;
+        if (round["direction"] == "pull") ++pulled;
+      }
+      ASSERT_GT(rounds, 2u);
+      if (direction == "push") {
+        EXPECT_EQ(pulled, 0u);
+      } else if (direction == "pull" || algorithm == "pagerank") {
+        EXPECT_EQ(pulled, rounds);
+      } else {
+        EXPECT_GT(pulled, 0u);
+        EXPECT_LT(pulled, rounds);
+      }
+    }
+  const Outcome union_find = courier("run cc --graph kron:9 --direction pull");
+  EXPECT_NE(union_find.status, 0);
+  EXPECT_NE(union_find.output.find("--direction is for --method label-propagation"), std::string::npos)
+      << union_find.output;
+}
+
+// Issue 19: bc on the vertex engine from sampled sources (the same on any rank count, and the
+// reference's), exact only on request below a size, weighted by request.
+TEST(Cli, BcSamplesSourcesAndRefusesExactOnLargeGraphs) {
+  const fs::path dir = scratch("bc");
+  std::vector<nlohmann::json> sources;
+  for (const char* ranks : {"1", "3"}) {
+    const Outcome run = courier(std::string("run bc --graph kron:9 --ranks ") + ranks +
+                                " --samples 5 --sample-seed 11 --verify --json " + (dir / "r.json").string());
+    ASSERT_EQ(run.status, 0) << run.output;
+    EXPECT_NE(run.output.find("Verification: PASS"), std::string::npos) << run.output;
+    sources.push_back(nlohmann::json::parse(read_text(dir / "r.json"))["summary"]["sources"]);
+    EXPECT_EQ(sources.back().size(), 5u);
+  }
+  EXPECT_EQ(sources[0], sources[1]);
+  const Outcome exact = courier("run bc --graph kron:17 --ranks 2 --exact");
+  EXPECT_NE(exact.status, 0);
+  EXPECT_NE(exact.output.find("raise --exact-max-vertices"), std::string::npos) << exact.output;
+  const Outcome weighted = courier("run bc --graph grid:12x9 --weights --ranks 2 --exact --weighted --verify");
+  EXPECT_EQ(weighted.status, 0) << weighted.output;
+  EXPECT_NE(weighted.output.find("all 108 vertices (exact); shortest paths by weight"), std::string::npos)
+      << weighted.output;
+  EXPECT_NE(weighted.output.find("Verification: PASS"), std::string::npos) << weighted.output;
+}
+
 // Issue 16: bytes per edge of each structure, in the JSON and with --verbose. kron:9 from a .csr on
 // 2 ranks with in-edges (bfs): each edge's target is 4 bytes in the CSR and 4 in the in-edges, plus
 // each proxy's 8-byte offset; the peak resident memory covers at least the structures.

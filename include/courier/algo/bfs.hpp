@@ -3,22 +3,18 @@
 #include <string>
 #include <vector>
 
+#include "courier/algo/direction.hpp"
 #include "courier/vertex/engine.hpp"
 
 namespace courier::algo {
 
 using graph::vertex_t;
 
-// push: the frontier's out-edges; pull: every unvisited vertex scans its in-edges (needs the graph
-// partitioned with in-edges); automatic: Beamer's rule below chooses each round.
-enum class Direction { automatic, push, pull };
-
-Direction parse_direction(const std::string& text);  // "auto", "push" or "pull"
-
 struct BfsOptions {
   vertex_t source = 0;
-  // Beamer's rule, as GAP applies it: switch to pull when the frontier's out-edges exceed the
-  // edges not yet explored / alpha; back to push when the frontier shrinks below vertices / beta.
+  // pull: every unvisited vertex scans its in-edges; automatic: Beamer's rule, as GAP applies it:
+  // switch to pull when the frontier's out-edges exceed the edges not yet explored / alpha; back
+  // to push when the frontier shrinks below vertices / beta.
   Direction direction = Direction::automatic;
   double alpha = 15;
   double beta = 18;

@@ -1,6 +1,7 @@
 #pragma once
 #include <vector>
 
+#include "courier/algo/direction.hpp"
 #include "courier/vertex/engine.hpp"
 
 namespace courier::algo {
@@ -12,9 +13,10 @@ using graph::vertex_t;
 // Collective. Label propagation needs the graph partitioned with in-edges; union-find uses them
 // when they are there (to skip more edges) and works without.
 
-// Label propagation: active vertices push their label both ways along edges; rounds grow with
-// the diameter.
-std::vector<vertex_t> cc_label_propagation(vertex::Engine& engine);
+// Label propagation: active vertices push their label both ways along edges (push), or every
+// vertex takes the smallest label of its active neighbours either way (pull), or Gemini's rule
+// (direction.hpp) chooses each round; rounds grow with the diameter.
+std::vector<vertex_t> cc_label_propagation(vertex::Engine& engine, Direction direction = Direction::automatic);
 
 // Union-find inside each rank (lock-free linking and path compression, as Afforest links), then
 // rounds that only carry labels between proxies: a label crosses a whole local component in one

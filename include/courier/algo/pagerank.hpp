@@ -1,6 +1,7 @@
 #pragma once
 #include <vector>
 
+#include "courier/algo/direction.hpp"
 #include "courier/vertex/engine.hpp"
 
 namespace courier::algo {
@@ -9,6 +10,11 @@ struct PagerankOptions {
   double damping = 0.85;
   double tolerance = 1e-9;  // stop when a step changes the ranks by less than this (L1)
   unsigned max_iterations = 1000;  // or after this many steps (a fixed count with tolerance 0)
+  // pull: every vertex sums its in-neighbours' shares; push: every vertex scatters its share along
+  // its out-edges (atomic adds). Every vertex is active every step, so Gemini's rule would pick
+  // dense every step: automatic is pull (this PageRank has no residual variant with a shrinking
+  // active set for the rule to follow).
+  Direction direction = Direction::automatic;
 };
 
 struct PagerankResult {
@@ -18,7 +24,7 @@ struct PagerankResult {
   bool converged = false;
 };
 
-// PageRank by pull, with graph::reference::pagerank's definition: rank(u) / out_degree(u) along
+// PageRank by pull (or push, options.direction), with graph::reference::pagerank's definition: rank(u) / out_degree(u) along
 // each out-edge, the rank of vertices without out-edges spread evenly over all vertices, initial
 // rank 1/n. Needs the graph partitioned with in-edges. Collective.
 PagerankResult pagerank(vertex::Engine& engine, const PagerankOptions& options = {});

@@ -2,6 +2,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "courier/algo/direction.hpp"
 #include "courier/vertex/engine.hpp"
 
 namespace courier::algo {
@@ -14,6 +15,10 @@ struct SsspOptions {
   // Otherwise delta-stepping: a round relaxes only improved vertices closer than the current
   // bucket's end, which moves on by delta when no rank has any left.
   std::uint64_t delta = 0;
+  // push: the round's vertices relax their out-edges; pull: every vertex takes the best offer over
+  // its in-edges from the round's vertices (needs in-edges); automatic: Gemini's rule
+  // (direction.hpp) chooses each round.
+  Direction direction = Direction::automatic;
 };
 
 // Shortest distances over uint32 edge weights, following edge directions, the same as

@@ -61,6 +61,9 @@ class Engine {
   // Pull: fn(v, in_neighbours, first_edge) for every proxy v with in-edges (needs in-edges).
   template <class Fn>
   void pull(Fn&& fn);
+  // Marks the round as one that pulled, for an operator that pulls without Engine::pull (e.g. over
+  // masters only, or over both edge directions): RoundStats::pulled.
+  void note_pull() { round_pulled_ = true; }
   // The sum of fn(v) over v in [0, count), in parallel.
   template <class T, class Fn>
   T sum_over(local_t count, Fn&& fn);
