@@ -17,7 +17,10 @@ harness::Algorithm sssp_algorithm() {
   harness::Algorithm a;
   a.name = "sssp";
   a.about = "single-source shortest paths: each vertex's distance from a source";
-  a.needs = {.source = true, .in_edges = true};  // the vertex engine's pull rounds
+  // The vertex engine's pull rounds read in-edges; pushing every round (the default) needs none.
+  a.needs = {.source = true, .in_edges = true, .in_edges_if = [](const harness::Options& options) {
+               return options.text("direction") != "push";
+             }};
   a.options = {describe::source_option(),
                {.name = "delta",
                 .help = "the delta-stepping bucket width (0: Bellman-Ford)",

@@ -34,7 +34,8 @@ Loaded load_rank(const Algorithm& algorithm, const VertexKernel& kernel, const R
   d.policy = dist::parse_policy(spec.options.text("policy"));
   d.load = spec.load;
   d.simple_undirected = algorithm.needs.simple_undirected;
-  d.with_in_edges = algorithm.needs.in_edges;
+  d.with_in_edges =
+      algorithm.needs.in_edges && (!algorithm.needs.in_edges_if || algorithm.needs.in_edges_if(spec.options));
   d.before_step = harness::failure_hook(stack.channel().rank());
   Loaded loaded{dist::load_distributed(spec.graph, d, stack.collective()), {spec.options, graph::kNoVertex}};
   const graph::vertex_t n = loaded.graph.graph.global_vertices();

@@ -25,6 +25,9 @@ namespace courier::harness {
 struct Needs {
   bool source = false;             // a start vertex: --source, else the largest out-degree
   bool in_edges = false;           // pull operators read in-edges (the vertex engine keeps them)
+  // With in_edges: whether this run's options can pull at all (unset: always). sssp pushing every
+  // round never reads in-edges, and its partitions then need not hold them.
+  std::function<bool(const Options&)> in_edges_if;
   bool simple_undirected = false;  // defined on the undirected simple graph (tc, kcore)
 };
 
