@@ -93,7 +93,7 @@ EdgeSlice read_edge_slice(const std::string& graph, const LoadOptions& options, 
   generator.threads = options.threads;
   if (parse_generator_spec(graph, generator)) return generated_part(graph, generator, part, parts);
 
-  const Format format = format_from_path(graph);
+  const Format format = format_of_file(graph);
   ReadOptions read = options.read;
   read.symmetrize = false;
   if (read.base != 0 && read.base != 1)
@@ -115,6 +115,12 @@ EdgeSlice read_edge_slice(const std::string& graph, const LoadOptions& options, 
           throw Error(fmt::format("{}: part {} of a METIS file needs its first vertex (metis_vertex_lines)", graph, part));
         slice = io::read_metis_part(*file, part, parts, first_vertex.value_or(0));
         break;
+      case Format::galois:
+        slice = io::read_galois_part(*file, read, part, parts);
+        break;
+      case Format::webgraph:
+        slice = io::read_webgraph_part(*file, part, parts);
+        break;
       case Format::csr: break;
     }
   }
@@ -125,7 +131,7 @@ EdgeSlice read_edge_slice(const std::string& graph, const LoadOptions& options, 
 std::optional<std::uint64_t> metis_vertex_lines(const std::string& graph, const LoadOptions&, std::uint64_t part,
                                                 std::uint64_t parts) {
   check_part(part, parts);
-  if (is_generator_spec(graph) || format_from_path(graph) != Format::metis) return std::nullopt;
+  if (is_generator_spec(graph) || format_of_file(graph) != Format::metis) return std::nullopt;
   return io::metis_vertex_lines(*MappedFile::open(graph), part, parts);
 }
 

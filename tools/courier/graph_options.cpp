@@ -37,7 +37,8 @@ void add_graph_options(CLI::App& command, graph::LoadOptions& options) {
               throw CLI::ValidationError("--binary-weight", fmt::format("'{}' is not a weight type: use none, uint32 or float", name));
             options.read.binary_weight = it->second;
           },
-          "Binary edge lists: the weight after each pair (none, uint32, float)")
+          "Binary edge lists: the weight after each pair (none, uint32, float); Galois .gr: float reads the 4-byte "
+          "edge data as float")
       ->type_name("none|uint32|float");
 }
 
@@ -55,13 +56,15 @@ void check_graph_options(const CLI::App& command, const std::string& graph) {
     if (given(option))
       refuse(option,
              fmt::format("is for generated graphs (kron:S, urand:S, path:N, grid:RxC), and {} is a file", graph));
-  const graph::Format format = graph::format_from_path(graph);
+  const graph::Format format = graph::format_of_file(graph);
   if (given("--base") && format != graph::Format::text)
     refuse("--base", fmt::format("is for text edge lists, and {} is {}, whose ids start where its format says", graph,
                                  graph::to_string(format)));
-  for (const char* option : {"--id-bytes", "--binary-weight"})
-    if (given(option) && format != graph::Format::binary)
-      refuse(option, fmt::format("is for binary edge lists, and {} is {}", graph, graph::to_string(format)));
+  if (given("--id-bytes") && format != graph::Format::binary)
+    refuse("--id-bytes", fmt::format("is for binary edge lists, and {} is {}", graph, graph::to_string(format)));
+  if (given("--binary-weight") && format != graph::Format::binary && format != graph::Format::galois)
+    refuse("--binary-weight",
+           fmt::format("is for binary edge lists and Galois .gr files, and {} is {}", graph, graph::to_string(format)));
 }
 
 void announce(const char* what, const std::string& subject) {
