@@ -54,8 +54,9 @@ void check_graph_options(const CLI::App& command, const std::string& graph) {
   }
   for (const char* option : {"--weights", "--seed"})
     if (given(option))
-      refuse(option,
-             fmt::format("is for generated graphs (kron:S, urand:S, path:N, grid:RxC), and {} is a file", graph));
+      refuse(
+          option,
+          fmt::format("is for generated graphs (kron:S, rmat:S, urand:S, path:N, grid:RxC), and {} is a file", graph));
   const graph::Format format = graph::format_of_file(graph);
   if (given("--base") && format != graph::Format::text)
     refuse("--base", fmt::format("is for text edge lists, and {} is {}, whose ids start where its format says", graph,
