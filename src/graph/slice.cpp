@@ -98,6 +98,8 @@ EdgeSlice read_edge_slice(const std::string& graph, const LoadOptions& options, 
   read.symmetrize = false;
   if (read.base != 0 && read.base != 1)
     throw InputError(fmt::format("base {} is not supported: ids start at 0 or 1", read.base));
+  if (read.weight_column && *read.weight_column != 0 && *read.weight_column < 3)
+    throw InputError(fmt::format("weight column {} is not supported: use 3 or later, or none", *read.weight_column));
   EdgeSlice slice;
   if (format == Format::csr) {
     slice = io::read_csr_part(graph, read, part, parts);

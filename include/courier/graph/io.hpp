@@ -56,6 +56,11 @@ std::optional<Format> format_named(std::string_view name);
 
 struct ReadOptions {
   int base = 0;                 // text edge lists: the smallest id (0 or 1); other formats fix it
+  // Text edge lists: which column is the weight. nullopt: the third, if there is one (a SNAP
+  // temporal file "src dst timestamp" is then weighted by its timestamps, as uint32), and a fourth
+  // column is an error; 0: none, every column after the second is ignored (the temporal file read
+  // unweighted); k >= 3: column k, every line has at least k columns and the others are ignored.
+  std::optional<int> weight_column;
   bool symmetrize = false;      // add the reverse of every non-loop edge (any format)
   // .bel/.bin: 4 or 8. 0 guesses: the id width whose record size divides the file size; if both
   // do, 8 when every id read as 8 bytes fits in 32 bits (a file of 4-byte ids read that way puts

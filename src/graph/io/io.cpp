@@ -25,6 +25,11 @@ constexpr std::array<std::pair<std::string_view, Format>, 11> kExtensions{{
 }};
 
 void check(const ReadOptions& options) {
+  if (options.weight_column && *options.weight_column != 0 && *options.weight_column < 3)
+    throw InputError(
+        fmt::format("weight column {} is not supported: the weight is column 3 or later (columns 1 and 2 "
+                    "are the ids), or none",
+                    *options.weight_column));
   if (options.base != 0 && options.base != 1)
     throw InputError(fmt::format("base {} is not supported: ids start at 0 or 1", options.base));
   if (options.binary_id_bytes != 0 && options.binary_id_bytes != 4 && options.binary_id_bytes != 8)
