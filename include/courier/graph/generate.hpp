@@ -51,10 +51,12 @@ edge_t generated_edge_count(const GeneratorOptions& options);
 // 2^scale; for a lattice, rows * columns.
 vertex_t generated_vertex_count(const GeneratorOptions& options);
 
-// A spec is exactly "kron:SCALE" or "urand:SCALE", optionally followed by ":ef=E" (edge factor)
-// and/or ":seed=S", or "path:N" (N vertices) or "grid:RxC" (R rows of C), optionally followed by
-// ":seed=S" (the weights'); it sets only the fields it names. Returns false if `spec` does not
-// start with "kron:", "urand:", "path:" or "grid:" (it is a file name then; a file called like a
+// A spec is exactly "kron:SCALE", "rmat:SCALE" or "urand:SCALE", optionally followed by ":ef=E"
+// (edge factor) and/or ":seed=S", and for rmat ":a=A", ":b=B", ":c=C" (quadrant probabilities; rmat
+// is Kronecker, rmat:S the same graph as kron:S), or "path:N" (N vertices) or "grid:RxC" (R rows of
+// C), optionally followed by ":seed=S" (the weights'); it sets only the fields it names. Returns
+// false if `spec` does not start with "kron:", "rmat:", "urand:", "path:" or "grid:" (it is a file
+// name then; a file called like a
 // spec is read as ./kron:16.el), and throws InputError, showing the right form, if it does but is
 // malformed ("kron:x").
 bool parse_generator_spec(std::string_view spec, GeneratorOptions& options);
