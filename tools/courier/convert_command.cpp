@@ -1,4 +1,4 @@
-// courier convert IN -o OUT [--symmetrize] [--drop-self-loops] [--dedupe] [--base 0|1]
+// courier convert IN -o OUT [--output-format galois|dimacs] [--symmetrize] [--drop-self-loops] [--dedupe] [--base 0|1]
 #include <fmt/format.h>
 
 #include "commands.hpp"
@@ -23,9 +23,9 @@ void add_convert_command(CLI::App& app) {
       ".bin .gr .graph .csr), optionally transforming it. Inputs named .gr may be DIMACS or Galois\n"
       "binary, .graph METIS or WebGraph BVGraph (with BASENAME.properties beside it): the content says.\n"
       "Output .gr is DIMACS unless --output-format galois.\n"
-      "Examples: courier convert wiki-Vote.txt -o wiki-Vote.csr --symmetrize --dedupe\n"
-      "          courier convert cnr-2000.graph -o cnr-2000.csr\n"
-      "          courier convert road.csr -o road.gr --output-format galois");
+      "Example: courier convert wiki-Vote.txt -o wiki-Vote.csr --symmetrize --dedupe\n"
+      "         courier convert cnr-2000.graph -o cnr-2000.csr\n"
+      "         courier convert road.csr -o road.gr --output-format galois");
   command->add_option("input", options->input, "Input graph file or generator spec (kron:16)")->required();
   command->add_option("-o,--output", options->output, "Output file")->required();
   add_graph_options(*command, options->load);

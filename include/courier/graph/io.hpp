@@ -60,7 +60,7 @@ struct ReadOptions {
   // temporal file "src dst timestamp" is then weighted by its timestamps, as uint32), and a fourth
   // column is an error; 0: none, every column after the second is ignored (the temporal file read
   // unweighted); k >= 3: column k, every line has at least k columns and the others are ignored.
-  std::optional<int> weight_column;
+  std::optional<int> weight_column = std::nullopt;
   bool symmetrize = false;      // add the reverse of every non-loop edge (any format)
   // .bel/.bin: 4 or 8. 0 guesses: the id width whose record size divides the file size; if both
   // do, 8 when every id read as 8 bytes fits in 32 bits (a file of 4-byte ids read that way puts
@@ -81,7 +81,7 @@ struct ReadOptions {
 struct WriteOptions {
   int base = 0;  // text edge lists: the id written for vertex 0
   int binary_id_bytes = 8;  // .bel/.bin: 4 or 8 (4 fails on ids >= 2^32)
-  std::optional<Format> format;  // instead of the extension's (Format::galois for a Galois .gr)
+  std::optional<Format> format = std::nullopt;  // instead of the extension's (Format::galois for a Galois .gr)
 };
 
 // Any format, as an edge list (a .csr file is expanded).
