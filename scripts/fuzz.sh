@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 seconds="${1:-60}"
 shift || true
 names=("$@")
-[ ${#names[@]} -eq 0 ] && names=(text matrix_market dimacs metis binary csr mailbox_codec sync_encoding)
+[ ${#names[@]} -eq 0 ] && names=(text matrix_market dimacs galois metis binary csr mailbox_codec sync_encoding)
 command -v clang++ >/dev/null || { echo "fuzz: needs clang (apt-get install clang)" >&2; exit 1; }
 cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang \
   -DCMAKE_CXX_COMPILER=clang++ -DCOURIER_FUZZ=ON -DCOURIER_SANITIZE=address,undefined -DCOURIER_WITH_MPI=OFF \

@@ -125,11 +125,13 @@ EdgeSlice read_edge_slice(const std::string& graph, const LoadOptions& options, 
   generator.threads = options.threads;
   if (parse_generator_spec(graph, generator)) return generated_part(graph, generator, part, parts);
 
-  const Format format = format_from_path(graph);
+  const Format format = format_of_file(graph);
   ReadOptions read = options.read;
   read.symmetrize = false;
   if (read.base != 0 && read.base != 1)
     throw InputError(fmt::format("base {} is not supported: ids start at 0 or 1", read.base));
+  if (read.weight_column && *read.weight_column != 0 && *read.weight_column < 3)
+    throw InputError(fmt::format("weight column {} is not supported: use 3 or later, or none", *read.weight_column));
   EdgeSlice slice;
   if (format == Format::csr) {
     slice = io::read_csr_part(graph, read, part, parts);
@@ -147,6 +149,12 @@ EdgeSlice read_edge_slice(const std::string& graph, const LoadOptions& options, 
           throw Error(fmt::format("{}: part {} of a METIS file needs its first vertex (metis_vertex_lines)", graph, part));
         slice = io::read_metis_part(*file, part, parts, first_vertex.value_or(0));
         break;
+      case Format::galois:
+        slice = io::read_galois_part(*file, read, part, parts);
+        break;
+      case Format::webgraph:
+        slice = io::read_webgraph_part(*file, part, parts);
+        break;
       case Format::csr: break;
     }
   }
@@ -157,7 +165,7 @@ EdgeSlice read_edge_slice(const std::string& graph, const LoadOptions& options, 
 std::optional<std::uint64_t> metis_vertex_lines(const std::string& graph, const LoadOptions& options,
                                                 std::uint64_t part, std::uint64_t parts) {
   check_part(part, parts);
-  if (options.memory || is_generator_spec(graph) || format_from_path(graph) != Format::metis) return std::nullopt;
+  if (options.memory || is_generator_spec(graph) || format_of_file(graph) != Format::metis) return std::nullopt;
   return io::metis_vertex_lines(*MappedFile::open(graph), part, parts);
 }
 

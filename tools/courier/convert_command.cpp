@@ -1,7 +1,8 @@
-// courier convert IN -o OUT [--symmetrize] [--drop-self-loops] [--dedupe] [--base 0|1]
+// courier convert IN -o OUT [--output-format galois|dimacs] [--symmetrize] [--drop-self-loops] [--dedupe] [--base 0|1]
 #include <fmt/format.h>
 
 #include "commands.hpp"
+#include "courier/core/error.hpp"
 #include "courier/core/timer.hpp"
 #include "graph_options.hpp"
 #include "progress_options.hpp"
@@ -20,8 +21,12 @@ void add_convert_command(CLI::App& app) {
   auto* command = app.add_subcommand(
       "convert",
       "Convert a graph between formats (chosen by the extensions: .el .txt .tsv .wel .edges .mtx .bel\n"
-      ".bin .gr .graph .csr), optionally transforming it.\n"
-      "Example: courier convert wiki-Vote.txt -o wiki-Vote.csr --symmetrize --dedupe");
+      ".bin .gr .graph .csr), optionally transforming it. Inputs named .gr may be DIMACS or Galois\n"
+      "binary, .graph METIS or WebGraph BVGraph (with BASENAME.properties beside it): the content says.\n"
+      "Output .gr is DIMACS unless --output-format galois.\n"
+      "Example: courier convert wiki-Vote.txt -o wiki-Vote.csr --symmetrize --dedupe\n"
+      "         courier convert cnr-2000.graph -o cnr-2000.csr\n"
+      "         courier convert road.csr -o road.gr --output-format galois");
   command->add_option("input", options->input, "Input graph file or generator spec (kron:16)")->required();
   command->add_option("-o,--output", options->output, "Output file")->required();
   add_graph_options(*command, options->load);
@@ -32,9 +37,27 @@ void add_convert_command(CLI::App& app) {
   command->add_option("--output-id-bytes", options->write.binary_id_bytes, "Binary edge lists: bytes per id written")
       ->check(CLI::IsMember({4, 8}))
       ->capture_default_str();
+  command
+      ->add_option_function<std::string>(
+          "--output-format",
+          [options](const std::string& name) {
+            const auto format = graph::format_named(name);
+            if (!format || (*format != graph::Format::galois && *format != graph::Format::dimacs))
+              throw CLI::ValidationError("--output-format",
+                                         fmt::format("'{}' is not galois or dimacs (the formats that share .gr; "
+                                                     "others follow the extension)",
+                                                     name));
+            options->write.format = *format;
+          },
+          "The output's format where extensions are shared: galois or dimacs (.gr)")
+      ->type_name("galois|dimacs");
   command->callback([options, command] {
     check_graph_options(*command, options->input);
-    (void)graph::format_from_path(options->output);
+    if (graph::format_from_path(options->output) != graph::Format::dimacs && options->write.format)
+      throw InputError(
+          fmt::format("--output-format is for .gr outputs (DIMACS or Galois), and {} says its format by "
+                      "its extension: drop the option",
+                      options->output));
     announce("reading", options->input);
     Timer timer;
     const graph::EdgeList edges = graph::load_edge_list(options->input, options->load);

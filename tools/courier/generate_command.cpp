@@ -1,5 +1,5 @@
-// courier generate kron|urand --scale S [--edge-factor E] | path --vertices N | grid --rows R --columns C
-//   [--seed N] [--weights] -o FILE
+// courier generate kron|urand --scale S [--edge-factor E] | rmat --scale S [--abc A,B,C] [--edge-factor E]
+//   | path --vertices N | grid --rows R --columns C [--seed N] [--weights] -o FILE
 #include <fmt/format.h>
 
 #include "commands.hpp"
@@ -18,19 +18,29 @@ void add_generate_command(CLI::App& app) {
     graph::GeneratorOptions generator;
     int scale = 0;
     std::uint64_t vertices = 0, rows = 0, columns = 0;
+    std::vector<double> abc;
     std::string output;
   };
   auto options = std::make_shared<Options>();
   auto* command = app.add_subcommand(
       "generate",
-      "Make a synthetic graph: Graph500 Kronecker (kron), uniform random (urand), or a path or 2D grid\n"
-      "(undirected, with a diameter that grows with its size, as road networks have).\n"
+      "Make a synthetic graph: Graph500 Kronecker (kron), Kronecker with chosen quadrant probabilities\n"
+      "(rmat, R-MAT), uniform random (urand), or a path or 2D grid (undirected, with a diameter that\n"
+      "grows with its size, as road networks have). As a GRAPH elsewhere: kron:S, rmat:S:a=A:b=B:c=C,\n"
+      "urand:S, path:N, grid:RxC.\n"
       "Example: courier generate kron --scale 20 --weights -o kron20.csr\n"
+      "         courier generate rmat --scale 20 --abc 0.45,0.15,0.15 -o rmat20.csr\n"
       "         courier generate grid --rows 1000 --columns 1000 -o grid.csr");
-  command->add_option("kind", options->kind, "kron, urand, path or grid")
+  command->add_option("kind", options->kind, "kron, rmat, urand, path or grid")
       ->required()
-      ->check(CLI::IsMember({"kron", "urand", "path", "grid"}));
+      ->check(CLI::IsMember({"kron", "rmat", "urand", "path", "grid"}));
   command->add_option("--scale", options->scale, "kron, urand: 2^SCALE vertices")->check(CLI::Range(1, 40));
+  command
+      ->add_option("--abc", options->abc,
+                   "rmat: the probabilities A,B,C of the top-left, top-right and bottom-left quadrants "
+                   "(D = 1 - A - B - C); default Graph500's 0.57,0.19,0.19")
+      ->expected(3)
+      ->delimiter(',');
   command->add_option("--vertices", options->vertices, "path: its vertices")->check(CLI::PositiveNumber);
   command->add_option("--rows", options->rows, "grid: its rows")->check(CLI::PositiveNumber);
   command->add_option("--columns", options->columns, "grid: its columns")->check(CLI::PositiveNumber);
@@ -59,8 +69,15 @@ void add_generate_command(CLI::App& app) {
       generator.columns = options->columns;
     } else {
       need(options->scale != 0, "--scale S");
-      generator.kind = options->kind == "kron" ? graph::Generator::kronecker : graph::Generator::uniform;
+      generator.kind = options->kind == "urand" ? graph::Generator::uniform : graph::Generator::kronecker;
       generator.scale = options->scale;
+    }
+    if (!options->abc.empty()) {
+      if (options->kind != "rmat")
+        throw InputError(fmt::format("--abc is for rmat, and this is {}: drop it", options->kind));
+      generator.a = options->abc[0];
+      generator.b = options->abc[1];
+      generator.c = options->abc[2];
     }
     (void)graph::format_from_path(options->output);  // a bad extension fails before the work
     const std::string spec = graph::generator_spec(options->generator);

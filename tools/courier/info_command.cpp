@@ -28,6 +28,11 @@ void add_info_command(CLI::App& app) {
     const double load_seconds = timer.lap();
     const graph::GraphStats s = graph::describe(csr);
     fmt::print("Graph:              {}\n", options->graph);
+    if (graph::is_generator_spec(options->graph))
+      fmt::print("Format:             generated\n");
+    else
+      fmt::print("Format:             {} ({})\n", graph::to_string(graph::format_of_file(options->graph)),
+                 graph::describe(graph::format_of_file(options->graph)));
     fmt::print("Vertices:           {}\n", s.vertices);
     fmt::print("Edges:              {}\n", s.edges);
     fmt::print("Weights:            {}\n", graph::to_string(s.weights));

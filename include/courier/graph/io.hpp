@@ -1,8 +1,13 @@
 #pragma once
 // Reading and writing graph files. The format is chosen by the file's extension:
 //   .el .txt .wel .edges .tsv  text edge list (SNAP style)  .mtx   Matrix Market coordinate
-//   .bel .bin                  binary edge list (4/8-byte)  .gr    DIMACS shortest path
-//   .graph                     METIS adjacency              .csr   Courier's binary CSR (mmap)
+//   .bel .bin                  binary edge list (4/8-byte)  .csr   Courier's binary CSR (mmap)
+//   .gr                        DIMACS shortest path, or Galois binary
+//   .graph                     METIS adjacency, or WebGraph BVGraph (BASENAME.properties beside it)
+// Two extensions are shared, so a file being read is told apart by its content (format_of_file):
+// a .gr file that starts with the little-endian 64-bit number 1 or 2 is Galois binary, any other is
+// DIMACS text; a .graph file with BASENAME.properties beside it is WebGraph, any other is METIS.
+// Writing, the extension decides (.gr is DIMACS) unless WriteOptions::format says otherwise.
 // Malformed input throws courier::InputError "FILE:LINE: what is wrong" (line 0 / a byte offset in
 // the message for binary files); a missing file is "FILE: cannot open: <reason>". Writers write to
 // a temporary name and rename at the end, so a failed write leaves nothing behind.
@@ -21,6 +26,12 @@
 //           without self-loops can be written (read with --symmetrize, drop self-loops first).
 //   .csr    header (magic, version, weight type, counts, checksum) + offsets, targets, weights as
 //           64-bit aligned little-endian arrays, mapped read-only by read_csr (no copy).
+//   Galois  .gr binary (Galois / Gluon): version 1 (uint32 targets) or 2 (uint64 targets), an
+//           optional 4-byte weight per edge, read as uint32 (float with ReadOptions::binary_weight
+//           = f32). Written as version 1 when ids fit 32 bits, weights as their 4 bytes.
+//   BVGraph WebGraph's compressed .graph + .properties (+ .offsets, which lets parts of the file
+//           be read without decoding what comes before them). Read only.
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -29,21 +40,35 @@
 
 namespace courier::graph {
 
-enum class Format { text, matrix_market, binary, dimacs, metis, csr };
+enum class Format { text, matrix_market, binary, dimacs, metis, csr, galois, webgraph };
 
-// Throws InputError naming the known extensions when the extension is not one of them.
+// By the extension alone (for files to write): .gr is dimacs, .graph metis. Throws InputError
+// naming the known extensions when the extension is not one of them.
 Format format_from_path(std::string_view path);
-const char* to_string(Format format);
+// The format of a file to read: by the extension, and by the content where extensions are shared
+// (.gr: Galois or DIMACS; .graph: WebGraph or METIS). A .gr file that cannot be opened is dimacs
+// (reading it says why).
+Format format_of_file(const std::string& path);
+const char* to_string(Format format);  // "galois"
+const char* describe(Format format);   // "Galois binary (.gr)", for courier info
+// The Format whose to_string is `name`, or nullopt.
+std::optional<Format> format_named(std::string_view name);
 
 struct ReadOptions {
   int base = 0;                 // text edge lists: the smallest id (0 or 1); other formats fix it
+  // Text edge lists: which column is the weight. nullopt: the third, if there is one (a SNAP
+  // temporal file "src dst timestamp" is then weighted by its timestamps, as uint32), and a fourth
+  // column is an error; 0: none, every column after the second is ignored (the temporal file read
+  // unweighted); k >= 3: column k, every line has at least k columns and the others are ignored.
+  std::optional<int> weight_column = std::nullopt;
   bool symmetrize = false;      // add the reverse of every non-loop edge (any format)
   // .bel/.bin: 4 or 8. 0 guesses: the id width whose record size divides the file size; if both
   // do, 8 when every id read as 8 bytes fits in 32 bits (a file of 4-byte ids read that way puts
   // its targets in the high halves, so this fails unless all of them are 0), else 4. A size that
   // neither divides is an error that names --binary-id-bytes.
   int binary_id_bytes = 0;
-  WeightType binary_weight = WeightType::none;  // .bel/.bin: a weight after each pair
+  WeightType binary_weight = WeightType::none;  // .bel/.bin: a weight after each pair; Galois: f32 reads
+                                                // 4-byte edge data as float
   // .csr: check the arrays against the header's checksum. Without it only the offsets are checked
   // (monotone, from 0 to the edge count): the targets are trusted to be < num_vertices.
   bool verify_checksum = true;
@@ -56,6 +81,7 @@ struct ReadOptions {
 struct WriteOptions {
   int base = 0;  // text edge lists: the id written for vertex 0
   int binary_id_bytes = 8;  // .bel/.bin: 4 or 8 (4 fails on ids >= 2^32)
+  std::optional<Format> format = std::nullopt;  // instead of the extension's (Format::galois for a Galois .gr)
 };
 
 // Any format, as an edge list (a .csr file is expanded).

@@ -27,7 +27,7 @@ struct Needs {
   bool in_edges = false;           // pull operators read in-edges (the vertex engine keeps them)
   // With in_edges: whether this run's options can pull at all (unset: always). sssp pushing every
   // round never reads in-edges, and its partitions then need not hold them.
-  std::function<bool(const Options&)> in_edges_if;
+  std::function<bool(const Options&)> in_edges_if = nullptr;
   bool simple_undirected = false;  // defined on the undirected simple graph (tc, kcore)
 };
 

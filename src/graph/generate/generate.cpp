@@ -32,6 +32,11 @@ void check_options(const GeneratorOptions& options) {
   if (options.edge_factor < 1 || options.edge_factor > kMaxEdgeFactor)
     throw InputError(fmt::format("generator edge factor {} is outside 1..{}", options.edge_factor,
                                  kMaxEdgeFactor));
+  if (options.kind == Generator::kronecker && !rmat_probabilities_valid(options.a, options.b, options.c))
+    throw InputError(
+        fmt::format("R-MAT probabilities a={} b={} c={}: each must be in [0, 1] and their sum at most 1 "
+                    "(d = 1 - a - b - c)",
+                    options.a, options.b, options.c));
 }
 
 // Edges first, first + 1, ... of the generated graph into `out` (and their weights).

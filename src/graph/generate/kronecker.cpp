@@ -1,5 +1,6 @@
-// Graph500 Kronecker edges: each of the `scale` bit positions of (src, dst) picks one quadrant of
-// the adjacency matrix with probabilities A, B, C, D, then the ids go through VertexScramble.
+// Graph500 Kronecker (R-MAT) edges: each of the `scale` bit positions of (src, dst) picks one
+// quadrant of the adjacency matrix with probabilities A, B, C, D, then the ids go through
+// VertexScramble. Graph500's A, B, C unless the options choose others.
 #include <cstdint>
 
 #include "courier/core/random.hpp"
@@ -11,18 +12,21 @@ namespace courier::graph::detail {
 namespace {
 
 // Quadrant thresholds on a 32-bit uniform number: [0, A) top-left, [A, A+B) top-right,
-// [A+B, A+B+C) bottom-left, the rest (D = 0.05) bottom-right.
-constexpr double kA = 0.57, kB = 0.19, kC = 0.19;
-constexpr std::uint64_t kThresholdA = static_cast<std::uint64_t>(kA * 4294967296.0);
-constexpr std::uint64_t kThresholdAB = static_cast<std::uint64_t>((kA + kB) * 4294967296.0);
-constexpr std::uint64_t kThresholdABC = static_cast<std::uint64_t>((kA + kB + kC) * 4294967296.0);
+// [A+B, A+B+C) bottom-left, the rest (D) bottom-right.
+struct Thresholds {
+  std::uint64_t a, ab, abc;
+  explicit Thresholds(const GeneratorOptions& o)
+      : a(static_cast<std::uint64_t>(o.a * 4294967296.0)),
+        ab(static_cast<std::uint64_t>((o.a + o.b) * 4294967296.0)),
+        abc(static_cast<std::uint64_t>((o.a + o.b + o.c) * 4294967296.0)) {}
 
-// One level: the row bit is set in the bottom half (C, D), the column bit in B and D.
-inline void choose_quadrant(std::uint64_t u, vertex_t& row_bit, vertex_t& column_bit) {
-  const vertex_t past_a = u >= kThresholdA, past_b = u >= kThresholdAB, past_c = u >= kThresholdABC;
-  row_bit = past_b;
-  column_bit = past_a ^ past_b ^ past_c;
-}
+  // One level: the row bit is set in the bottom half (C, D), the column bit in B and D.
+  void choose_quadrant(std::uint64_t u, vertex_t& row_bit, vertex_t& column_bit) const {
+    const vertex_t past_a = u >= a, past_b = u >= ab, past_c = u >= abc;
+    row_bit = past_b;
+    column_bit = past_a ^ past_b ^ past_c;
+  }
+};
 
 }  // namespace
 
@@ -31,17 +35,18 @@ void kronecker_edges(const GeneratorOptions& options, edge_t first, std::span<Ed
   const std::uint64_t key = stream_key(options.seed, kKroneckerStream);
   const std::uint64_t words_per_edge = (scale + 1) / 2;  // two 32-bit levels per 64-bit number
   const VertexScramble scramble(scale, options.seed);
+  const Thresholds thresholds(options);
   for (std::size_t k = 0; k < out.size(); ++k) {
     const std::uint64_t counter = (first + k) * words_per_edge;
     vertex_t src = 0, dst = 0;
     for (int level = 0; level < scale; level += 2) {
       const std::uint64_t word = counter_random(key, counter + level / 2);
       vertex_t row, column;
-      choose_quadrant(word & 0xffffffffu, row, column);
+      thresholds.choose_quadrant(word & 0xffffffffu, row, column);
       src = (src << 1) | row;
       dst = (dst << 1) | column;
       if (level + 1 < scale) {
-        choose_quadrant(word >> 32, row, column);
+        thresholds.choose_quadrant(word >> 32, row, column);
         src = (src << 1) | row;
         dst = (dst << 1) | column;
       }

@@ -44,4 +44,16 @@ Csr read_csr_file(const std::string& path, const ReadOptions& options);
 EdgeSlice read_csr_part(const std::string& path, const ReadOptions& options, std::uint64_t part, std::uint64_t parts);
 void write_csr_file(const std::string& path, const Csr& csr);
 
+// Galois binary .gr: whether a file starting with these bytes is one (version 1 or 2 at byte 0).
+bool is_galois(std::string_view first_bytes);
+EdgeList read_galois(const MappedFile& file, const ReadOptions& options);
+// Vertices [first, last) with about edges * part / parts edges before `first`, as .csr parts.
+EdgeSlice read_galois_part(const MappedFile& file, const ReadOptions& options, std::uint64_t part, std::uint64_t parts);
+void write_galois(const std::string& path, const EdgeList& edges);
+
+// WebGraph BVGraph: `file` is BASENAME.graph; BASENAME.properties (and .offsets, if there) are read
+// beside it. Part p is vertices [n * p / parts, n * (p + 1) / parts).
+EdgeList read_webgraph(const MappedFile& file);
+EdgeSlice read_webgraph_part(const MappedFile& file, std::uint64_t part, std::uint64_t parts);
+
 }  // namespace courier::graph::io

@@ -1,5 +1,7 @@
 // SNAP-style text edge lists: "source target [weight]" per line, parsed in parallel over chunks
-// that start at line boundaries, then joined in file order.
+// that start at line boundaries, then joined in file order. Files with more columns (SNAP's temporal
+// "source target timestamp ...", rated or signed networks) name their weight column, or none, with
+// ReadOptions::weight_column.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -43,17 +45,38 @@ struct Chunk {
 
 const char* kColumns = "expected 'source target' or 'source target weight'";
 
+// How lines are read: ids from `base`, and which column is the weight (ReadOptions::weight_column).
+struct Syntax {
+  vertex_t base = 0;
+  std::optional<int> weight_column;
+};
+
 class ChunkParser {
  public:
-  ChunkParser(Chunk& chunk, vertex_t base) : chunk_(chunk), base_(base) {}
+  ChunkParser(Chunk& chunk, const Syntax& syntax)
+      : chunk_(chunk), base_(syntax.base), weight_column_(syntax.weight_column) {}
 
   void parse_line(std::string_view line, std::uint64_t number) {
     Tokens tokens(line);
     std::string_view source, target, weight, extra;
     if (!tokens.next(source) || source[0] == '#' || source[0] == '%') return;  // blank or comment
     if (!tokens.next(target)) fail(number, fmt::format("{}, found one column", kColumns));
-    const bool weighted = tokens.next(weight);
-    if (weighted && tokens.next(extra)) fail(number, fmt::format("{}, found more columns ('{}')", kColumns, extra));
+    bool weighted = false;
+    if (!weight_column_) {
+      weighted = tokens.next(weight);
+      if (weighted && tokens.next(extra))
+        fail(number, fmt::format("{}, found more columns ('{}'); --weight-column picks the weight among them "
+                                 "(or none)",
+                                 kColumns, extra));
+    } else if (*weight_column_ >= 3) {
+      // Columns after the second are skipped up to the weight's; those after it are ignored.
+      int column = 2;
+      while (column < *weight_column_ && tokens.next(weight)) ++column;
+      if (column < *weight_column_)
+        fail(number, fmt::format("expected the weight in column {} (--weight-column), found {} columns",
+                                 *weight_column_, column));
+      weighted = true;
+    }
     check_columns(weighted, number);
 
     const vertex_t s = parse_id(source, "source id", number);
@@ -122,11 +145,12 @@ class ChunkParser {
 
   Chunk& chunk_;
   vertex_t base_;
+  std::optional<int> weight_column_;
 };
 
-void parse_chunk(Chunk& chunk, vertex_t base, Progress& progress) {
+void parse_chunk(Chunk& chunk, const Syntax& syntax, Progress& progress) {
   LineReader lines(chunk.text, &progress);
-  ChunkParser parser(chunk, base);
+  ChunkParser parser(chunk, syntax);
   std::string_view line;
   try {
     while (lines.next(line)) parser.parse_line(line, lines.line_number());
@@ -301,14 +325,15 @@ void apply_counts_comment(const std::string& path, const DeclaredCounts& declare
 
 // Parses every chunk, one thread each (the calling thread alone when there is one chunk).
 void parse_chunks(std::vector<Chunk>& chunks, const std::string& path, std::size_t bytes, const ReadOptions& options) {
-  const auto base = static_cast<vertex_t>(options.base);
+  const Syntax syntax{static_cast<vertex_t>(options.base), options.weight_column};
   Progress progress("reading " + path, bytes);
   if (chunks.size() == 1) {
-    parse_chunk(chunks[0], base, progress);
+    parse_chunk(chunks[0], syntax, progress);
     return;
   }
   std::vector<std::thread> workers;
-  for (Chunk& chunk : chunks) workers.emplace_back([&chunk, base, &progress] { parse_chunk(chunk, base, progress); });
+  for (Chunk& chunk : chunks)
+    workers.emplace_back([&chunk, &syntax, &progress] { parse_chunk(chunk, syntax, progress); });
   for (auto& worker : workers) worker.join();
 }
 
