@@ -620,11 +620,18 @@ class Model {
     s.partials_arrived.store(0, std::memory_order_relaxed);
     const graph::vertex_t first = grid_.begin(k);
     const auto degrees = matrix_.out_degrees(k);
+    // Local copies, which the writes below cannot alias, so the program's per-iteration terms
+    // (pagerank's divisions by n) leave the loop.
+    const Totals before = last;
+    Totals sums{};
+    const Program program = program_;
+    std::vector<Y*> partials;
+    for (std::vector<Y>* partial : s.local_partials) partials.push_back(partial->data());
     for (std::size_t v = 0; v < s.value.size(); ++v) {
       Y y = s.y[v];
       if (y != S::identity) s.y[v] = S::identity;
-      for (std::vector<Y>* partial : s.local_partials) {
-        Y& in = (*partial)[v];
+      for (Y* partial : partials) {
+        Y& in = partial[v];
         if (in == S::identity) continue;
         y = S::add(y, in);
         in = S::identity;
@@ -632,14 +639,15 @@ class Model {
       if (!sinks && degrees[v] == 0) continue;
       if (!Program::stationary && y == S::identity) continue;
       if constexpr (Jumps<Program>) {
-        next[0] += hook(first + v, s.value[v], s.parent[v], y);
+        sums[0] += hook(first + v, s.value[v], s.parent[v], y);
         continue;
       }
-      const bool changed = program_.apply(first + v, y, s.value[v], degrees[v], last, next);
+      const bool changed = program.apply(first + v, y, s.value[v], degrees[v], before, sums);
       if (!Program::stationary && changed) s.active_list.push_back(static_cast<std::uint32_t>(v));
       if (changed) mark_settled(s, v, degrees[v]);
-      next[0] += changed;
+      sums[0] += changed;
     }
+    for (std::size_t i = 0; i < sums.size(); ++i) next[i] += sums[i];
     s.local_partials.clear();
   }
 
