@@ -57,9 +57,11 @@ struct Lowering {
 // Weakly connected components: the smallest label over neighbours (the engine adds every edge's
 // reverse), until no label falls. A label is always a vertex of the component no larger than its
 // own, so any labels reached on part of the edges are a valid start for all of them: it runs on
-// the tiles' samples first (la/model.hpp).
+// the tiles' samples first (la/model.hpp). Labels are vertices, so they jump: a vertex hooks its
+// label to what it is lowered to, and takes its label's label (FastSV).
 struct Cc : Lowering<la::MinSecond> {
   static constexpr bool samples_first = true;
+  static constexpr bool jumps = true;
   V initial(vertex_t v) const { return v; }
   bool initially_active(vertex_t) const { return true; }
 };

@@ -226,6 +226,33 @@ TEST(LaEngine, CcOnSamplesFirstEqualsTheReference) {
   }
 }
 
+// cc's labels jump (la/model.hpp, FastSV's hooking and shortcutting): on a path, where labels
+// moving one edge per iteration take as many iterations as vertices, the hooks join the pieces
+// of every segment into trees whose roots take the smallest label, so a few iterations do, also
+// when the path crosses ranks (the trees then join through the labels at segment ends). A jump
+// that followed a wrong parent would hand a label across components: the two paths here, and the
+// reference's labels, catch that.
+TEST(LaEngine, CcLabelsJumpAlongAPath) {
+  graph::EdgeList paths;
+  paths.num_vertices = 4000;
+  for (graph::vertex_t v = 1; v < 4000; ++v)
+    if (v != 2500) paths.edges.push_back({v - 1, v});  // 0..2499 and 2500..3999
+  const std::string graph = std::string(COURIER_TEST_TMPDIR) + "/la_two_paths.csr";
+  graph::write_csr(graph, graph::build_csr(paths));
+  const harness::RunResult reference = run("cc", graph, "seq", 1, 1, true, {});
+  for (const Shape& shape : kShapes) {
+    for (const std::string sampling : {"true", "false"}) {
+      harness::Options options;
+      options.set("sampling", sampling);
+      const harness::RunResult la = run("cc", graph, "la", shape.ranks, shape.threads, true, options);
+      const std::string where =
+          std::to_string(shape.ranks) + "x" + std::to_string(shape.threads) + " sampling " + sampling;
+      EXPECT_EQ(la.values, reference.values) << where;
+      EXPECT_LE(dynamic_cast<const engines::LaStats&>(*la.stats).model.iterations, 12u) << where;
+    }
+  }
+}
+
 // Segments wider than an eager message travel by rendezvous, so a send buffer must stay untouched
 // until its send completes, also when one member leads several segments (2D-Cyclic at 4x1).
 TEST(LaEngine, RendezvousSizedSegmentsEqualTheReference) {

@@ -46,6 +46,21 @@
 // add is min, at the cost of the edges outside the largest component and a short scan of each
 // row, not of every edge (Afforest skips the largest component likewise).
 //
+// Pointer jumping (FastSV's hooking and shortcutting; Zhang, Azad, Hu 2020): a program whose values
+// are labels -- a vertex of the same component, no larger than the vertex, falling only to other
+// such labels, with the smallest id as the fixed point (cc) -- may say
+//   static constexpr bool jumps = true;
+// Besides its label, every vertex then has a parent among the vertices led on this rank (their
+// values are in this rank's memory), itself at first; parents are smaller ids, so the chains end,
+// at roots. Apply lowers a vertex to y, lowers its root's label to y as well (hooking), and makes
+// the vertex y's child when y is led here; before every Broadcast each leader points its vertices
+// at their roots and lowers their labels to the roots' (shortcutting). Every label stays a vertex
+// of the component, so the fixed point is the same, reached in O(log n)-ish iterations instead of
+// the diameter; a tree that spans ranks is joined only through labels along the edges, as correct,
+// only slower. x carries the labels that differ from the last ones broadcast. Writes to labels are
+// atomic minima and to parents atomic stores: a leader's roots are lowered by others' hooks, and
+// its parents read by others' walks, while it works on them.
+//
 // Pulling (la/pull.hpp): a program whose active x values of an iteration are all equal (bfs: the
 // frontier's level) and whose Apply ignores y for a settled vertex may say
 //   bool settled(const V& value) const;  // does Apply leave this vertex alone from now on?
@@ -108,6 +123,9 @@ concept SamplesFirst = Program::samples_first;
 inline constexpr double kSampledUntil = 1024;
 
 template <class Program>
+concept Jumps = Program::jumps;
+
+template <class Program>
 concept PullsAny = requires(const Program& p, const typename Program::V& value) {
   { p.settled(value) } -> std::convertible_to<bool>;
 };
@@ -162,6 +180,8 @@ class Model {
     std::vector<V> value;
     std::vector<std::uint32_t> active_list;  // leader, non-stationary: what changed last, ascending
     std::vector<std::uint32_t> x_set;        // leader, non-stationary: where x_dense is off the placeholder
+    std::vector<V> sent;                     // leader, Jumps: the labels as last broadcast
+    std::vector<V> parent;                   // leader, Jumps: each vertex's parent (a vertex led here)
     std::vector<X> x_dense;           // leader: x_k
     std::vector<Sparse<X>> x_sparse;  // leader: x_k as pairs, when sparse
     std::vector<Y> y;                 // leader: the accumulated y_k
@@ -223,6 +243,11 @@ class Model {
         const std::size_t width = grid_.end(k) - grid_.begin(k);
         s.value.resize(width);
         s.x_dense.assign(width, static_cast<X>(S::identity));
+        if constexpr (Jumps<Program>) {
+          s.sent.resize(width);
+          s.parent.resize(width);
+          for (std::size_t v = 0; v < width; ++v) s.parent[v] = grid_.begin(k) + v;
+        }
         s.y.assign(width, S::identity);
         if (pulls_) {
           s.settled.assign(width);
@@ -284,6 +309,7 @@ class Model {
         s.value[v] = program_.initial(first + v);
         const bool active = Program::stationary || program_.initially_active(first + v);
         if (!Program::stationary && active) s.active_list.push_back(static_cast<std::uint32_t>(v));
+        if constexpr (Jumps<Program>) s.sent[v] = active ? static_cast<V>(S::identity) : s.value[v];
         own[0] += active;
         program_.account(first + v, s.value[v], degrees[v], own);
         mark_settled(s, v, degrees[v]);
@@ -302,12 +328,15 @@ class Model {
           Segment& s = segments_[k];
           s.active_list.resize(s.value.size());
           for (std::size_t v = 0; v < s.value.size(); ++v) s.active_list[v] = static_cast<std::uint32_t>(v);
+          if constexpr (Jumps<Program>) std::fill(s.sent.begin(), s.sent.end(), static_cast<V>(S::identity));
         }
         last[0] = static_cast<double>(grid_.vertices());
       }
       if (!program_.more(iteration, last[0], last)) break;
       team_.wait_until([&] { return pending.idle(); });  // what was sent last time has left
       for (unsigned k : receives_[member]) team_.expect(k, member, tag_of(Kind::x, k));
+      if constexpr (Jumps<Program>)
+        for (unsigned k : led) jump(k);
       for (unsigned k : led) broadcast(k, iteration, last, pending, mine);
       const bool sinks = sinks_needed(iteration);
       for (RowWork& work : rows_[member]) combine(member, work, iteration, sinks, sampling, common, pending, mine);
@@ -351,7 +380,9 @@ class Model {
       // Only the vertices that changed (apply listed them, ascending); the last x's go back to the
       // placeholder first.
       for (std::uint32_t v : s.x_set) s.x_dense[v] = static_cast<X>(S::identity);
-      for (std::uint32_t v : s.active_list) s.x_dense[v] = program_.broadcast(first + v, s.value[v], degrees[v], last);
+      // (Jumps: the labels the jump recorded, as others' hooks may be lowering the values now.)
+      const std::vector<V>& values = Jumps<Program> ? s.sent : s.value;
+      for (std::uint32_t v : s.active_list) s.x_dense[v] = program_.broadcast(first + v, values[v], degrees[v], last);
       s.x_set.swap(s.active_list);
       s.active_list.clear();
       if (pulls_) {
@@ -589,23 +620,92 @@ class Model {
     s.partials_arrived.store(0, std::memory_order_relaxed);
     const graph::vertex_t first = grid_.begin(k);
     const auto degrees = matrix_.out_degrees(k);
+    // Local copies, which the writes below cannot alias, so the program's per-iteration terms
+    // (pagerank's divisions by n) leave the loop.
+    const Totals before = last;
+    Totals sums{};
+    const Program program = program_;
+    std::vector<Y*> partials;
+    for (std::vector<Y>* partial : s.local_partials) partials.push_back(partial->data());
     for (std::size_t v = 0; v < s.value.size(); ++v) {
       Y y = s.y[v];
       if (y != S::identity) s.y[v] = S::identity;
-      for (std::vector<Y>* partial : s.local_partials) {
-        Y& in = (*partial)[v];
+      for (Y* partial : partials) {
+        Y& in = partial[v];
         if (in == S::identity) continue;
         y = S::add(y, in);
         in = S::identity;
       }
       if (!sinks && degrees[v] == 0) continue;
       if (!Program::stationary && y == S::identity) continue;
-      const bool changed = program_.apply(first + v, y, s.value[v], degrees[v], last, next);
+      if constexpr (Jumps<Program>) {
+        sums[0] += hook(first + v, s.value[v], s.parent[v], y);
+        continue;
+      }
+      const bool changed = program.apply(first + v, y, s.value[v], degrees[v], before, sums);
       if (!Program::stationary && changed) s.active_list.push_back(static_cast<std::uint32_t>(v));
       if (changed) mark_settled(s, v, degrees[v]);
-      next[0] += changed;
+      sums[0] += changed;
     }
+    for (std::size_t i = 0; i < sums.size(); ++i) next[i] += sums[i];
     s.local_partials.clear();
+  }
+
+  // Jumps: lowers vertex v's label to y and, if it fell, its root's too (hooking); v becomes y's
+  // child when y is led here. Returns the labels lowered.
+  unsigned hook(V v, V& label, V& parent, Y y) {
+    const V to = static_cast<V>(y);
+    if (lower(label, to) <= to) return 0;
+    const V root = root_of(v);
+    const unsigned hooked = root != v && lower(*led(root, &Segment::value), to) > to;
+    if (led(to, &Segment::parent) != nullptr) std::atomic_ref<V>(parent).store(to, std::memory_order_relaxed);
+    return 1 + hooked;
+  }
+
+  // Jumps: segment k's vertices point at their roots and take the roots' labels (shortcutting), and
+  // the labels that differ from the last broadcast become the active list.
+  void jump(unsigned k) {
+    Segment& s = segments_[k];
+    const graph::vertex_t first = grid_.begin(k);
+    for (std::size_t v = 0; v < s.value.size(); ++v) {
+      V label = load(s.value[v]);
+      const V parent = load(s.parent[v]);
+      if (parent != first + v) {
+        const V root = root_of(parent);
+        if (root != parent) std::atomic_ref<V>(s.parent[v]).store(root, std::memory_order_relaxed);
+        const V above = load(*led(root, &Segment::value));
+        if (above < label) lower(s.value[v], above), label = above;
+      }
+      if (label != s.sent[v]) s.active_list.push_back(static_cast<std::uint32_t>(v)), s.sent[v] = label;
+    }
+  }
+
+  // Jumps: the end of v's chain of parents (v led here).
+  V root_of(V v) {
+    for (;;) {
+      const V parent = load(*led(v, &Segment::parent));
+      if (parent == v) return v;
+      v = parent;
+    }
+  }
+
+  // Jumps: vertex v's entry of `field` if its segment is led on this rank, else null.
+  V* led(V v, std::vector<V> Segment::*field) {
+    if (v >= grid_.vertices()) return nullptr;
+    const unsigned k = grid_.segment_of(static_cast<graph::vertex_t>(v));
+    Segment& s = segments_[k];
+    return s.led_here ? &(s.*field)[v - static_cast<V>(k) * grid_.width()] : nullptr;
+  }
+
+  static V load(const V& value) { return std::atomic_ref<const V>(value).load(std::memory_order_relaxed); }
+
+  // value = min(value, to), atomically; returns the value before.
+  static V lower(V& value, V to) {
+    std::atomic_ref<V> at(value);
+    V old = at.load(std::memory_order_relaxed);
+    while (to < old && !at.compare_exchange_weak(old, to, std::memory_order_relaxed)) {
+    }
+    return old;
   }
 
   // Runs inside progress, for `member`: keeps the message where its reader finds it.
