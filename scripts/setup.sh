@@ -5,6 +5,7 @@ set -euo pipefail
 packages=(
   g++ cmake ninja-build pkg-config make
   libopenmpi-dev openmpi-bin          # MPI: the distributed engine (DESIGN.md says why Open MPI)
+  mpich libmpich-dev                   # scripts/mpich.sh: the MPI tests against MPICH too (Open MPI stays the default)
   libfabric-dev libfabric-bin          # the ofi transport; fi_info lists the providers
   libcli11-dev libfmt-dev libcereal-dev libhwloc-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
