@@ -75,8 +75,8 @@ def run(algorithm, graph, engine="vertex", ranks=1, threads=2, comm="auto", sour
                for - (policy="cvc", damping=0.9, sources=[0, 5], pin=False)
 
     The GIL is released while Courier runs. Courier's errors raise courier.Error (courier.InputError,
-    also a ValueError, for bad input). Ctrl-C raises KeyboardInterrupt: the vertex and dsl engines
-    stop at their next round, the others when the run returns.
+    also a ValueError, for bad input). Ctrl-C raises KeyboardInterrupt: the vertex, dsl and la
+    engines stop at their next round, seq and the mailbox when the run returns.
     """
     if not isinstance(graph, Graph):
         graph = Graph(graph)

@@ -1,6 +1,6 @@
 """The GIL is released while Courier runs, and Ctrl-C (SIGINT) during a run raises
-KeyboardInterrupt from courier.run: the vertex and dsl engines stop at their next round, the others
-when the run returns,
+KeyboardInterrupt from courier.run: the vertex, dsl and la engines stop at their next round, seq
+and the mailbox when the run returns,
 leaving the module ready for the next run."""
 import signal
 import threading
@@ -45,13 +45,14 @@ def test_ctrl_c_raises_keyboard_interrupt_after_the_run():
     assert courier.run("bfs", "path:5", engine="seq", source=0).values.tolist() == [0, 1, 2, 3, 4]
 
 
-def test_ctrl_c_stops_a_vertex_engine_run_at_its_next_round():
+@pytest.mark.parametrize("engine", ["vertex", "la"])
+def test_ctrl_c_stops_a_run_at_its_next_round(engine):
     # Ten million pagerank iterations would take hours: only the interrupt ends this run.
     timer = threading.Timer(0.3, signal.raise_signal, (signal.SIGINT,))
     started = time.perf_counter()
     timer.start()
     with pytest.raises(KeyboardInterrupt):
-        courier.run("pagerank", GRAPH, engine="vertex", ranks=2, threads=1, tolerance=0, iterations=10_000_000)
+        courier.run("pagerank", GRAPH, engine=engine, ranks=2, threads=1, tolerance=0, iterations=10_000_000)
     timer.join()
     assert time.perf_counter() - started < 30
-    assert courier.run("bfs", "path:5", engine="vertex", ranks=2, source=0).values.tolist() == [0, 1, 2, 3, 4]
+    assert courier.run("bfs", "path:5", engine=engine, ranks=2, source=0).values.tolist() == [0, 1, 2, 3, 4]

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "courier/core/cancel.hpp"
 #include "courier/core/error.hpp"
 #include "courier/sync/wait.hpp"
 #ifdef COURIER_HAVE_MPI
@@ -106,9 +107,14 @@ Team::Totals Team::combine(unsigned member, const Totals& values, bool maximum) 
     for (unsigned m = 1; m < threads_; ++m)
       for (std::size_t k = 0; k < all.size(); ++k)
         all[k] = maximum ? std::max(all[k], values_[m][k]) : all[k] + values_[m][k];
-    if (ranks() > 1)
+    // A sum also carries whether this rank was asked to stop: one more count, summed alike.
+    double cancel = !maximum && cancellation_requested() ? 1.0 : 0.0;
+    if (ranks() > 1) {
       for (double& value : all) value = maximum ? channel_.max_all(value) : channel_.sum_all(value);
+      if (!maximum) cancel = channel_.sum_all(cancel);
+    }
     meeting_.result = all;
+    meeting_.cancelled = cancel > 0;
     meeting_.arrived.store(0, std::memory_order_relaxed);
     meeting_.generation.store(generation + 1, std::memory_order_release);
     return all;

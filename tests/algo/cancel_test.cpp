@@ -1,5 +1,5 @@
 // A run asked to stop from outside (core/cancel.hpp) ends on every rank in the same round with
-// Cancelled, on the engines that agree on rounds (vertex, dsl), and the next run is unaffected.
+// Cancelled, on the engines that agree on rounds (vertex, dsl, la), and the next run is unaffected.
 #include "courier/core/cancel.hpp"
 
 #include <gtest/gtest.h>
@@ -23,7 +23,7 @@ harness::RunSpec endless_pagerank(const std::string& engine, int ranks) {
 }
 
 TEST(Cancel, EveryRankStopsInTheSameRoundAndTheNextRunIsUnaffected) {
-  for (const std::string engine : {"vertex", "dsl"}) {
+  for (const std::string engine : {"vertex", "dsl", "la"}) {
     for (int ranks : {1, 3}) {
       clear_cancellation();
       std::thread asker([] {

@@ -78,6 +78,7 @@
 #include <span>
 #include <vector>
 
+#include "courier/core/cancel.hpp"
 #include "courier/core/error.hpp"
 #include "courier/la/matrix.hpp"
 #include "courier/la/pull.hpp"
@@ -163,8 +164,10 @@ class Model {
   }
 
   // Runs to convergence; the values of the segments this rank leads are in values(k) afterwards.
+  // Throws Cancelled, on every rank after the same iteration, when the run was asked to stop.
   void run() {
     team_.run([this](unsigned member) { member_loop(member); });
+    if (team_.cancelled()) throw Cancelled();
   }
 
   // Segment k's values; k must be led by a member of this rank.
@@ -348,6 +351,7 @@ class Model {
         stats_.sampled_iterations += sampling;
         totals_ = last;
       }
+      if (team_.cancelled()) break;  // every member of every rank leaves here, in this iteration
     }
     team_.wait_until([&] { return pending.idle(); });
     team_.barrier(member);  // nothing is in flight for this team any more

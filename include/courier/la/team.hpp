@@ -114,6 +114,9 @@ class Team {
   void barrier(unsigned member);
   Totals sum(unsigned member, const Totals& values);
   double max(unsigned member, double value);
+  // After a sum (or barrier): whether any rank had been asked to stop the run (core/cancel.hpp).
+  // Every member of every rank sees the same answer, so all can leave the run at the same point.
+  bool cancelled() const { return meeting_.cancelled; }
 
   // Gives a buffer of a handled message back for reuse.
   void recycle(comm::Buffer buffer) { pool_.recycle(std::move(buffer)); }
@@ -138,7 +141,8 @@ class Team {
   struct alignas(64) Meeting {
     std::atomic<unsigned> arrived{0};
     std::atomic<std::uint64_t> generation{0};
-    Totals result{};  // written by the last member before it moves the generation on
+    Totals result{};         // written by the last member before it moves the generation on
+    bool cancelled = false;  // likewise, by sums
   };
   std::vector<Totals> values_;  // one per member, for the current collective
   Meeting meeting_;
