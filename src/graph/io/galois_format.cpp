@@ -154,7 +154,7 @@ EdgeSlice read_galois_part(const MappedFile& file, const ReadOptions& options, s
     const char* weights = data + l.data_at + begin * 4;
     if (options.binary_weight == WeightType::f32) {
       std::vector<float> w(end - begin);
-      std::memcpy(w.data(), weights, w.size() * 4);
+      if (!w.empty()) std::memcpy(w.data(), weights, w.size() * 4);  // an empty part's data() may be null
       for (std::size_t i = 0; i < w.size(); ++i)
         if (!std::isfinite(w[i]))
           throw_input_error(file.path(), 0,
@@ -163,7 +163,7 @@ EdgeSlice read_galois_part(const MappedFile& file, const ReadOptions& options, s
       slice.edges.weights = std::move(w);
     } else {
       std::vector<std::uint32_t> w(end - begin);
-      std::memcpy(w.data(), weights, w.size() * 4);
+      if (!w.empty()) std::memcpy(w.data(), weights, w.size() * 4);
       slice.edges.weights = std::move(w);
     }
   }
