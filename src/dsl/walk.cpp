@@ -75,18 +75,21 @@ void for_each_own_expression(const Stmt& s, const ExprVisitor& visit) {
   }
 }
 
-void for_each_subexpression(const Expr& e, const ExprVisitor& visit) {
+void for_each_subexpression(const Expr& e, const ExprVisitor& visit) { for_each_subexpression(e, visit, nullptr); }
+
+void for_each_subexpression(const Expr& e, const ExprVisitor& visit, const std::function<bool(const Expr&)>& skip) {
+  if (skip && skip(e)) return;
   visit(e);
   if (const auto* n = e.as<PropertyRef>()) {
-    for_each_subexpression(*n->element, visit);
+    for_each_subexpression(*n->element, visit, skip);
   } else if (const auto* n = e.as<Unary>()) {
-    for_each_subexpression(*n->operand, visit);
+    for_each_subexpression(*n->operand, visit, skip);
   } else if (const auto* n = e.as<Binary>()) {
-    for_each_subexpression(*n->left, visit);
-    for_each_subexpression(*n->right, visit);
+    for_each_subexpression(*n->left, visit, skip);
+    for_each_subexpression(*n->right, visit, skip);
   } else if (const auto* n = e.as<MethodCall>()) {
-    for_each_subexpression(*n->object, visit);
-    for (const Argument& a : n->arguments) for_each_subexpression(*a.value, visit);
+    for_each_subexpression(*n->object, visit, skip);
+    for (const Argument& a : n->arguments) for_each_subexpression(*a.value, visit, skip);
   }
 }
 

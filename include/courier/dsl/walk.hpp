@@ -22,5 +22,7 @@ void for_each_statement(const Block& b, const StmtVisitor& visit);
 void for_each_own_expression(const Stmt& s, const ExprVisitor& visit);
 // `e` and every expression inside it, parents first.
 void for_each_subexpression(const Expr& e, const ExprVisitor& visit);
+// The same, leaving out every subexpression for which skip() holds, and what lies below it.
+void for_each_subexpression(const Expr& e, const ExprVisitor& visit, const std::function<bool(const Expr&)>& skip);
 
 }  // namespace courier::dsl

@@ -32,22 +32,7 @@ void FunctionGenerator::unhoisted_subexpressions(const Expr& top, const std::fun
     const Hoisted* h = naive() ? nullptr : analysis_.find_hoisted(e);
     return h && h->kind == HoistKind::PerNeighbour;
   };
-  auto walk = [&](const Expr& e, auto& self) -> void {
-    if (per_neighbour(e)) return;
-    visit(e);
-    if (const auto* n = e.as<PropertyRef>()) {
-      self(*n->element, self);
-    } else if (const auto* n = e.as<Unary>()) {
-      self(*n->operand, self);
-    } else if (const auto* n = e.as<Binary>()) {
-      self(*n->left, self);
-      self(*n->right, self);
-    } else if (const auto* n = e.as<MethodCall>()) {
-      self(*n->object, self);
-      for (const Argument& a : n->arguments) self(*a.value, self);
-    }
-  };
-  walk(top, walk);
+  for_each_subexpression(top, visit, per_neighbour);
 }
 
 void FunctionGenerator::declare_hoisted() {
