@@ -16,6 +16,7 @@
 #include "bc_check.hpp"
 #include "courier/algo/algorithms.hpp"
 #include "courier/algo/bc.hpp"
+#include "courier/core/cancel.hpp"
 #include "courier/core/error.hpp"
 #include "courier/dsl/programs/bc.hpp"
 #include "courier/engines/dsl.hpp"
@@ -79,6 +80,7 @@ std::vector<double> reference(const graph::Csr& g, const std::vector<graph::vert
   std::vector<double> sigma(n), delta(n);
   std::vector<graph::vertex_t> order;
   for (const graph::vertex_t s : sources) {
+    stop_if_cancelled();
     if (s >= n) continue;
     std::fill(level.begin(), level.end(), -1);
     std::fill(sigma.begin(), sigma.end(), 0.0);

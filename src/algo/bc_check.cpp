@@ -11,6 +11,7 @@
 #include <queue>
 #include <utility>
 
+#include "courier/core/cancel.hpp"
 #include "courier/core/error.hpp"
 
 namespace courier::algo::bc_check {
@@ -105,6 +106,7 @@ std::vector<double> weighted_reference(const graph::Csr& g, const std::vector<ve
   const Weights weight{g, true};
   std::vector<double> centrality(n, 0.0), delta(n);
   for (const vertex_t s : sources) {
+    stop_if_cancelled();
     if (s >= n) continue;
     const Paths p = paths_from(g, s, true);
     std::fill(delta.begin(), delta.end(), 0.0);

@@ -135,6 +135,11 @@ class LabelPropagation {
   // mailbox exchanges), which lower more labels and queue their slots: this loop takes them too.
   void drain() {
     while (!work_.empty()) {
+      if (box_.stopping()) {  // cancelled: the labels are dropped with the run
+        for (const std::size_t s : work_) queued_[s] = 0;
+        work_.clear();
+        return;
+      }
       const std::size_t s = work_.back();
       work_.pop_back();
       queued_[s] = 0;

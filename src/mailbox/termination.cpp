@@ -32,6 +32,7 @@ void Termination::on_message(const comm::Completion& c) {
                 "); every rank must run the same program and build mailboxes in the same order");
   }
   std::memcpy(&m, c.data, sizeof m);
+  if (m.cancel != 0) cancelling_ = true;
   switch (c.tag) {
     case probe_tag:
       probe_ = m;
@@ -40,7 +41,10 @@ void Termination::on_message(const comm::Completion& c) {
       add_report(m);
       break;
     case done_tag:
-      if (m.epoch + 1 > done_through_) done_through_ = m.epoch + 1;
+      if (m.epoch + 1 > done_through_) {
+        done_through_ = m.epoch + 1;
+        done_cancelled_ = m.cancel != 0;
+      }
       break;
     default:
       break;
@@ -56,12 +60,12 @@ bool Termination::on_idle() {
     ++waves_;
     reports_ = 0;
     wave_sent_ = wave_received_ = 0;
-    for (int r = 1; r < size_; ++r) post(r, probe_tag, Message{epoch_, wave_, 0, 0});
-    add_report(Message{epoch_, wave_, sent_, received_});
+    for (int r = 1; r < size_; ++r) post(r, probe_tag, Message{epoch_, wave_, 0, 0, cancelling_});
+    add_report(Message{epoch_, wave_, sent_, received_, cancelling_});
     return true;
   }
   if (!probe_ || probe_->epoch != epoch_) return false;  // none, or one of the next epoch
-  post(0, report_tag, Message{epoch_, probe_->wave, sent_, received_});
+  post(0, report_tag, Message{epoch_, probe_->wave, sent_, received_, cancelling_});
   probe_.reset();
   ++waves_;
   return true;
@@ -73,6 +77,7 @@ void Termination::add_report(const Message& report) {
                 std::to_string(report.wave) + " while in epoch " + std::to_string(epoch_) + " wave " +
                 std::to_string(wave_) + "; this is a bug in the mailbox");
   }
+  if (report.cancel != 0) cancelling_ = true;
   wave_sent_ += report.sent;
   wave_received_ += report.received;
   if (++reports_ == size_) close_wave();
@@ -82,8 +87,9 @@ void Termination::close_wave() {
   wave_open_ = false;
   const std::pair sums{wave_sent_, wave_received_};
   if (wave_sent_ == wave_received_ && last_wave_ == sums) {
-    for (int r = 1; r < size_; ++r) post(r, done_tag, Message{epoch_, wave_, 0, 0});
+    for (int r = 1; r < size_; ++r) post(r, done_tag, Message{epoch_, wave_, 0, 0, cancelling_});
     done_through_ = epoch_ + 1;
+    done_cancelled_ = cancelling_;
     last_wave_.reset();
   } else {
     last_wave_ = sums;
@@ -94,6 +100,7 @@ bool Termination::finished() {
   // Rank 0 returns only once every "done" is on its way, so no rank is left waiting.
   if (done_through_ <= epoch_ || !flush_outbox()) return false;
   ++epoch_;
+  cancelled_ = done_cancelled_;
   return true;
 }
 

@@ -13,6 +13,14 @@
 // Counters only grow, so a mailbox can be emptied any number of times (epochs); control messages
 // carry their epoch, so a probe of the next epoch that overtakes the "done" of this one waits
 // for it.
+//
+// Cancellation (courier/core/cancel.hpp) rides on the same messages: a rank that was asked to stop
+// says so in its reports, rank 0 passes it on in its probes, and every rank that knows stops
+// running callbacks, so the work drains and the counting ends the epoch soon. The "done" says
+// whether the epoch ended cancelled; all ranks read the same "done", so all of them throw
+// Cancelled at the end of the same epoch, or none does. A rank that learns of a request only
+// after its last report of an epoch handled that epoch in full, and carries the request into the
+// next one.
 #include <cstdint>
 #include <deque>
 #include <optional>
@@ -41,10 +49,17 @@ class Termination {
 
   std::uint64_t waves() const { return waves_; }
 
+  // This rank was asked to stop; from now on it says so in every control message it sends.
+  void request_cancel() { cancelling_ = true; }
+  // Some rank asked to stop (as far as this rank knows): callbacks are skipped.
+  bool cancelling() const { return cancelling_; }
+  // The epoch that finished() last ended was cancelled (the same answer on every rank).
+  bool cancelled() const { return cancelled_; }
+
  private:
   static constexpr comm::tag_t probe_tag = 2, report_tag = 3, done_tag = 4;  // data batches use 1 and 5
   struct Message {
-    std::uint64_t epoch = 0, wave = 0, sent = 0, received = 0;
+    std::uint64_t epoch = 0, wave = 0, sent = 0, received = 0, cancel = 0;
   };
   struct Outgoing {
     int dest;
@@ -64,6 +79,9 @@ class Termination {
   std::optional<Message> probe_;   // a probe not answered yet
   std::deque<Outgoing> outbox_;
   std::uint64_t waves_ = 0;        // waves this rank took part in
+  bool cancelling_ = false;
+  bool cancelled_ = false;       // the last finished epoch ended cancelled
+  bool done_cancelled_ = false;  // the "done" that ends the current epoch says cancelled
 
   // Rank 0 only: the open wave and the sums of the last closed one.
   bool wave_open_ = false;

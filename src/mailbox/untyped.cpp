@@ -9,6 +9,7 @@
 
 #include "courier/comm/buffer_pool.hpp"
 #include "courier/core/backoff.hpp"
+#include "courier/core/cancel.hpp"
 #include "courier/core/error.hpp"
 #include "courier/mailbox/codec.hpp"
 #include "courier/mailbox/routes.hpp"
@@ -308,8 +309,10 @@ void Untyped::handle_own(rank_t hop) {
     counters_.messages_self += records;
     counters_.bytes_local += batch->size();
   }
-  if (!direct->empty()) counters_.messages_delivered += deliver_run(direct->data(), direct->size());
-  if (!routed->empty()) handle_batch(routed->data(), routed->size());
+  if (!termination_->cancelling()) {
+    if (!direct->empty()) counters_.messages_delivered += deliver_run(direct->data(), direct->size());
+    if (!routed->empty()) handle_batch(routed->data(), routed->size());
+  }
   keep_spare(std::move(direct));
   keep_spare(std::move(routed));
 }
@@ -407,7 +410,9 @@ void Untyped::take(const comm::Completion& c, bool may_handle) {
 
 void Untyped::handle_data(const comm::Completion& c) {
   const ReleaseOnExit release(endpoint_, c);
-  if (c.tag == direct_tag) {
+  if (termination_->cancelling()) {
+    // The run is stopping: no callbacks, so no new work, and the epoch drains to its end.
+  } else if (c.tag == direct_tag) {
     counters_.messages_delivered += deliver_run(c.data, c.size);
   } else {
     handle_batch(c.data, c.size);
@@ -516,6 +521,7 @@ bool Untyped::step(bool& progressed) {
         "mailbox: test_empty or wait_empty called from a receive callback; call them from the "
         "thread's own code, after its sends");
   }
+  stopping();  // a request made on this rank joins the next report
   close_windows();
   BusyScope busy(busy_);
   const bool had_batches = buffered_ > 0;
@@ -531,7 +537,14 @@ bool Untyped::step(bool& progressed) {
     progressed = true;
   }
   progress_if_needed();
-  return termination_->finished();
+  if (!termination_->finished()) return false;
+  if (termination_->cancelled()) throw Cancelled();  // on every rank, at the end of this epoch
+  return true;
+}
+
+bool Untyped::stopping() {
+  if (!termination_->cancelling() && cancellation_requested()) termination_->request_cancel();
+  return termination_->cancelling();
 }
 
 void Untyped::wait_empty() {

@@ -17,5 +17,9 @@ void request_cancellation() noexcept;
 bool cancellation_requested() noexcept;
 // Before a run: a request left over from an earlier one does not stop the next.
 void clear_cancellation() noexcept;
+// For loops that run on one rank alone (the sequential references): no agreement needed.
+inline void stop_if_cancelled() {
+  if (cancellation_requested()) throw Cancelled();
+}
 
 }  // namespace courier

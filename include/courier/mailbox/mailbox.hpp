@@ -70,12 +70,19 @@ class Mailbox {
 
   // Collective: returns on every rank once no message is buffered, in flight or being handled
   // anywhere, including messages sent by callbacks. The mailbox may be used again afterwards.
+  // Throws Cancelled on every rank at the end of the same epoch when the run was asked to stop
+  // (courier/core/cancel.hpp): from the request on, callbacks are skipped so that work drains.
   void wait_empty() { untyped_.wait_empty(); }
   // The non-blocking form of wait_empty, for programs with their own work queues: call it when
   // this rank has no work of its own; true once wait_empty would return (then, on every rank).
   // A call that ran callbacks does not count this rank as idle, so work they queued (also through
-  // messages to this rank) is done before the ranks agree on the end.
+  // messages to this rank) is done before the ranks agree on the end. Throws Cancelled as
+  // wait_empty does.
   bool test_empty() { return untyped_.test_empty(); }
+  // True once the run is being cancelled (on this rank or, as far as it has heard, another):
+  // callbacks no longer run, and a program with its own work queue may drop it, so that the next
+  // test_empty or wait_empty comes soon (and throws Cancelled).
+  bool stopping() { return untyped_.stopping(); }
 
   rank_t rank() const { return untyped_.rank(); }
   rank_t ranks() const { return untyped_.ranks(); }

@@ -67,6 +67,7 @@ class Untyped {
 
   bool test_empty();
   void wait_empty();
+  bool stopping();
   // A batch whose records do not fit its size: ranks disagree on the message type.
   Stats stats() const;
 

@@ -1,6 +1,7 @@
 #include "courier/graph/reference/bfs.hpp"
 
 #include "check_source.hpp"
+#include "courier/core/cancel.hpp"
 
 namespace courier::graph::reference {
 
@@ -12,6 +13,7 @@ BfsResult bfs(const Csr& graph, vertex_t source) {
   result.level[source] = 0;
   result.parent[source] = source;
   for (std::size_t head = 0; head < queue.size(); ++head) {
+    if (head % 65536 == 0) stop_if_cancelled();
     const vertex_t u = queue[head];
     for (vertex_t v : graph.neighbors(u))
       if (result.level[v] == kUnreached) {

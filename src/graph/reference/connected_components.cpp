@@ -2,6 +2,8 @@
 
 #include <numeric>
 
+#include "courier/core/cancel.hpp"
+
 namespace courier::graph::reference {
 
 namespace {
@@ -34,8 +36,10 @@ class MinRootForest {
 std::vector<vertex_t> connected_components(const Csr& graph) {
   const vertex_t n = graph.num_vertices();
   MinRootForest forest(n);
-  for (vertex_t u = 0; u < n; ++u)
+  for (vertex_t u = 0; u < n; ++u) {
+    if (u % 65536 == 0) stop_if_cancelled();
     for (vertex_t v : graph.neighbors(u)) forest.unite(u, v);
+  }
   std::vector<vertex_t> label(n);
   for (vertex_t v = 0; v < n; ++v) label[v] = forest.find(v);
   return label;

@@ -4,6 +4,7 @@
 #include <numeric>
 #include <utility>
 
+#include "courier/core/cancel.hpp"
 #include "courier/graph/transform.hpp"
 
 namespace courier::graph::reference {
@@ -32,6 +33,7 @@ std::vector<std::uint32_t> kcore(const Csr& graph) {
   }
 
   for (vertex_t i = 0; i < n; ++i) {
+    if (i % 65536 == 0) stop_if_cancelled();
     const vertex_t v = order[i];
     for (vertex_t u : g.neighbors(v)) {
       if (degree[u] <= degree[v]) continue;

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <utility>
 
+#include "courier/core/cancel.hpp"
+
 namespace courier::graph::reference {
 
 PagerankResult pagerank(const Csr& graph, const PagerankOptions& options) {
@@ -16,6 +18,7 @@ PagerankResult pagerank(const Csr& graph, const PagerankOptions& options) {
   result.rank.assign(n, 1.0 / static_cast<double>(n));
   std::vector<double> next(n);
   for (unsigned step = 1; step <= options.max_iterations; ++step) {
+    stop_if_cancelled();
     // Push: u hands rank/out_degree to each out-neighbour; vertices without out-edges hand their
     // rank to everybody, which is the same for all and folded into `base`.
     double dangling = 0;

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "check_source.hpp"
+#include "courier/core/cancel.hpp"
 
 namespace courier::graph::reference {
 
@@ -24,9 +25,11 @@ std::vector<Distance> dijkstra(const Csr& graph, vertex_t source, Distance unrea
   std::priority_queue<Entry, std::vector<Entry>, std::greater<>> heap;
   dist[source] = 0;
   heap.push({0, source});
+  std::uint64_t pops = 0;
   while (!heap.empty()) {
     const auto [d, u] = heap.top();
     heap.pop();
+    if (++pops % 65536 == 0) stop_if_cancelled();
     if (d != dist[u]) continue;
     for (edge_t k = offsets[u]; k < offsets[u + 1]; ++k) {
       const Distance candidate = d + static_cast<Distance>(weights[k]);

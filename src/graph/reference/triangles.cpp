@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "courier/core/cancel.hpp"
 #include "courier/graph/transform.hpp"
 
 namespace courier::graph::reference {
@@ -61,6 +62,7 @@ TriangleResult triangles(const Csr& graph) {
   std::vector<std::uint64_t> per_rank(n, 0);
   std::uint64_t total = 0;
   for (vertex_t r = 0; r < n; ++r) {
+    if (r % 4096 == 0) stop_if_cancelled();
     const auto row = g.row(r);
     for (vertex_t s : row) marked_by[s] = r;
     for (vertex_t s : row) {
