@@ -32,7 +32,7 @@ void Termination::on_message(const comm::Completion& c) {
                 "); every rank must run the same program and build mailboxes in the same order");
   }
   std::memcpy(&m, c.data, sizeof m);
-  if (m.cancel != 0) cancelling_ = true;
+  if (m.cancel != 0) cancelling_ = true;  // probes, reports and "done" all pass the request on
   switch (c.tag) {
     case probe_tag:
       probe_ = m;
@@ -77,7 +77,6 @@ void Termination::add_report(const Message& report) {
                 std::to_string(report.wave) + " while in epoch " + std::to_string(epoch_) + " wave " +
                 std::to_string(wave_) + "; this is a bug in the mailbox");
   }
-  if (report.cancel != 0) cancelling_ = true;
   wave_sent_ += report.sent;
   wave_received_ += report.received;
   if (++reports_ == size_) close_wave();
