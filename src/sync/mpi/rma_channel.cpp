@@ -26,7 +26,13 @@ using namespace mpi;
 // The front of every remote buffer: the size of the message behind it.
 using SizeWord = std::uint64_t;
 
-std::size_t round_up(std::size_t bytes) { return (bytes + 7) / 8 * 8; }
+std::size_t round_up(std::size_t bytes, std::size_t to = 8) { return (bytes + to - 1) / to * to; }
+
+// Windows are sized in whole cache lines. With sizes that are not (696 bytes on one rank beside
+// 704 on another), MPICH 4.0.2 at 3-4 ranks on one node put messages 8 bytes early in a window
+// that began 696 bytes into its page: the message overwrote its own size word ("exchange_all
+// received a malformed size"). Open MPI was never affected.
+constexpr std::size_t kWindowGranule = 64;
 
 class RmaChannel final : public MpiRmaChannel {
  public:
@@ -123,7 +129,7 @@ void RmaChannel::reserve(std::span<const std::size_t> max_send, std::span<const 
   std::vector<std::size_t> need(ranks, 0);
   for (std::size_t s = 0; s < ranks; ++s)
     if (static_cast<rank_t>(s) != plumbing_.rank() && max_receive[s] > 0)
-      need[s] = sizeof(SizeWord) + round_up(max_receive[s]);
+      need[s] = round_up(sizeof(SizeWord) + max_receive[s], kWindowGranule);
   plumbing_.thread().call([&] { resize_windows(std::move(need)); });
 }
 
