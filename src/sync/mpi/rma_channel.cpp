@@ -63,7 +63,8 @@ class RmaChannel final : public MpiRmaChannel {
   struct Window {  // where messages from one source land on this rank
     MPI_Win win = MPI_WIN_NULL;
     std::byte* base = nullptr;
-    std::size_t bytes = 0;  // size word + the largest message
+    std::size_t bytes = 0;     // allocated: whole granules, at least the size word + capacity
+    std::size_t capacity = 0;  // the largest message reserved so far (what its source may send)
   };
 
   // comm thread
@@ -129,7 +130,7 @@ void RmaChannel::reserve(std::span<const std::size_t> max_send, std::span<const 
   std::vector<std::size_t> need(ranks, 0);
   for (std::size_t s = 0; s < ranks; ++s)
     if (static_cast<rank_t>(s) != plumbing_.rank() && max_receive[s] > 0)
-      need[s] = round_up(sizeof(SizeWord) + max_receive[s], kWindowGranule);
+      need[s] = sizeof(SizeWord) + round_up(max_receive[s]);
   plumbing_.thread().call([&] { resize_windows(std::move(need)); });
 }
 
@@ -185,7 +186,7 @@ std::optional<Received> RmaChannel::try_receive() {
   const Window& window = windows_[static_cast<std::size_t>(source)];
   SizeWord size;
   std::memcpy(&size, window.base, sizeof size);
-  if (size > window.bytes - sizeof size)
+  if (size > window.capacity)
     throw Error("mpi-rma: rank " + std::to_string(source) + " wrote a size beyond its window");
   Bytes bytes = plumbing_.pool().acquire(static_cast<std::size_t>(size));
   bytes.insert(bytes.end(), window.base + sizeof size, window.base + sizeof size + size);
@@ -256,7 +257,7 @@ void RmaChannel::resize_windows(std::vector<std::size_t> need) {
   for (std::size_t s = 0; s < ranks; ++s) {
     if (!grow[s]) continue;
     Window& window = windows_[s];
-    const std::size_t bytes = std::max(window.bytes, need[s]);
+    const std::size_t bytes = round_up(std::max(window.bytes, need[s]), kWindowGranule);
     if (window.win != MPI_WIN_NULL) {
       net::mpi_check(MPI_Win_free(&window.win), "MPI_Win_free");
       plumbing_.pool().remove_fixed(window.bytes);
@@ -275,8 +276,10 @@ void RmaChannel::resize_windows(std::vector<std::size_t> need) {
   MPI_Info_free(&info);
   // Tell each source how large a message its buffer here takes.
   std::vector<std::uint64_t> capacity_here(ranks, 0), capacity_there(ranks, 0);
-  for (std::size_t s = 0; s < ranks; ++s)
-    capacity_here[s] = windows_[s].bytes > sizeof(SizeWord) ? windows_[s].bytes - sizeof(SizeWord) : 0;
+  for (std::size_t s = 0; s < ranks; ++s) {
+    if (need[s] > 0) windows_[s].capacity = std::max(windows_[s].capacity, need[s] - sizeof(SizeWord));
+    capacity_here[s] = windows_[s].capacity;
+  }
   net::mpi_check(
       MPI_Alltoall(capacity_here.data(), 1, MPI_UINT64_T, capacity_there.data(), 1, MPI_UINT64_T, plumbing_.comm()),
       "MPI_Alltoall");
