@@ -32,16 +32,30 @@ std::string format_bytes(std::uint64_t bytes) {
   return unit == 0 ? fmt::format("{} bytes", bytes) : fmt::format("{:.1f} {}", value, kUnits[unit]);
 }
 
-void check_memory(std::string_view what, std::uint64_t bytes) {
+namespace {
+
+std::uint64_t memory_available() {  // 0: cannot tell
   std::uint64_t machine = physical_memory_bytes();
   if (const char* limit = std::getenv("COURIER_MEMORY_LIMIT"); limit != nullptr && *limit != '\0')
     machine = std::min<std::uint64_t>(machine == 0 ? UINT64_MAX : machine, std::strtoull(limit, nullptr, 10));
-  if (machine == 0 || bytes <= machine) return;
-  if (const char* ignore = std::getenv("COURIER_IGNORE_MEMORY_ESTIMATE"); ignore != nullptr && *ignore == '1') return;
+  return machine;
+}
+
+}  // namespace
+
+bool fits_in_memory(std::uint64_t bytes) {
+  const std::uint64_t machine = memory_available();
+  if (machine == 0 || bytes <= machine) return true;
+  const char* ignore = std::getenv("COURIER_IGNORE_MEMORY_ESTIMATE");
+  return ignore != nullptr && *ignore == '1';
+}
+
+void check_memory(std::string_view what, std::uint64_t bytes, std::string_view fix) {
+  if (fits_in_memory(bytes)) return;
   throw InputError(
-      fmt::format("{} needs about {}, and this machine has {}: take a smaller graph, or spread it over "
-                  "more machines under mpirun (COURIER_IGNORE_MEMORY_ESTIMATE=1 tries anyway)",
-                  what, format_bytes(bytes), format_bytes(machine)));
+      fmt::format("{} needs about {}, and this machine has {}: {} (COURIER_IGNORE_MEMORY_ESTIMATE=1 "
+                  "tries anyway)",
+                  what, format_bytes(bytes), format_bytes(memory_available()), fix));
 }
 
 }  // namespace courier

@@ -141,7 +141,9 @@ EdgeSlice read_edge_slice(const std::string& graph, const LoadOptions& options, 
       case Format::text:
         slice = io::read_text_range(*file, read, file->size() * part / parts, file->size() * (part + 1) / parts);
         break;
-      case Format::matrix_market: slice = io::read_matrix_market_part(*file, part, parts); break;
+      case Format::matrix_market:
+        slice = io::read_matrix_market_part(*file, read, part, parts);
+        break;
       case Format::binary: slice = io::read_binary_part(*file, read, part, parts); break;
       case Format::dimacs: slice = io::read_dimacs_part(*file, part, parts); break;
       case Format::metis:

@@ -70,6 +70,33 @@ TEST(Cli, HelpShowsAnExampleForEveryCommand) {
   }
 }
 
+// Ids scattered over a huge range: the reader refuses them at their line, naming --compact-ids,
+// and convert --compact-ids renumbers them densely, with the original of each new id in --id-map.
+TEST(Cli, ConvertCompactsHugeSparseIds) {
+  const fs::path dir = scratch("compact");
+  {
+    std::ofstream out(dir / "sparse.el");
+    out << "10 4294967295\n4294967295 7\n7 10\n";
+  }
+  const std::string el = (dir / "sparse.el").string(), csr = (dir / "dense.csr").string(),
+                    ids = (dir / "dense.ids").string();
+  const Outcome refused = courier("info " + el);
+  EXPECT_EQ(refused.status, 1) << refused.output;
+  EXPECT_NE(refused.output.find("sparse.el:1: vertex id 4294967295"), std::string::npos) << refused.output;
+  EXPECT_NE(refused.output.find("--compact-ids"), std::string::npos) << refused.output;
+
+  const Outcome converted = courier("convert " + el + " -o " + csr + " --compact-ids --id-map " + ids);
+  ASSERT_EQ(converted.status, 0) << converted.output;
+  EXPECT_NE(converted.output.find("3 of 4294967296 ids"), std::string::npos) << converted.output;
+  EXPECT_EQ(read_text(ids), "7\n10\n4294967295\n");
+  // 10 -> 4294967295 -> 7 -> 10 is now 1 -> 2 -> 0 -> 1: a cycle of 3.
+  const Outcome bfs = courier("run bfs --graph " + csr + " --source 1 --engine seq --verify");
+  ASSERT_EQ(bfs.status, 0) << bfs.output;
+  EXPECT_NE(bfs.output.find("Reached:"), std::string::npos) << bfs.output;
+  const Outcome info = courier("info " + csr);
+  EXPECT_NE(info.output.find("Vertices:           3"), std::string::npos) << info.output;
+}
+
 TEST(Cli, GenerateInfoAndConvertAgree) {
   const fs::path dir = scratch("generate");
   const std::string csr = (dir / "k.csr").string(), el = (dir / "k.el").string();

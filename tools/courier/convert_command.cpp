@@ -1,14 +1,36 @@
 // courier convert IN -o OUT [--output-format galois|dimacs] [--symmetrize] [--drop-self-loops] [--dedupe] [--base 0|1]
+//                 [--compact-ids [--id-map FILE]]
 #include <fmt/format.h>
 
 #include "commands.hpp"
+#include "courier/core/atomic_file.hpp"
 #include "courier/core/error.hpp"
 #include "courier/core/timer.hpp"
+#include "courier/graph/transform.hpp"
 #include "graph_options.hpp"
 #include "progress_options.hpp"
 #include "save.hpp"
 
 namespace courier::cli {
+
+namespace {
+
+// Line k: the original id of new id k (0-based, as the converted graph numbers them).
+void write_id_map(const std::string& path, const std::vector<graph::vertex_t>& original) {
+  AtomicFile file(path);
+  std::string text;
+  for (const graph::vertex_t id : original) {
+    text += fmt::format("{}\n", id);
+    if (text.size() >= (1u << 20)) {
+      file.write(text);
+      text.clear();
+    }
+  }
+  file.write(text);
+  file.commit();
+}
+
+}  // namespace
 
 void add_convert_command(CLI::App& app) {
   struct Options {
@@ -16,6 +38,8 @@ void add_convert_command(CLI::App& app) {
     std::string output;
     graph::LoadOptions load;
     graph::WriteOptions write;
+    bool compact_ids = false;
+    std::string id_map;
   };
   auto options = std::make_shared<Options>();
   auto* command = app.add_subcommand(
@@ -51,7 +75,12 @@ void add_convert_command(CLI::App& app) {
           },
           "The output's format where extensions are shared: galois or dimacs (.gr)")
       ->type_name("galois|dimacs");
+  command->add_flag("--compact-ids", options->compact_ids,
+                    "Renumber the ids that edges use as 0..k-1, in order (for ids scattered over a huge range)");
+  command->add_option("--id-map", options->id_map, "With --compact-ids: write each new id's original id, one a line");
   command->callback([options, command] {
+    if (!options->id_map.empty() && !options->compact_ids)
+      throw InputError("--id-map lists the ids --compact-ids renumbered: add --compact-ids, or drop --id-map");
     check_graph_options(*command, options->input);
     if (graph::format_from_path(options->output) != graph::Format::dimacs && options->write.format)
       throw InputError(
@@ -60,9 +89,19 @@ void add_convert_command(CLI::App& app) {
                       options->output));
     announce("reading", options->input);
     Timer timer;
-    const graph::EdgeList edges = graph::load_edge_list(options->input, options->load);
+    options->load.read.check_id_range = !options->compact_ids;  // nothing per vertex is built before
+    graph::EdgeList edges = graph::load_edge_list(options->input, options->load);
+    std::vector<graph::vertex_t> original_ids;
+    if (options->compact_ids) {
+      graph::Compacted compacted = graph::compact_ids(edges);
+      if (!quiet())
+        fmt::print("Compacted ids: {} of {} ids are used by edges\n", compacted.edges.num_vertices, edges.num_vertices);
+      edges = std::move(compacted.edges);
+      original_ids = std::move(compacted.original_id);
+    }
     const double read_seconds = timer.lap();
     save_graph(options->output, edges, options->write);
+    if (!options->id_map.empty()) write_id_map(options->id_map, original_ids);  // only once the graph is written
     if (!quiet())
       fmt::print("Converted {} ({} vertices, {} edges, read in {:.3f} s) to {} in {:.3f} s\n", options->input,
                  edges.num_vertices, edges.edges.size(), read_seconds, options->output, timer.lap());

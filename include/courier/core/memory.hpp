@@ -12,9 +12,15 @@ namespace courier {
 // This machine's physical memory in bytes (0 if it cannot tell).
 std::uint64_t physical_memory_bytes();
 
-// InputError naming `what`, the estimate and the machine's memory (or the limit) when `bytes`
-// exceed it.
-void check_memory(std::string_view what, std::uint64_t bytes);
+// Whether `bytes` fit this machine's memory (or COURIER_MEMORY_LIMIT); always true with
+// COURIER_IGNORE_MEMORY_ESTIMATE=1 or when the machine cannot tell.
+bool fits_in_memory(std::uint64_t bytes);
+
+inline constexpr std::string_view kSmallerGraph = "take a smaller graph, or spread it over more machines under mpirun";
+
+// InputError naming `what`, the estimate and the machine's memory (or the limit), and `fix`, when
+// `bytes` do not fit.
+void check_memory(std::string_view what, std::uint64_t bytes, std::string_view fix = kSmallerGraph);
 
 // The peak resident set size of this process so far, in bytes (getrusage; 0 if it cannot tell).
 std::uint64_t peak_resident_bytes();

@@ -62,6 +62,10 @@ struct ReadOptions {
   // unweighted); k >= 3: column k, every line has at least k columns and the others are ignored.
   std::optional<int> weight_column = std::nullopt;
   bool symmetrize = false;      // add the reverse of every non-loop edge (any format)
+  // Text and Matrix Market: refuse, at the line that says so, ids so large that one 8-byte word
+  // per vertex would not fit this machine (core/memory.hpp), naming --compact-ids. Off for
+  // `courier convert --compact-ids`, which renumbers them before anything per vertex is built.
+  bool check_id_range = true;
   // .bel/.bin: 4 or 8. 0 guesses: the id width whose record size divides the file size; if both
   // do, 8 when every id read as 8 bytes fits in 32 bits (a file of 4-byte ids read that way puts
   // its targets in the high halves, so this fails unless all of them are 0), else 4. A size that

@@ -17,8 +17,9 @@ EdgeList read_text(const MappedFile& file, const ReadOptions& options);
 EdgeSlice read_text_range(const MappedFile& file, const ReadOptions& options, std::size_t begin, std::size_t end);
 void write_text(const std::string& path, const EdgeList& edges, const WriteOptions& options);
 
-EdgeList read_matrix_market(const MappedFile& file);
-EdgeSlice read_matrix_market_part(const MappedFile& file, std::uint64_t part, std::uint64_t parts);
+EdgeList read_matrix_market(const MappedFile& file, const ReadOptions& options);
+EdgeSlice read_matrix_market_part(const MappedFile& file, const ReadOptions& options, std::uint64_t part,
+                                  std::uint64_t parts);
 void write_matrix_market(const std::string& path, const EdgeList& edges);
 
 EdgeList read_binary(const MappedFile& file, const ReadOptions& options);

@@ -77,7 +77,8 @@ EdgeList read_parsed(const std::string& path, Format format, const ReadOptions& 
   const auto file = MappedFile::open(path);
   switch (format) {
     case Format::text: return io::read_text(*file, options);
-    case Format::matrix_market: return io::read_matrix_market(*file);
+    case Format::matrix_market:
+      return io::read_matrix_market(*file, options);
     case Format::binary: return io::read_binary(*file, options);
     case Format::dimacs: return io::read_dimacs(*file);
     case Format::metis: return io::read_metis(*file);

@@ -57,7 +57,7 @@ struct Preamble {
   std::size_t data_begin = 0;     // the byte after the size line
 };
 
-Preamble read_preamble(const MappedFile& file) {
+Preamble read_preamble(const MappedFile& file, const ReadOptions& options) {
   const std::string& path = file.path();
   LineReader lines(file.text());
   std::string_view line;
@@ -75,6 +75,9 @@ Preamble read_preamble(const MappedFile& file) {
     pre.rows = parse_or_throw<std::uint64_t>(a, "row count", path, pre.size_line);
     pre.cols = parse_or_throw<std::uint64_t>(b, "column count", path, pre.size_line);
     pre.declared = parse_or_throw<std::uint64_t>(c, "entry count", path, pre.size_line);
+    if (options.check_id_range && std::max(pre.rows, pre.cols) > 0)
+      check_id_range(path, std::max(pre.rows, pre.cols) - 1,
+                     fmt::format("the size line's {} x {} matrix", pre.rows, pre.cols), [&] { return pre.size_line; });
     pre.data_begin = static_cast<std::size_t>(line.data() + line.size() - file.data());
     pre.data_begin = std::min(file.size(), pre.data_begin + 1);  // past the '\n'
     return pre;
@@ -134,8 +137,8 @@ std::uint64_t read_entries(const MappedFile& file, const Preamble& pre, std::siz
 
 }  // namespace
 
-EdgeList read_matrix_market(const MappedFile& file) {
-  const Preamble pre = read_preamble(file);
+EdgeList read_matrix_market(const MappedFile& file, const ReadOptions& options) {
+  const Preamble pre = read_preamble(file, options);
   EdgeList list;
   list.num_vertices = std::max(pre.rows, pre.cols);
   const std::uint64_t entries =
@@ -146,8 +149,9 @@ EdgeList read_matrix_market(const MappedFile& file) {
   return list;
 }
 
-EdgeSlice read_matrix_market_part(const MappedFile& file, std::uint64_t part, std::uint64_t parts) {
-  const Preamble pre = read_preamble(file);
+EdgeSlice read_matrix_market_part(const MappedFile& file, const ReadOptions& options, std::uint64_t part,
+                                  std::uint64_t parts) {
+  const Preamble pre = read_preamble(file, options);
   const std::string_view text = file.text();
   const auto [first, last] = part_of_lines(text, pre.data_begin, part, parts);
   EdgeSlice slice;

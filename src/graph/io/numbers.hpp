@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "courier/core/error.hpp"
+#include "courier/core/memory.hpp"
 #include "courier/core/parse_number.hpp"
 #include "courier/graph/types.hpp"
 
@@ -49,6 +50,22 @@ inline float parse_real_or_throw(std::string_view token, const std::string& file
   if (status != ParseStatus::ok) throw_input_error(file, line, bad_number("weight", token, status));
   if (!std::isfinite(value)) throw_input_error(file, line, infinite_weight(token));
   return value;
+}
+
+// A graph whose largest id is `largest` has largest + 1 vertices, and every per-vertex array (the
+// CSR's offsets first) takes a word for each: when even one 8-byte word per vertex does not fit,
+// the id is a mistake or sparse, and the reader says so at its line, before anything is built.
+// `line_of` is called only then (in a part of a file it counts the lines before the part).
+template <class LineOf>
+void check_id_range(const std::string& path, vertex_t largest, std::string_view what, LineOf&& line_of) {
+  const std::uint64_t bytes = (static_cast<std::uint64_t>(largest) + 1) * sizeof(std::uint64_t);
+  if (largest == kNoVertex || fits_in_memory(bytes)) return;
+  check_memory(fmt::format("{}:{}: {} makes a graph of {} vertices; one word per vertex alone", path, line_of(), what,
+                           static_cast<std::uint64_t>(largest) + 1),
+               bytes,
+               fmt::format("if few of the ids are used, renumber them densely once with `courier convert {} -o "
+                           "OUT.csr --compact-ids`",
+                           path));
 }
 
 }  // namespace courier::graph::io

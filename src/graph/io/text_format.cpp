@@ -40,6 +40,7 @@ struct Chunk {
   std::uint64_t first_data_line = 0;
   std::uint64_t lines = 0;
   vertex_t max_id = 0;
+  std::uint64_t max_id_line = 0;  // where max_id first appears, counted from the chunk's start
   std::optional<ChunkFailure> failure;
 };
 
@@ -82,7 +83,10 @@ class ChunkParser {
     const vertex_t s = parse_id(source, "source id", number);
     const vertex_t t = parse_id(target, "target id", number);
     chunk_.edges.push_back({s, t});
-    chunk_.max_id = std::max({chunk_.max_id, s, t});
+    if (const vertex_t larger = std::max(s, t); larger > chunk_.max_id || chunk_.max_id_line == 0) {
+      chunk_.max_id = std::max(larger, chunk_.max_id);
+      chunk_.max_id_line = number;
+    }
     if (weighted) add_weight(weight, number);
   }
 
@@ -229,8 +233,8 @@ void append_and_free(std::vector<T>& to, std::vector<T>& from) {
 // join decides; reading a part, it hands the message to `deferred` (the parts decide together).
 template <class LinesBefore>
 EdgeList join(const std::string& path, std::vector<Chunk>& chunks, LinesBefore&& lines_before,
-              std::string* deferred = nullptr) {
-  std::uint64_t total = 0, line_offset = 0;
+              const ReadOptions& options, std::string* deferred = nullptr) {
+  std::uint64_t total = 0, line_offset = 0, max_id_line = 0;
   bool any_real = false, weighted = false;
   const ChunkFailure* bad_integer = nullptr;
   std::uint64_t bad_integer_line = 0;
@@ -239,13 +243,20 @@ EdgeList join(const std::string& path, std::vector<Chunk>& chunks, LinesBefore&&
     total += chunk.edges.size();
     any_real = any_real || chunk.saw_real;
     weighted = weighted || chunk.columns == Columns::three;
-    if (!chunk.edges.empty()) list.num_vertices = std::max(list.num_vertices, chunk.max_id + 1);
+    if (!chunk.edges.empty() && chunk.max_id + 1 > list.num_vertices) {
+      list.num_vertices = chunk.max_id + 1;
+      max_id_line = line_offset + chunk.max_id_line;
+    }
     if (chunk.bad_integer && !bad_integer) {
       bad_integer = &*chunk.bad_integer;
       bad_integer_line = line_offset + chunk.bad_integer->line;
     }
     line_offset += chunk.lines;
   }
+  if (options.check_id_range && list.num_vertices > 0)
+    check_id_range(path, list.num_vertices - 1,
+                   fmt::format("vertex id {}", list.num_vertices - 1 + static_cast<vertex_t>(options.base)),
+                   [&] { return lines_before() + max_id_line; });
   if (bad_integer && deferred) {
     *deferred = fmt::format("{}:{}: {}", path, lines_before() + bad_integer_line, bad_integer->what);
     any_real = true;  // keep the wide weight as a real: fine if another part has reals, an error if not
@@ -345,7 +356,7 @@ EdgeList read_text(const MappedFile& file, const ReadOptions& options) {
   parse_chunks(chunks, file.path(), text.size(), options);
   const auto no_lines_before = [] { return std::uint64_t{0}; };
   throw_first_problem(file.path(), chunks, no_lines_before);
-  EdgeList list = join(file.path(), chunks, no_lines_before);
+  EdgeList list = join(file.path(), chunks, no_lines_before, options);
   if (const auto declared = read_counts_comment(file.path(), text)) apply_counts_comment(file.path(), *declared, options.base, list);
   return list;
 }
@@ -374,7 +385,7 @@ EdgeSlice read_text_range(const MappedFile& file, const ReadOptions& options, st
     }
     offset += chunk.text.size();
   }
-  slice.edges = join(file.path(), chunks, lines_before, &slice.facts.deferred_error);
+  slice.edges = join(file.path(), chunks, lines_before, options, &slice.facts.deferred_error);
   slice.facts.vertices = slice.edges.num_vertices;
   if (const auto declared = read_counts_comment(file.path(), text)) {
     if (static_cast<int>(declared->base) != options.base)

@@ -67,8 +67,16 @@ TEST(TextFormat, ErrorIdTooLargeForTheMachine) {
   const std::string path = write_file(dir / "huge.el", "4294967295 0\n");
   if (courier::physical_memory_bytes() > (std::uint64_t{32} << 30)) GTEST_SKIP() << "this machine holds 32 GiB";
   ::unsetenv("COURIER_IGNORE_MEMORY_ESTIMATE");
-  expect_input_error([&] { build_csr(read_edge_list(path)); },
-                     {"4294967296 vertices (ids up to 4294967295)", "needs about 32.0 GiB"});
+  // The reader, at the id's line, before anything per vertex exists...
+  expect_input_error([&] { read_edge_list(path); },
+                     {path + ":1:", "vertex id 4294967295 makes a graph of 4294967296 vertices", "needs about 32.0 GiB",
+                      "--compact-ids"});
+  // ...and, when told that the ids will be compacted, building the graph as it is.
+  ReadOptions compacting;
+  compacting.check_id_range = false;
+  const EdgeList edges = read_edge_list(path, compacting);
+  EXPECT_EQ(edges.num_vertices, std::uint64_t{4294967296});
+  expect_input_error([&] { build_csr(edges); }, {"4294967296 vertices (ids up to 4294967295)", "needs about 32.0 GiB"});
 }
 
 TEST(TextFormat, ErrorNegativeId) {
