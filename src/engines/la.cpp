@@ -95,7 +95,7 @@ Loaded load_rank(const Algorithm& algorithm, const LaKernel& kernel, const RunSp
   const bool samples = kernel.samples && spec.options.flag("sampling");
   const bool pulls =
       kernel.pulls && (samples || !kernel.samples) && spec.options.text("direction") != "push" && !mpi_plus_x;
-  loaded.matrix.emplace(grid, collective.rank, mine, collective,
+  loaded.matrix.emplace(grid, collective.rank, std::move(mine), collective,
                         kernel.filters_computation && spec.options.flag("computation-filter"), pulls, samples);
   loaded.partition_seconds = collective.max(timer.lap());
   if (algorithm.needs.source) {

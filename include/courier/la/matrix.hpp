@@ -37,10 +37,11 @@ inline constexpr std::size_t kSampleEntries = 2;
 
 class Matrix {
  public:
-  // `edges` (weights alongside, or none) are every edge whose tile a member of `rank` owns.
-  // Collective: the out-degrees are summed over ranks, and, to split the tiles at the sinks
+  // `edges` (weights alongside, or none) are every edge whose tile a member of `rank` owns; the
+  // matrix takes them over and lets them go once they are in tiles. Collective: the out-degrees are summed over ranks,
+  // and, to split the tiles at the sinks
   // (`split_sinks`), sent from each segment's leader to the owners of its row group.
-  Matrix(const Grid& grid, rank_t rank, const graph::EdgeList& edges, const dist::Collective& collective,
+  Matrix(const Grid& grid, rank_t rank, graph::EdgeList edges, const dist::Collective& collective,
          bool split_sinks = false, bool by_rows = false, bool sampled = false);
 
   const Grid& grid() const { return grid_; }
