@@ -96,7 +96,7 @@ struct Product {
 // vertices without out-edges is spread over all, damping d, initial rank 1/n. Totals: slot 1 the
 // L1 change of the last step, slot 2 the rank held by vertices without out-edges.
 struct Pagerank {
-  using S = la::PlusSecond;
+  using S = la::PlusSecondFloat;
   using V = double;
   static constexpr bool stationary = true;
   double n;

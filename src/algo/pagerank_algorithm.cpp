@@ -104,6 +104,7 @@ harness::Algorithm pagerank_algorithm() {
   });
   auto la = std::make_shared<engines::LaKernel>();
   la->filters_computation = true;
+  la->sums_by_rows = true;
   la->run = [](const engines::LaContext& context, const harness::Request& r) {
     const PagerankOptions o = options_of(r);
     const la_programs::Pagerank program{static_cast<double>(context.matrix.grid().vertices()), o.damping, o.tolerance,

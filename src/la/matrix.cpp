@@ -145,13 +145,14 @@ Built build_tiles(const Grid& grid, rank_t rank, graph::EdgeList edges) {
 }  // namespace
 
 Matrix::Matrix(const Grid& grid, rank_t rank, graph::EdgeList edges, const dist::Collective& collective,
-               bool split_sinks, bool by_rows, bool sampled)
+               bool split_sinks, bool by_rows, bool sampled, bool rows_only)
     : grid_(grid),
       rank_(rank),
       weighted_(edges.has_weights()),
       split_(split_sinks),
       by_rows_(by_rows),
       sampled_(sampled),
+      rows_only_(rows_only),
       out_degrees_(grid.size()) {
   const unsigned n = grid.size();
   Built built = build_tiles(grid, rank, std::move(edges));
@@ -203,6 +204,10 @@ Matrix::Matrix(const Grid& grid, rank_t rank, graph::EdgeList edges, const dist:
       if (by_rows) tile.by_rows = tile.entries.turned(false);  // a pull reads no values
       if (split_) std::tie(tile.entries, tile.to_sinks) = tile.entries.split(sinks.at(tile.row));
       if (sampled) tile.sample = sample_of(tile.entries, grid.end(tile.row) - grid.begin(tile.row));
+      if (rows_only) {
+        tile.entries = tile.entries.turned(true);
+        tile.to_sinks = tile.to_sinks.turned(true);
+      }
     }
 }
 

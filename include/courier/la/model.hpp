@@ -160,6 +160,8 @@ class Model {
             runtime, channel, grid_.threads(), tile_threads > 1 ? std::vector<unsigned>{} : std::move(pus),
             [this](unsigned member, Arrival&& a) { on_message(member, std::move(a)); }, messages, grid_.size()) {
     if (inner_ && grid_.threads() != 1) throw Error("la: the MPI+X mode has one unit per rank");
+    if (matrix.rows_only() && !Program::stationary)
+      throw Error("la: a matrix kept by rows only serves stationary programs (every x dense)");
     plan();
   }
 
@@ -493,11 +495,17 @@ class Model {
     mine.bytes += out.size();
   }
 
-  // y combines `tile` times x of `column`.
+  // y combines `tile` times x of `column`; a tile kept by rows (Matrix::rows_only) is summed by rows.
   void multiply(const Tcsc& tile, const Segment& column, std::vector<Y>& y) {
     if (tile.nonzeros() == 0) return;
     if (inner_) {
       fork_join_tile(tile, column, y);
+    } else if (matrix_.rows_only()) {
+      const std::size_t rows = tile.nonempty_columns();
+      for (std::size_t first = 0; first < rows; first += kProgressSlice) {
+        pull_sum<S>(tile, std::span(column.x_values, column.x_count), std::span(y), first, first + kProgressSlice);
+        team_.progress();
+      }
     } else if (column.x_is_sparse) {
       spmspv_sparse<S>(tile, std::span(column.x_pairs, column.x_count), std::span(y));
     } else {
@@ -585,8 +593,18 @@ class Model {
 
   // The MPI+X mode's tile: the columns (or x's pairs) split among the tile threads, each into its
   // own y, then the private ys summed into the row's, each fork joined before the next.
+  // By rows (Matrix::rows_only), each thread sums a share of the rows straight into y.
   void fork_join_tile(const Tcsc& tile, const Segment& column, std::vector<Y>& y) {
     const unsigned threads = inner_->size();
+    if (matrix_.rows_only()) {
+      const std::size_t n = tile.nonempty_columns();
+      inner_->run([&](unsigned t) {
+        pull_sum<S>(tile, std::span(column.x_values, column.x_count), std::span(y), n * t / threads,
+                    n * (t + 1) / threads);
+        if (t == 0) team_.progress();
+      });
+      return;
+    }
     private_y_.resize(threads);
     for (auto& mine : private_y_) mine.assign(y.size(), S::identity);
     inner_->run([&](unsigned t) {
