@@ -66,9 +66,12 @@ struct Cc : Lowering<la::MinSecond> {
   bool initially_active(vertex_t) const { return true; }
 };
 
-// Distances from a source over uint32 weights (Bellman-Ford over the active vertices).
+// Distances from a source over uint32 weights: Bellman-Ford over the active vertices, in buckets
+// of `delta` (la/model.hpp's Buckets; 0: none), as the vertex engine's delta-stepping.
 struct Sssp : Lowering<la::MinPlus> {
   vertex_t source;
+  std::uint64_t delta = 0;
+  std::uint64_t bucket_width() const { return delta; }
   V initial(vertex_t v) const { return v == source ? 0 : graph::reference::kUnreached; }
   bool initially_active(vertex_t v) const { return v == source; }
 };

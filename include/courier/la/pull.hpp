@@ -29,6 +29,7 @@ class Bits {
   void assign(std::size_t size) { words_.assign((size + 63) / 64, 0); }
   bool test(std::size_t i) const { return (words_[i >> 6] >> (i & 63)) & 1u; }
   void set(std::size_t i) { words_[i >> 6] |= std::uint64_t{1} << (i & 63); }
+  void reset(std::size_t i) { words_[i >> 6] &= ~(std::uint64_t{1} << (i & 63)); }
   bool empty() const { return words_.empty(); }
 
  private:

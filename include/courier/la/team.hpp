@@ -116,7 +116,7 @@ class Team {
 
   // Collectives over every member of every rank; every member calls them in the same order.
   // Sums are of doubles, exact for counts below 2^53.
-  using Totals = std::array<double, 4>;
+  using Totals = std::array<double, 5>;
   void barrier(unsigned member);
   Totals sum(unsigned member, const Totals& values);
   double max(unsigned member, double value);
