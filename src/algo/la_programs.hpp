@@ -66,9 +66,12 @@ struct Cc : Lowering<la::MinSecond> {
   bool initially_active(vertex_t) const { return true; }
 };
 
-// Distances from a source over uint32 weights (Bellman-Ford over the active vertices).
+// Distances from a source over uint32 weights: Bellman-Ford over the active vertices, in buckets
+// of `delta` (la/model.hpp's Buckets; 0: none), as the vertex engine's delta-stepping.
 struct Sssp : Lowering<la::MinPlus> {
   vertex_t source;
+  std::uint64_t delta = 0;
+  std::uint64_t bucket_width() const { return delta; }
   V initial(vertex_t v) const { return v == source ? 0 : graph::reference::kUnreached; }
   bool initially_active(vertex_t v) const { return v == source; }
 };
@@ -94,9 +97,12 @@ struct Product {
 
 // PageRank as the reference defines it: rank / out-degree flows along each out-edge, the rank of
 // vertices without out-edges is spread over all, damping d, initial rank 1/n. Totals: slot 1 the
-// L1 change of the last step, slot 2 the rank held by vertices without out-edges.
+// L1 change of the last step, slot 2 the rank held by vertices without out-edges. Shares (x) are
+// doubles, or floats (la::PlusSecondFloat) where the vertex engine's rule allows them
+// (pagerank_float_shares: fixed steps, or a tolerance far above the rounding's drift).
+template <class Semiring>
 struct Pagerank {
-  using S = la::PlusSecond;
+  using S = Semiring;
   using V = double;
   static constexpr bool stationary = true;
   double n;
@@ -108,10 +114,10 @@ struct Pagerank {
   void account(vertex_t, const V& rank, std::uint32_t out_degree, Totals& totals) const {
     if (out_degree != 0) totals[2] += rank;
   }
-  S::X broadcast(vertex_t, const V& rank, std::uint32_t out_degree, const Totals&) const {
-    return out_degree == 0 ? 0.0 : rank / static_cast<double>(out_degree);
+  typename S::X broadcast(vertex_t, const V& rank, std::uint32_t out_degree, const Totals&) const {
+    return static_cast<typename S::X>(out_degree == 0 ? 0.0 : rank / static_cast<double>(out_degree));
   }
-  bool apply(vertex_t, S::Y y, V& rank, std::uint32_t out_degree, const Totals& last, Totals& next) const {
+  bool apply(vertex_t, typename S::Y y, V& rank, std::uint32_t out_degree, const Totals& last, Totals& next) const {
     const double dangling = std::max(0.0, 1.0 - last[2]);
     const double next_rank = (1.0 - damping) / n + damping * dangling / n + damping * y;
     next[1] += std::abs(next_rank - rank);

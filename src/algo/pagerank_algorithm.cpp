@@ -104,14 +104,18 @@ harness::Algorithm pagerank_algorithm() {
   });
   auto la = std::make_shared<engines::LaKernel>();
   la->filters_computation = true;
+  la->sums_by_rows = true;
   la->run = [](const engines::LaContext& context, const harness::Request& r) {
     const PagerankOptions o = options_of(r);
-    const la_programs::Pagerank program{static_cast<double>(context.matrix.grid().vertices()), o.damping, o.tolerance,
-                                        o.max_iterations};
-    return engines::run_program(context, program, [&](const auto& model) -> std::any {
-      const double change = model.totals()[1];
-      return Iterations{model.iterations(), model.iterations() > 0 && change < o.tolerance, change};
-    });
+    const auto run = [&](auto semiring) {
+      const la_programs::Pagerank<decltype(semiring)> program{static_cast<double>(context.matrix.grid().vertices()),
+                                                              o.damping, o.tolerance, o.max_iterations};
+      return engines::run_program(context, program, [&](const auto& model) -> std::any {
+        const double change = model.totals()[1];
+        return Iterations{model.iterations(), model.iterations() > 0 && change < o.tolerance, change};
+      });
+    };
+    return pagerank_float_shares(o) ? run(la::PlusSecondFloat{}) : run(la::PlusSecond{});
   };
   a.kernels["la"] = std::move(la);
   a.kernels["dsl"] = std::make_shared<engines::DslKernel>(

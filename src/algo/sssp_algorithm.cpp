@@ -26,7 +26,7 @@ harness::Algorithm sssp_algorithm() {
                 .help = "the delta-stepping bucket width (0: Bellman-Ford)",
                 .fallback = "32",
                 .check = harness::whole_number("delta"),
-                .engines = {"vertex"}},
+                .engines = {"vertex", "la"}},
                {.name = "direction",
                 .help = "each round's vertices relax their out-edges (push, the default: the fastest measured here), "
                         "every vertex takes the best offer over its in-edges (pull), or Gemini's rule chooses by the "
@@ -59,7 +59,8 @@ harness::Algorithm sssp_algorithm() {
       /*integer_weights=*/true);
   auto la = std::make_shared<engines::LaKernel>();
   la->run = [](const engines::LaContext& context, const harness::Request& r) {
-    return engines::run_program(context, la_programs::Sssp{{}, r.source}, [](const auto&) { return std::any(); });
+    return engines::run_program(context, la_programs::Sssp{{}, r.source, r.options.count("delta")},
+                                [](const auto&) { return std::any(); });
   };
   la->weights = engines::LaKernel::Weights::integers;
   a.kernels["la"] = std::move(la);

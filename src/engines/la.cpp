@@ -95,8 +95,10 @@ Loaded load_rank(const Algorithm& algorithm, const LaKernel& kernel, const RunSp
   const bool samples = kernel.samples && spec.options.flag("sampling");
   const bool pulls =
       kernel.pulls && (samples || !kernel.samples) && spec.options.text("direction") != "push" && !mpi_plus_x;
-  loaded.matrix.emplace(grid, collective.rank, mine, collective,
-                        kernel.filters_computation && spec.options.flag("computation-filter"), pulls, samples);
+  const bool rows_only = kernel.sums_by_rows && spec.options.text("direction") != "push";
+  loaded.matrix.emplace(grid, collective.rank, std::move(mine), collective,
+                        kernel.filters_computation && spec.options.flag("computation-filter"), pulls, samples,
+                        rows_only);
   loaded.partition_seconds = collective.max(timer.lap());
   if (algorithm.needs.source) {
     const vertex_t asked = spec.options.vertex("source");
@@ -251,8 +253,8 @@ class LaEngine final : public harness::EngineFor<LaKernel> {
             {.name = "direction",
              .help = "which way the programs that can pull (bfs) run each tile: auto (pull with early exit "
                      "when the frontier is large against what is unsettled, as direction-optimizing bfs "
-                     "does; else push), push (always; cc then pushes its largest label too) or pull "
-                     "(whenever it can; for tests)",
+                     "does; else push), push (always; cc then pushes its largest label too, and pagerank "
+                     "pushes by columns instead of summing tiles kept by rows) or pull (whenever it can; for tests)",
              .fallback = "auto",
              .choices = {"auto", "push", "pull"}},
             {.name = "sampling",

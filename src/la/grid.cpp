@@ -24,6 +24,10 @@ Grid::Grid(rank_t ranks, unsigned threads, graph::vertex_t vertices, Placement p
   t_c_ = n_ / t_r_;                // threads per column group
   const unsigned r_t = n_ / t_c_;  // row groups per thread: the shift of each block of t_c rows
   width_ = std::max<graph::vertex_t>(1, (vertices + n_ - 1) / n_);
+  // For v < 2^32, v * reciprocal / 2^64 = v / width + an error below v / 2^64 <= 2^-32 <= 1 / width,
+  // too small to reach the next integer: exact.
+  if (width_ >= 2 && width_ <= (std::uint64_t{1} << 32))
+    reciprocal_ = static_cast<std::uint64_t>(~std::uint64_t{0} / width_) + 1;
   owner_.resize(static_cast<std::size_t>(n_) * n_);
   if (placement == Placement::cyclic) {
     const auto [r, c] = factorize(n_);
@@ -55,9 +59,6 @@ bool Grid::diagonal_is_a_permutation() const {
   }
   return true;
 }
-
-graph::vertex_t Grid::begin(unsigned i) const { return std::min(vertices_, width_ * i); }
-graph::vertex_t Grid::end(unsigned i) const { return std::min(vertices_, width_ * (i + 1)); }
 
 std::string Grid::map() const {
   std::string out = fmt::format(

@@ -4,7 +4,8 @@
 
 #include <algorithm>
 #include <cstring>
-#include <map>
+#include <numeric>
+#include <tuple>
 #include <variant>
 
 #include "courier/core/error.hpp"
@@ -49,59 +50,121 @@ void for_each_segment(const dist::Bytes& in, const Grid& grid, Each&& each) {
 
 // The entries of `tile` among the first kSampleEntries of their column or of their row (`rows`
 // wide). Of a symmetric matrix, the samples are symmetric too: (r, c) is among the first of row r
-// in tile (i, j) exactly when (c, r) is among the first of column r in tile (j, i).
+// in tile (i, j) exactly when (c, r) is among the first of column r in tile (j, i). Kept in the
+// tile's order, so already in TCSC form.
 Tcsc sample_of(const Tcsc& tile, std::size_t rows_wide) {
-  std::vector<Entry> kept;
+  std::vector<std::uint32_t> kept_columns, kept_rows;
+  std::vector<std::uint64_t> kept_pointers{0};
+  std::vector<float> kept_values;
   std::vector<std::uint8_t> seen(rows_wide, 0);  // entries met per row, columns ascending
   const auto columns = tile.columns();
   const auto pointers = tile.pointers();
   const auto rows = tile.rows();
   const auto values = tile.values();
-  for (std::size_t k = 0; k < columns.size(); ++k)
+  for (std::size_t k = 0; k < columns.size(); ++k) {
     for (std::uint64_t e = pointers[k]; e < pointers[k + 1]; ++e) {
       const bool first_of_row = seen[rows[e]] < kSampleEntries;
       if (first_of_row) ++seen[rows[e]];
-      if (first_of_row || e < pointers[k] + kSampleEntries)
-        kept.push_back(Entry{rows[e], columns[k], values.empty() ? 1.0f : values[e]});
+      if (!first_of_row && e >= pointers[k] + kSampleEntries) continue;
+      kept_rows.push_back(rows[e]);
+      if (!values.empty()) kept_values.push_back(values[e]);
     }
-  return Tcsc(std::move(kept), tile.weighted());
+    if (kept_rows.size() > kept_pointers.back())
+      kept_columns.push_back(columns[k]), kept_pointers.push_back(kept_rows.size());
+  }
+  kept_columns.shrink_to_fit(), kept_pointers.shrink_to_fit(), kept_rows.shrink_to_fit(), kept_values.shrink_to_fit();
+  return Tcsc(std::move(kept_columns), std::move(kept_pointers), std::move(kept_rows), std::move(kept_values));
+}
+
+// This rank's tiles, by member, built from `edges`, and the out-degree counts of the sources seen
+// here, by segment. The edges are first grouped by tile in place (an American flag sort: a count
+// per tile, then each edge swapped into its tile's range), then each tile is built from its own
+// range, whose counters (one per row or column of the tile) stay in cache, by two counting sorts:
+// by rows, then turned, which orders each column's rows (cheaper than sorting every column). Takes the
+// edges over and lets them go on return, before the tiles are turned, split or sampled.
+struct Built {
+  std::vector<std::vector<Tile>> tiles;  // by member, by row group then column group
+  std::vector<std::vector<std::uint32_t>> counts;
+};
+
+Built build_tiles(const Grid& grid, rank_t rank, graph::EdgeList edges) {
+  const unsigned n = grid.size();
+  const std::size_t m = edges.edges.size();
+  const bool weighted = edges.has_weights();
+  std::vector<float> weights(weighted ? m : 0);
+  for (std::size_t k = 0; k < weights.size(); ++k) weights[k] = weight_at(edges.weights, k);
+  edges.weights = std::monostate{};
+  std::vector<graph::Edge>& all = edges.edges;
+  Built built{std::vector<std::vector<Tile>>(grid.threads()), std::vector<std::vector<std::uint32_t>>(n)};
+  const auto tile_of = [&](const graph::Edge& e) {
+    return static_cast<std::size_t>(grid.segment_of(e.dst)) * n + grid.segment_of(e.src);
+  };
+  std::vector<std::uint64_t> start(static_cast<std::size_t>(n) * n + 1, 0);  // tile (i, j) at i * n + j
+  for (const graph::Edge& e : all) {
+    const unsigned i = grid.segment_of(e.dst), j = grid.segment_of(e.src);
+    const unsigned owner = grid.owner(i, j);
+    if (grid.rank_of(owner) != rank)
+      throw Error(
+          fmt::format("la matrix: edge {} -> {} belongs to rank {}, not {}", e.src, e.dst, grid.rank_of(owner), rank));
+    ++start[static_cast<std::size_t>(i) * n + j + 1];
+  }
+  std::partial_sum(start.begin(), start.end(), start.begin());
+  std::vector<std::uint64_t> next(start.begin(), start.end() - 1);
+  for (std::size_t t = 0; t + 1 < start.size(); ++t)
+    while (next[t] < start[t + 1]) {
+      const std::size_t to = tile_of(all[next[t]]);
+      if (to == t) {
+        ++next[t];
+        continue;
+      }
+      std::swap(all[next[t]], all[next[to]]);
+      if (weighted) std::swap(weights[next[t]], weights[next[to]]);
+      ++next[to];
+    }
+  for (unsigned i = 0; i < n; ++i)
+    for (unsigned j = 0; j < n; ++j) {
+      const std::size_t t = static_cast<std::size_t>(i) * n + j;
+      if (start[t] == start[t + 1]) continue;
+      const graph::vertex_t row0 = grid.begin(i), column0 = grid.begin(j);
+      std::vector<std::uint32_t>& counts = built.counts[j];
+      if (counts.empty()) counts.assign(grid.end(j) - column0, 0);
+      TcscBuilder by_rows(static_cast<std::uint32_t>(grid.end(i) - row0), weighted);
+      for (std::uint64_t k = start[t]; k < start[t + 1]; ++k) {
+        by_rows.count(static_cast<std::uint32_t>(all[k].dst - row0));
+        ++counts[all[k].src - column0];
+      }
+      by_rows.allocate();
+      for (std::uint64_t k = start[t]; k < start[t + 1]; ++k)
+        by_rows.place(static_cast<std::uint32_t>(all[k].src - column0), static_cast<std::uint32_t>(all[k].dst - row0),
+                      weighted ? weights[k] : 1.0f);
+      built.tiles[grid.local_of(grid.owner(i, j))].push_back(Tile{i, j, by_rows.finish().turned(true), {}, {}, {}});
+    }
+  return built;
 }
 
 }  // namespace
 
-Matrix::Matrix(const Grid& grid, rank_t rank, const graph::EdgeList& edges, const dist::Collective& collective,
-               bool split_sinks, bool by_rows, bool sampled)
+Matrix::Matrix(const Grid& grid, rank_t rank, graph::EdgeList edges, const dist::Collective& collective,
+               bool split_sinks, bool by_rows, bool sampled, bool rows_only)
     : grid_(grid),
       rank_(rank),
       weighted_(edges.has_weights()),
       split_(split_sinks),
       by_rows_(by_rows),
       sampled_(sampled),
-      tiles_(grid.threads()),
+      rows_only_(rows_only),
       out_degrees_(grid.size()) {
   const unsigned n = grid.size();
-  // Entries by (member, row group, column group); out-degree counts of the sources seen here.
-  std::vector<std::map<std::pair<unsigned, unsigned>, std::vector<Entry>>> by_tile(grid.threads());
-  std::vector<std::vector<std::uint32_t>> counts(n);
-  for (std::size_t k = 0; k < edges.edges.size(); ++k) {
-    const graph::Edge& e = edges.edges[k];
-    const unsigned i = grid.segment_of(e.dst), j = grid.segment_of(e.src);
-    const unsigned owner = grid.owner(i, j);
-    if (grid.rank_of(owner) != rank)
-      throw Error(
-          fmt::format("la matrix: edge {} -> {} belongs to rank {}, not {}", e.src, e.dst, grid.rank_of(owner), rank));
-    by_tile[grid.local_of(owner)][{i, j}].push_back(Entry{static_cast<std::uint32_t>(e.dst - grid.begin(i)),
-                                                          static_cast<std::uint32_t>(e.src - grid.begin(j)),
-                                                          weight_at(edges.weights, k)});
-    if (counts[j].empty()) counts[j].assign(grid.end(j) - grid.begin(j), 0);
-    ++counts[j][e.src - grid.begin(j)];
-  }
+  Built built = build_tiles(grid, rank, std::move(edges));
+  tiles_ = std::move(built.tiles);
+  std::vector<std::vector<std::uint32_t>>& counts = built.counts;
   // Each segment's counts go to the rank of its leader, which sums them.
   std::vector<dist::Bytes> outgoing(static_cast<std::size_t>(grid.ranks()));
   for (unsigned j = 0; j < n; ++j)
     if (!counts[j].empty())
       append_segment(outgoing[static_cast<std::size_t>(grid.rank_of(grid.leader(j)))], j,
                      std::span<const std::uint32_t>(counts[j]));
+  counts = {};
   for (unsigned j = 0; j < n; ++j)
     if (grid.rank_of(grid.leader(j)) == rank) out_degrees_[j].assign(grid.end(j) - grid.begin(j), 0);
   for (const dist::Bytes& in : collective.exchange(std::move(outgoing)))
@@ -135,33 +198,17 @@ Matrix::Matrix(const Grid& grid, rank_t rank, const graph::EdgeList& edges, cons
         std::memcpy(sinks[i].data(), at, sinks[i].size());
       });
   }
-  for (unsigned m = 0; m < grid.threads(); ++m) {
-    for (auto& [key, entries] : by_tile[m]) {
-      nonzeros_ += entries.size();
-      Tcsc turned;
-      if (by_rows) {
-        std::vector<Entry> around(entries);
-        for (Entry& e : around) std::swap(e.row, e.column);
-        turned = Tcsc(std::move(around), false);  // a pull reads no values
+  for (std::vector<Tile>& member : tiles_)
+    for (Tile& tile : member) {
+      nonzeros_ += tile.entries.nonzeros();
+      if (by_rows) tile.by_rows = tile.entries.turned(false);  // a pull reads no values
+      if (split_) std::tie(tile.entries, tile.to_sinks) = tile.entries.split(sinks.at(tile.row));
+      if (sampled) tile.sample = sample_of(tile.entries, grid.end(tile.row) - grid.begin(tile.row));
+      if (rows_only) {
+        tile.entries = tile.entries.turned(true);
+        tile.to_sinks = tile.to_sinks.turned(true);
       }
-      std::vector<Entry> to_sinks;
-      if (split_) {
-        const std::vector<std::uint8_t>& sink = sinks.at(key.first);
-        const auto cut =
-            std::stable_partition(entries.begin(), entries.end(), [&](const Entry& e) { return sink.at(e.row) == 0; });
-        to_sinks.assign(cut, entries.end());
-        entries.erase(cut, entries.end());
-      }
-      tiles_[m].push_back(Tile{key.first,
-                               key.second,
-                               Tcsc(std::move(entries), weighted_),
-                               Tcsc(std::move(to_sinks), weighted_),
-                               std::move(turned),
-                               {}});
-      if (sampled)
-        tiles_[m].back().sample = sample_of(tiles_[m].back().entries, grid.end(key.first) - grid.begin(key.first));
     }
-  }
 }
 
 std::size_t Matrix::bytes() const {

@@ -1,6 +1,7 @@
 #include "courier/la/team.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <utility>
 
 #include "courier/core/cancel.hpp"
@@ -15,7 +16,6 @@ namespace courier::la {
 Team::Team(comm::Runtime& runtime, sync::Channel& channel, unsigned threads, std::vector<unsigned> pus,
            OnMessage on_message, Messages messages, unsigned segments)
     : runtime_(runtime),
-      channel_(channel),
       threads_(std::max(threads, 1u)),
       limits_(channel.wait_limits()),
       on_message_(std::move(on_message)),
@@ -23,10 +23,11 @@ Team::Team(comm::Runtime& runtime, sync::Channel& channel, unsigned threads, std
       allocator_(pool_),
       team_(threads_, std::move(pus)),
       values_(threads_) {
+  for (Gathered& g : gathered_) g.by_rank.resize(static_cast<std::size_t>(runtime.ranks()));
   if (messages == Messages::mpi) {
 #ifdef COURIER_HAVE_MPI
     mpi_ = std::make_unique<MpiMessages>(threads_, segments, pool_,
-                                         [this](unsigned m, Arrival&& a) { on_message_(m, std::move(a)); });
+                                         [this](unsigned m, Arrival&& a) { deliver(m, std::move(a)); });
     return;
 #else
     (void)segments;
@@ -75,7 +76,21 @@ void Team::handle(unsigned member, const comm::Completion& c) {
     return;
   }
   if (c.op != comm::Op::recv) throw Error("la team: a completion that is neither a send nor a receive");
-  on_message_(member, Arrival{c.rank, c.tag, allocator_.take(c.data)});
+  deliver(member, Arrival{c.rank, c.tag, allocator_.take(c.data)});
+}
+
+void Team::deliver(unsigned member, Arrival&& a) {
+  if ((a.tag >> 32) != kTeamKind) return on_message_(member, std::move(a));
+  std::uint64_t generation = 0;
+  Contribution values{};
+  if (a.bytes.size() != sizeof generation + sizeof values || a.source < 0 || a.source >= ranks())
+    throw Error("la team: a collective's message of the wrong size or from no rank");
+  std::memcpy(&generation, a.bytes.data(), sizeof generation);
+  std::memcpy(values.data(), a.bytes.data() + sizeof generation, sizeof values);
+  recycle(std::move(a.bytes));
+  Gathered& slot = gathered_[generation & 1];
+  slot.by_rank[static_cast<std::size_t>(a.source)] = values;
+  slot.arrived.fetch_add(1, std::memory_order_release);
 }
 
 // Every member may post on every endpoint: the endpoint names the receiver.
@@ -107,20 +122,40 @@ Team::Totals Team::combine(unsigned member, const Totals& values, bool maximum) 
     for (unsigned m = 1; m < threads_; ++m)
       for (std::size_t k = 0; k < all.size(); ++k)
         all[k] = maximum ? std::max(all[k], values_[m][k]) : all[k] + values_[m][k];
-    // A sum also carries whether this rank was asked to stop: one more count, summed alike.
-    double cancel = !maximum && cancellation_requested() ? 1.0 : 0.0;
-    if (ranks() > 1) {
-      for (double& value : all) value = maximum ? channel_.max_all(value) : channel_.sum_all(value);
-      if (!maximum) cancel = channel_.sum_all(cancel);
-    }
+    // A sum also carries whether this rank was asked to stop: one more value, summed alike.
+    Contribution mine{};
+    std::copy(all.begin(), all.end(), mine.begin());
+    mine.back() = !maximum && cancellation_requested() ? 1.0 : 0.0;
+    if (ranks() > 1) mine = across_ranks(generation, mine, maximum);
+    std::copy(mine.begin(), mine.end() - 1, all.begin());
     meeting_.result = all;
-    meeting_.cancelled = cancel > 0;
+    if (!maximum) meeting_.cancelled = mine.back() > 0;
     meeting_.arrived.store(0, std::memory_order_relaxed);
     meeting_.generation.store(generation + 1, std::memory_order_release);
     return all;
   }
   wait_until([&] { return meeting_.generation.load(std::memory_order_acquire) != generation; });
   return meeting_.result;
+}
+
+// This rank's contribution to every other rank, then theirs combined with it in rank order.
+Team::Contribution Team::across_ranks(std::uint64_t generation, const Contribution& mine, bool maximum) {
+  std::array<std::byte, sizeof generation + sizeof mine> message;
+  std::memcpy(message.data(), &generation, sizeof generation);
+  std::memcpy(message.data() + sizeof generation, mine.data(), sizeof mine);
+  Gathered& slot = gathered_[generation & 1];
+  const auto here = static_cast<std::size_t>(rank());
+  slot.by_rank[here] = mine;
+  for (rank_t r = 0; r < ranks(); ++r)
+    if (r != rank()) send(r, 0, kTeamKind << 32, message, collective_sends_);
+  const auto others = static_cast<unsigned>(ranks() - 1);
+  wait_until([&] { return slot.arrived.load(std::memory_order_acquire) == others && collective_sends_.idle(); });
+  slot.arrived.store(0, std::memory_order_relaxed);  // its next use is two collectives on
+  Contribution all = slot.by_rank[0];
+  for (std::size_t r = 1; r < slot.by_rank.size(); ++r)
+    for (std::size_t k = 0; k < all.size(); ++k)
+      all[k] = maximum ? std::max(all[k], slot.by_rank[r][k]) : all[k] + slot.by_rank[r][k];
+  return all;
 }
 
 void Team::barrier(unsigned member) { combine(member, Totals{}, false); }

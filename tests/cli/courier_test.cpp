@@ -543,7 +543,7 @@ TEST(Cli, OptionsThatWouldBeIgnoredAreRefused) {
       {"generate kron --scale 40 -o never.csr", "kron:40 needs about 256.0 TiB, and this machine has"},
       {"run bfs --graph kron:40 --ranks 2", "needs about"},
       {"run sssp --graph kron:4 --weights --engine dsl --delta 0",
-       "--delta is for sssp (vertex): not for sssp on the dsl"},
+       "--delta is for sssp (vertex, la): not for sssp on the dsl"},
       {"run bfs --graph kron:4 --engine dsl --direction push", "use --engine vertex or --engine la"},
       {"run cc --graph kron:4 --engine seq --method label-propagation", "use --engine vertex"},
       {"run bfs --graph kron:4 --direction sideways", "--direction"},

@@ -8,6 +8,7 @@
 #include <vector>
 
 namespace la = courier::la;
+using graph_vertices = courier::graph::vertex_t;
 
 TEST(Factorize, GivesTheClosestPairOfFactors) {
   for (unsigned n = 1; n <= 64; ++n) {
@@ -87,6 +88,22 @@ TEST(Grid, SegmentsCoverTheVerticesInOrder) {
   EXPECT_EQ(grid.end(grid.size() - 1), 100u);
   const la::Grid tiny(4, 2, 3);  // more segments than vertices: the last ones are empty
   EXPECT_EQ(tiny.end(tiny.size() - 1), 3u);
+}
+
+TEST(Grid, SegmentOfDividesExactlyAtEveryWidth) {
+  // Widths small, odd, powers of two and near 2^32, vertices up to and past 2^32 (where the
+  // multiplication gives way to a division).
+  for (const graph_vertices n : {graph_vertices{7}, graph_vertices{1} << 20, (graph_vertices{1} << 20) + 3,
+                                 graph_vertices{3'000'000'007}, graph_vertices{1} << 33, (graph_vertices{1} << 35) - 5})
+    for (const unsigned units : {1u, 2u, 3u, 5u, 8u}) {
+      const la::Grid grid(1, units, n);
+      const graph_vertices w = grid.width();
+      for (const graph_vertices v : {graph_vertices{0}, w - 1, w, 2 * w - 1, n / 2, n - 1, graph_vertices{0xffffffffu},
+                                     graph_vertices{0xfffffffeu}}) {
+        if (v >= n) continue;
+        EXPECT_EQ(grid.segment_of(v), v / w) << "v " << v << " width " << w;
+      }
+    }
 }
 
 TEST(Grid, MapDrawsEveryTileWithItsRankAndThread) {

@@ -3,10 +3,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <random>
 #include <tuple>
 #include <vector>
 
+#include "courier/la/pull.hpp"
 #include "courier/la/semiring.hpp"
 #include "courier/la/spmspv.hpp"
 #include "courier/la/tcsc.hpp"
@@ -51,12 +53,17 @@ void check_semiring(std::uint64_t seed) {
     pairs.push_back({c, x[c]});
   }
   const auto expected = plain<S>(entries, x, active, width);
-  std::vector<typename S::Y> dense(width, S::identity), sparse(width, S::identity);
+  std::vector<typename S::Y> dense(width, S::identity), sparse(width, S::identity), pulled(width, S::identity);
   la::spmspv_dense<S>(tile, x, dense);
   la::spmspv_sparse<S>(tile, std::span<const la::Sparse<typename S::X>>(pairs), sparse);
+  // By rows, every x read (an inactive one is the identity, which adds nothing).
+  la::pull_sum<S>(tile.turned(true), x, pulled);
   for (std::uint32_t r = 0; r < width; ++r) {
     EXPECT_DOUBLE_EQ(static_cast<double>(dense[r]), static_cast<double>(expected[r])) << "row " << r;
     EXPECT_DOUBLE_EQ(static_cast<double>(sparse[r]), static_cast<double>(expected[r])) << "row " << r;
+    EXPECT_NEAR(static_cast<double>(pulled[r]), static_cast<double>(expected[r]),
+                1e-12 * std::abs(static_cast<double>(expected[r])))
+        << "row " << r;
   }
 }
 
@@ -76,6 +83,62 @@ TEST(Tcsc, HoldsExactlyItsEntriesByColumn) {
     for (auto e = tile.pointers()[k]; e < tile.pointers()[k + 1]; ++e)
       got.emplace_back(tile.rows()[e], columns[k], tile.values()[e]);
   }
+  std::sort(want.begin(), want.end());
+  std::sort(got.begin(), got.end());
+  EXPECT_EQ(want, got);
+}
+
+// Every (row, column, value) of a tile, in the order it holds them.
+std::vector<std::tuple<std::uint32_t, std::uint32_t, float>> triples(const la::Tcsc& tile, bool turned = false) {
+  std::vector<std::tuple<std::uint32_t, std::uint32_t, float>> out;
+  for (std::size_t k = 0; k < tile.nonempty_columns(); ++k)
+    for (auto e = tile.pointers()[k]; e < tile.pointers()[k + 1]; ++e) {
+      const float value = tile.weighted() ? tile.values()[e] : 1.0f;
+      out.emplace_back(turned ? tile.columns()[k] : tile.rows()[e], turned ? tile.rows()[e] : tile.columns()[k], value);
+    }
+  return out;
+}
+
+TEST(Tcsc, TurnedAndBuiltByCountingHoldTheSameEntriesInOrder) {
+  const auto entries = random_entries(300, 2000, 11);
+  const la::Tcsc tile(entries, true);
+  const la::Tcsc turned = tile.turned(true);
+  // Turned: the same entries, each turned column (a row) ascending, and back again the same tile.
+  EXPECT_EQ(turned.nonzeros(), tile.nonzeros());
+  auto want = triples(tile), got = triples(turned, true);
+  std::sort(want.begin(), want.end());
+  std::sort(got.begin(), got.end());
+  EXPECT_EQ(want, got);
+  for (std::size_t k = 0; k < turned.nonempty_columns(); ++k)
+    EXPECT_TRUE(std::is_sorted(turned.rows().begin() + static_cast<std::ptrdiff_t>(turned.pointers()[k]),
+                               turned.rows().begin() + static_cast<std::ptrdiff_t>(turned.pointers()[k + 1])));
+  const la::Tcsc back = turned.turned(true);
+  EXPECT_TRUE(std::equal(back.columns().begin(), back.columns().end(), tile.columns().begin(), tile.columns().end()));
+  EXPECT_TRUE(std::equal(back.rows().begin(), back.rows().end(), tile.rows().begin(), tile.rows().end()));
+  EXPECT_FALSE(tile.turned(false).weighted());
+  // A builder fed by rows, then turned, is the tile sorted by (column, row) too.
+  la::TcscBuilder by_rows(300, true);
+  for (const la::Entry& e : entries) by_rows.count(e.row);
+  by_rows.allocate();
+  for (const la::Entry& e : entries) by_rows.place(e.column, e.row, e.value);
+  const la::Tcsc built = by_rows.finish().turned(true);
+  EXPECT_TRUE(std::equal(built.columns().begin(), built.columns().end(), tile.columns().begin(), tile.columns().end()));
+  EXPECT_TRUE(std::equal(built.rows().begin(), built.rows().end(), tile.rows().begin(), tile.rows().end()));
+  EXPECT_EQ(triples(built).size(), entries.size());
+}
+
+TEST(Tcsc, SplitKeepsTheRowsOutsideTheSetFirst) {
+  const auto entries = random_entries(200, 1500, 13);
+  const la::Tcsc tile(entries, true);
+  std::vector<std::uint8_t> out(200, 0);
+  for (std::size_t r = 0; r < out.size(); r += 3) out[r] = 1;
+  const auto [kept, others] = tile.split(out);
+  EXPECT_EQ(kept.nonzeros() + others.nonzeros(), tile.nonzeros());
+  for (const auto& [row, column, value] : triples(kept)) EXPECT_EQ(out[row], 0) << row;
+  for (const auto& [row, column, value] : triples(others)) EXPECT_EQ(out[row], 1) << row;
+  auto want = triples(tile), got = triples(kept);
+  const auto rest = triples(others);
+  got.insert(got.end(), rest.begin(), rest.end());
   std::sort(want.begin(), want.end());
   std::sort(got.begin(), got.end());
   EXPECT_EQ(want, got);

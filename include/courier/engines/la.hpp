@@ -49,6 +49,7 @@ struct LaKernel : harness::Kernel {
   bool filters_computation = false;    // the program says when it needs the sinks (la/model.hpp)
   bool pulls = false;                  // the program can pull: the tiles are kept by rows too
   bool samples = false;                // the program runs on samples first: the tiles keep them
+  bool sums_by_rows = false;           // stationary, summing every in-neighbour: tiles kept by rows only
 };
 
 // Runs `program` in the matrix computing model on this rank; `facts` makes the output's facts from

@@ -10,6 +10,7 @@
 // owner of diagonal tile i leads row group i and column group i: it owns segments x_i, y_i, v_i,
 // sends x_i to the followers of column group i and accumulates their partial y_i. Global thread g
 // is local thread g / p of rank g mod p (Fig. 3b), so the leaders of one rank are t apart.
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -43,9 +44,14 @@ class Grid {
 
   // Segments: vertices [begin(i), end(i)).
   graph::vertex_t width() const { return width_; }
-  graph::vertex_t begin(unsigned i) const;
-  graph::vertex_t end(unsigned i) const;
-  unsigned segment_of(graph::vertex_t v) const { return static_cast<unsigned>(v / width_); }
+  graph::vertex_t begin(unsigned i) const { return std::min(vertices_, width_ * i); }
+  graph::vertex_t end(unsigned i) const { return std::min(vertices_, width_ * (i + 1)); }
+  // v / width, by a multiplication where that is exact (v below 2^32): loading asks it per edge.
+  unsigned segment_of(graph::vertex_t v) const {
+    if (reciprocal_ != 0 && v <= 0xffffffffu)
+      return static_cast<unsigned>((static_cast<unsigned __int128>(v) * reciprocal_) >> 64);
+    return static_cast<unsigned>(v / width_);
+  }
 
   // The global thread that owns tile (i, j), and where a global thread lives.
   unsigned owner(unsigned i, unsigned j) const { return owner_[static_cast<std::size_t>(i) * n_ + j]; }
@@ -72,6 +78,7 @@ class Grid {
   Placement placement_;
   unsigned p_r_, p_c_, t_r_, t_c_;
   graph::vertex_t vertices_, width_;
+  std::uint64_t reciprocal_ = 0;      // floor((2^64 - 1) / width) + 1 for 2 <= width <= 2^32, else 0
   std::vector<std::uint32_t> owner_;  // N x N, row-major
 };
 

@@ -10,6 +10,9 @@
 //
 // Kept by rows too (`by_rows`), each tile also holds its entries turned around, for programs that
 // pull (bfs's direction switching); this doubles the tiles' memory, so only they ask for it.
+// Kept by rows only (`rows_only`), for stationary programs that sum every in-neighbour (pagerank,
+// la/pull.hpp's pull_sum), entries and to_sinks are held turned around instead: by rows, each
+// row's columns ascending, and no tile by columns at all.
 // Sampled, each tile also holds the entries among the first kSampleEntries of their column or of
 // their row -- symmetric when the matrix is -- for programs that run on samples first (cc).
 #include <cstdint>
@@ -26,7 +29,7 @@ namespace courier::la {
 struct Tile {
   unsigned row = 0, column = 0;  // its row group (segment of destinations) and column group (sources)
   Tcsc entries;                  // all of them, or those into vertices with out-edges when split
-  Tcsc to_sinks;                 // when split: those into vertices without out-edges
+  Tcsc to_sinks;                 // when split: those into vertices without out-edges (both turned when rows_only)
   Tcsc by_rows;                  // when kept by rows too: all of them turned around (la/pull.hpp)
   Tcsc sample;                   // when sampled: the first kSampleEntries of each column and row
 };
@@ -37,11 +40,12 @@ inline constexpr std::size_t kSampleEntries = 2;
 
 class Matrix {
  public:
-  // `edges` (weights alongside, or none) are every edge whose tile a member of `rank` owns.
-  // Collective: the out-degrees are summed over ranks, and, to split the tiles at the sinks
+  // `edges` (weights alongside, or none) are every edge whose tile a member of `rank` owns; the
+  // matrix takes them over and lets them go once they are in tiles. Collective: the out-degrees are summed over ranks,
+  // and, to split the tiles at the sinks
   // (`split_sinks`), sent from each segment's leader to the owners of its row group.
-  Matrix(const Grid& grid, rank_t rank, const graph::EdgeList& edges, const dist::Collective& collective,
-         bool split_sinks = false, bool by_rows = false, bool sampled = false);
+  Matrix(const Grid& grid, rank_t rank, graph::EdgeList edges, const dist::Collective& collective,
+         bool split_sinks = false, bool by_rows = false, bool sampled = false, bool rows_only = false);
 
   const Grid& grid() const { return grid_; }
   rank_t rank() const { return rank_; }
@@ -53,6 +57,7 @@ class Matrix {
   bool split() const { return split_; }
   bool by_rows() const { return by_rows_; }
   bool sampled() const { return sampled_; }
+  bool rows_only() const { return rows_only_; }
   std::uint64_t nonzeros() const { return nonzeros_; }  // on this rank
   std::size_t bytes() const;                            // the tiles' memory on this rank
 
@@ -63,6 +68,7 @@ class Matrix {
   bool split_ = false;
   bool by_rows_ = false;
   bool sampled_ = false;
+  bool rows_only_ = false;
   std::uint64_t nonzeros_ = 0;
   std::vector<std::vector<Tile>> tiles_;                 // by member
   std::vector<std::vector<std::uint32_t>> out_degrees_;  // by segment: empty unless led here

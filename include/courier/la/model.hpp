@@ -22,7 +22,8 @@
 //   bool more(unsigned iterations, double changed, const Totals& totals) const;  // go on after this many?
 // A program that is not stationary leaves a vertex alone when y is add's identity (no active
 // in-neighbour): Apply skips those. Totals are summed over all vertices: account() gives them
-// before the first iteration, apply() for the next; slot 0 is the model's (vertices changed), slots 1-3 the program's.
+// before the first iteration, apply() for the next; slots 0 and 4 are the model's (vertices
+// active next, vertices held back for a later bucket), slots 1-3 the program's.
 //
 // Computation filtering (section 7.6): a stationary program may also say
 //   bool needs_sinks(unsigned iteration) const;  // must this iteration compute vertices without out-edges?
@@ -61,6 +62,15 @@
 // atomic minima and to parents atomic stores: a leader's roots are lowered by others' hooks, and
 // its parents read by others' walks, while it works on them.
 //
+// Buckets (delta-stepping's idea, as the vertex engine's sssp): a program whose values are
+// distances that only fall (below 2^53) may say
+//   std::uint64_t bucket_width() const;  // 0: no buckets
+// Apply then holds back a vertex that fell to a value at or past the current bucket's end: it is
+// not broadcast while any vertex below that end changes anywhere. When none does, the end moves
+// past the smallest value held back, and the held vertices below it are broadcast. A vertex is
+// then rarely broadcast before its distance is final, which Bellman-Ford over every changed vertex
+// does again and again on graphs with many paths (urand).
+//
 // Pulling (la/pull.hpp): a program whose active x values of an iteration are all equal (bfs: the
 // frontier's level) and whose Apply ignores y for a settled vertex may say
 //   bool settled(const V& value) const;  // does Apply leave this vertex alone from now on?
@@ -73,6 +83,7 @@
 #include <atomic>
 #include <concepts>
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <span>
@@ -127,6 +138,11 @@ template <class Program>
 concept Jumps = Program::jumps;
 
 template <class Program>
+concept Buckets = requires(const Program& p) {
+  { p.bucket_width() } -> std::convertible_to<std::uint64_t>;
+};
+
+template <class Program>
 concept PullsAny = requires(const Program& p, const typename Program::V& value) {
   { p.settled(value) } -> std::convertible_to<bool>;
 };
@@ -160,6 +176,8 @@ class Model {
             runtime, channel, grid_.threads(), tile_threads > 1 ? std::vector<unsigned>{} : std::move(pus),
             [this](unsigned member, Arrival&& a) { on_message(member, std::move(a)); }, messages, grid_.size()) {
     if (inner_ && grid_.threads() != 1) throw Error("la: the MPI+X mode has one unit per rank");
+    if (matrix.rows_only() && !Program::stationary)
+      throw Error("la: a matrix kept by rows only serves stationary programs (every x dense)");
     plan();
   }
 
@@ -192,6 +210,9 @@ class Model {
     std::vector<unsigned> x_members;  // ... and the member there that receives x_k
     comm::Buffer x_message;           // leader: x_k as sent (a member may lead several segments)
     unsigned partials_expected = 0;   // leader: followers of row group k (other threads)
+    std::vector<std::uint32_t> held;  // leader, Buckets: vertices held back for a later bucket
+    Bits holding;                     // ... those still held (an entry of `held` may be stale)
+    std::size_t held_count = 0;       // ... how many are
     Bits settled;                     // leader, pulling: the vertices Apply leaves alone now
     std::uint64_t settled_edges = 0;  // ... their out-edges
     std::uint64_t edges = 0;          // leader, pulling: the segment's out-edges
@@ -252,6 +273,7 @@ class Model {
           for (std::size_t v = 0; v < width; ++v) s.parent[v] = grid_.begin(k) + v;
         }
         s.y.assign(width, S::identity);
+        if constexpr (Buckets<Program>) s.holding.assign(width);
         if (pulls_) {
           s.settled.assign(width);
           for (std::uint32_t d : matrix_.out_degrees(k)) s.edges += d;
@@ -322,6 +344,9 @@ class Model {
     if (member == 0) totals_ = last;
     // Every member sees the same totals, so all leave the samples at the same iteration.
     bool sampling = SamplesFirst<Program> && matrix_.sampled();
+    V end = std::numeric_limits<V>::max();  // Buckets: the current bucket's end
+    if constexpr (Buckets<Program>)
+      if (program_.bucket_width() > 0) end = static_cast<V>(program_.bucket_width());
     for (std::uint32_t iteration = 0;; ++iteration) {
       X common = static_cast<X>(S::identity);  // the x pulled rather than pushed, if any
       if (sampling && last[0] * kSampledUntil < static_cast<double>(grid_.vertices())) {
@@ -335,7 +360,9 @@ class Model {
         }
         last[0] = static_cast<double>(grid_.vertices());
       }
-      if (!program_.more(iteration, last[0], last)) break;
+      if constexpr (Buckets<Program>)
+        if (last[0] == 0 && last[4] > 0) end = next_bucket(member, led, end);  // the same on every member
+      if (!program_.more(iteration, last[0] + last[4], last)) break;
       team_.wait_until([&] { return pending.idle(); });  // what was sent last time has left
       for (unsigned k : receives_[member]) team_.expect(k, member, tag_of(Kind::x, k));
       if constexpr (Jumps<Program>)
@@ -344,7 +371,7 @@ class Model {
       const bool sinks = sinks_needed(iteration);
       for (RowWork& work : rows_[member]) combine(member, work, iteration, sinks, sampling, common, pending, mine);
       Totals next{};
-      for (unsigned k : led) apply(k, sinks, last, next);
+      for (unsigned k : led) apply(k, sinks, end, last, next);
       last = team_.sum(member, next);
       if (member == 0) {
         stats_.iterations = iteration + 1;
@@ -493,11 +520,17 @@ class Model {
     mine.bytes += out.size();
   }
 
-  // y combines `tile` times x of `column`.
+  // y combines `tile` times x of `column`; a tile kept by rows (Matrix::rows_only) is summed by rows.
   void multiply(const Tcsc& tile, const Segment& column, std::vector<Y>& y) {
     if (tile.nonzeros() == 0) return;
     if (inner_) {
       fork_join_tile(tile, column, y);
+    } else if (matrix_.rows_only()) {
+      const std::size_t rows = tile.nonempty_columns();
+      for (std::size_t first = 0; first < rows; first += kProgressSlice) {
+        pull_sum<S>(tile, std::span(column.x_values, column.x_count), std::span(y), first, first + kProgressSlice);
+        team_.progress();
+      }
     } else if (column.x_is_sparse) {
       spmspv_sparse<S>(tile, std::span(column.x_pairs, column.x_count), std::span(y));
     } else {
@@ -585,8 +618,18 @@ class Model {
 
   // The MPI+X mode's tile: the columns (or x's pairs) split among the tile threads, each into its
   // own y, then the private ys summed into the row's, each fork joined before the next.
+  // By rows (Matrix::rows_only), each thread sums a share of the rows straight into y.
   void fork_join_tile(const Tcsc& tile, const Segment& column, std::vector<Y>& y) {
     const unsigned threads = inner_->size();
+    if (matrix_.rows_only()) {
+      const std::size_t n = tile.nonempty_columns();
+      inner_->run([&](unsigned t) {
+        pull_sum<S>(tile, std::span(column.x_values, column.x_count), std::span(y), n * t / threads,
+                    n * (t + 1) / threads);
+        if (t == 0) team_.progress();
+      });
+      return;
+    }
     private_y_.resize(threads);
     for (auto& mine : private_y_) mine.assign(y.size(), S::identity);
     inner_->run([&](unsigned t) {
@@ -613,7 +656,7 @@ class Model {
   // goes back to the identity there, for the next Combine (written only where it is not, so the
   // lines of a quiet segment stay clean). A vertex that is not stationary and got nothing (y is
   // the identity) is left alone: no active in-neighbour, nothing to lower.
-  void apply(unsigned k, bool sinks, const Totals& last, Totals& next) {
+  void apply(unsigned k, bool sinks, V end, const Totals& last, Totals& next) {
     Segment& s = segments_[k];
     team_.wait_until([&] { return s.partials_arrived.load(std::memory_order_acquire) == s.partials_expected; });
     for (Arrival& a : s.remote_partials) {
@@ -647,12 +690,54 @@ class Model {
         continue;
       }
       const bool changed = program.apply(first + v, y, s.value[v], degrees[v], before, sums);
-      if (!Program::stationary && changed) s.active_list.push_back(static_cast<std::uint32_t>(v));
+      bool active = changed;
+      if constexpr (Buckets<Program>) active = changed && !hold(s, v, end);
+      if (!Program::stationary && active) s.active_list.push_back(static_cast<std::uint32_t>(v));
       if (changed) mark_settled(s, v, degrees[v]);
-      sums[0] += changed;
+      sums[0] += active;
     }
+    if constexpr (Buckets<Program>) sums[4] += static_cast<double>(s.held_count);
     for (std::size_t i = 0; i < sums.size(); ++i) next[i] += sums[i];
     s.local_partials.clear();
+  }
+
+  // Buckets: whether vertex v of segment s, just changed, waits for a later bucket (its value is
+  // at or past `end`); a held vertex that fell below it is let go (its entry in s.held goes stale).
+  static bool hold(Segment& s, std::size_t v, V end) {
+    if (s.value[v] < end) {
+      if (s.holding.test(v)) s.holding.reset(v), --s.held_count;
+      return false;
+    }
+    if (!s.holding.test(v)) s.holding.set(v), s.held.push_back(static_cast<std::uint32_t>(v)), ++s.held_count;
+    return true;
+  }
+
+  // Buckets, when no vertex is active anywhere but some are held: the end of the bucket of the
+  // smallest value held anywhere (collective), and the held vertices below it made active.
+  V next_bucket(unsigned member, const std::vector<unsigned>& led, V end) {
+    double smallest = std::numeric_limits<double>::infinity();
+    for (unsigned k : led)
+      for (std::uint32_t v : segments_[k].held)
+        if (segments_[k].holding.test(v)) smallest = std::min(smallest, static_cast<double>(segments_[k].value[v]));
+    smallest = -team_.max(member, -smallest);
+    const auto width = static_cast<V>(program_.bucket_width());
+    end = std::max(end, (static_cast<V>(smallest) / width + 1) * width);
+    for (unsigned k : led) {
+      Segment& s = segments_[k];
+      std::vector<std::uint32_t> kept;
+      for (std::uint32_t v : s.held) {
+        if (!s.holding.test(v)) continue;  // stale, or met before
+        s.holding.reset(v);
+        if (s.value[v] < end)
+          s.active_list.push_back(v), --s.held_count;
+        else
+          kept.push_back(v);
+      }
+      for (std::uint32_t v : kept) s.holding.set(v);
+      s.held.swap(kept);
+      std::sort(s.active_list.begin(), s.active_list.end());  // Broadcast reads it ascending
+    }
+    return end;
   }
 
   // Jumps: lowers vertex v's label to y and, if it fell, its root's too (hooking); v becomes y's

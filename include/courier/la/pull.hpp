@@ -29,6 +29,7 @@ class Bits {
   void assign(std::size_t size) { words_.assign((size + 63) / 64, 0); }
   bool test(std::size_t i) const { return (words_[i >> 6] >> (i & 63)) & 1u; }
   void set(std::size_t i) { words_[i >> 6] |= std::uint64_t{1} << (i & 63); }
+  void reset(std::size_t i) { words_[i >> 6] &= ~(std::uint64_t{1} << (i & 63)); }
   bool empty() const { return words_.empty(); }
 
  private:
@@ -59,6 +60,42 @@ std::size_t pull_any(const Tcsc& by_rows, const Bits& frontier, typename S::X va
     }
   }
   return found;
+}
+
+namespace detail {
+template <class S, bool kUnit>
+void pull_sum_rows(const Tcsc& by_rows, const typename S::X* x, typename S::Y* y, std::size_t first, std::size_t last) {
+  using Y = typename S::Y;
+  const std::uint32_t* rows = by_rows.columns().data();
+  const std::uint64_t* pointers = by_rows.pointers().data();
+  const std::uint32_t* columns = by_rows.rows().data();
+  const float* values = by_rows.values().data();
+  const auto term = [&](std::uint64_t at) { return S::multiply(kUnit ? 1.0f : values[at], x[columns[at]]); };
+  for (std::size_t k = first; k < last; ++k) {
+    std::uint64_t e = pointers[k];
+    const std::uint64_t end = pointers[k + 1];
+    Y sum[4] = {S::identity, S::identity, S::identity, S::identity};
+    for (; e + 4 <= end; e += 4)
+      for (unsigned lane = 0; lane < 4; ++lane) sum[lane] = S::add(sum[lane], term(e + lane));
+    for (; e < end; ++e) sum[0] = S::add(sum[0], term(e));
+    y[rows[k]] = S::add(y[rows[k]], S::add(S::add(sum[0], sum[1]), S::add(sum[2], sum[3])));
+  }
+}
+}  // namespace detail
+
+// Summing by rows, for a program whose every x is active (stationary: pagerank): each row of
+// `by_rows` (rows [first, last) of its non-empty rows) combines its columns' x in registers and
+// adds the result to y once, so the tile is streamed in order, y written once a row, and x read
+// at the row's columns, ascending. Four partial sums, so that the additions overlap.
+template <class S>
+void pull_sum(const Tcsc& by_rows, std::span<const typename S::X> x, std::span<typename S::Y> y, std::size_t first = 0,
+              std::size_t last = SIZE_MAX) {
+  last = std::min(last, by_rows.nonempty_columns());
+  if (first >= last) return;
+  if (S::unit_values || !by_rows.weighted())
+    detail::pull_sum_rows<S, true>(by_rows, x.data(), y.data(), first, last);
+  else
+    detail::pull_sum_rows<S, false>(by_rows, x.data(), y.data(), first, last);
 }
 
 }  // namespace courier::la

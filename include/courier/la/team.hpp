@@ -12,8 +12,11 @@
 // backs off, so a rank whose runtime has no progress thread still moves its messages.
 //
 // Collectives (barrier, sums, maxima) run over every member of every rank: the members of a rank
-// meet, member 0 combines with the other ranks over the run's channel, and all leave together.
-// Messages keep being handled meanwhile.
+// meet, the last to arrive sends the rank's values -- all of them and the cancellation request, one
+// message -- to member 0 of every other rank and combines what the others sent, in rank order, so
+// that every rank gets the same bits; then all leave together. One message latency per collective,
+// not one channel reduction per value. Messages keep being handled meanwhile. Tags of kind
+// kTeamKind are the team's own; a user's tags are (kind << 32) | ... with kind below it.
 //
 // Messages::mpi is the baseline the endpoints are measured against: the same messages over raw
 // MPI under MPI_THREAD_MULTIPLE, posted by the members themselves (src/la/mpi/mpi_messages.hpp).
@@ -23,6 +26,7 @@
 #include <functional>
 #include <memory>
 #include <span>
+#include <tuple>
 #include <vector>
 
 #include "courier/comm/buffer_pool.hpp"
@@ -58,11 +62,13 @@ class MpiMessages;
 
 class Team {
  public:
+  static constexpr comm::tag_t kTeamKind = 3;  // tags (kTeamKind << 32) carry the collectives
+
   using OnMessage = std::function<void(unsigned member, Arrival&& arrival)>;
 
   // `threads` members on this rank, pinned to `pus` when it has one PU per member. Creates one
   // endpoint per member on `runtime`: every rank makes its team at the same point. `channel`
-  // carries the collectives between ranks; `on_message` is told of every message for a member.
+  // gives the wait limits; `on_message` is told of every message for a member.
   // Messages::mpi needs an MPI launcher and tags for `segments` segments.
   Team(comm::Runtime& runtime, sync::Channel& channel, unsigned threads, std::vector<unsigned> pus,
        OnMessage on_message, Messages messages = Messages::endpoints, unsigned segments = 0);
@@ -110,7 +116,7 @@ class Team {
 
   // Collectives over every member of every rank; every member calls them in the same order.
   // Sums are of doubles, exact for counts below 2^53.
-  using Totals = std::array<double, 4>;
+  using Totals = std::array<double, 5>;
   void barrier(unsigned member);
   Totals sum(unsigned member, const Totals& values);
   double max(unsigned member, double value);
@@ -122,12 +128,15 @@ class Team {
   void recycle(comm::Buffer buffer) { pool_.recycle(std::move(buffer)); }
 
  private:
+  // The values of a collective and the cancellation request, as they travel between ranks.
+  using Contribution = std::array<double, std::tuple_size_v<Totals> + 1>;
   Totals combine(unsigned member, const Totals& values, bool maximum);
+  Contribution across_ranks(std::uint64_t generation, const Contribution& mine, bool maximum);
+  void deliver(unsigned member, Arrival&& arrival);  // a collective's contribution, or on_message's
   bool poll();  // one round of progress of what carries the messages
   void handle(unsigned member, const comm::Completion& completion);
 
   comm::Runtime& runtime_;
-  sync::Channel& channel_;
   const unsigned threads_;
   const Backoff::Limits limits_;
   OnMessage on_message_;
@@ -146,6 +155,14 @@ class Team {
   };
   std::vector<Totals> values_;  // one per member, for the current collective
   Meeting meeting_;
+  // The other ranks' contributions, by the parity of the collective's generation: a rank can be one
+  // collective ahead of another, never two (it needs everybody's part of the last one first).
+  struct Gathered {
+    std::vector<Contribution> by_rank;
+    std::atomic<unsigned> arrived{0};
+  };
+  std::array<Gathered, 2> gathered_;
+  Pending collective_sends_;
 };
 
 }  // namespace courier::la

@@ -34,7 +34,7 @@ MpiMessages::MpiMessages(unsigned members, unsigned segments, comm::BufferPool& 
   int* upper = nullptr;
   int found = 0;
   net::mpi_check(MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &upper, &found), "MPI_Comm_get_attr");
-  const long needed = (3L << kSegmentBits) - 1;
+  const long needed = static_cast<long>(Team::kTeamKind) << kSegmentBits;  // the largest: the team's collectives
   if (!found || *upper < needed || segments > (1u << kSegmentBits))
     throw InputError(fmt::format("la --endpoints mpi: this MPI's tags (up to {}) cannot name {} segments",
                                  found ? *upper : 0, segments));
