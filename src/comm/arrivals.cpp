@@ -1,5 +1,6 @@
 #include "arrivals.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 
@@ -46,24 +47,34 @@ bool Arrivals::dispatch(ProgressToken token, rank_t source, const wire::Header& 
     case wire::Type::egr: {
       EndpointState* e = endpoints_.find(h.endpoint);
       if (e == nullptr) return false;  // not created here yet: wait for it
-      std::byte* data = e->allocator->allocate(payload.size());
-      if (!payload.empty()) std::memcpy(data, payload.data(), payload.size());
-      bump(counters_.messages_received);
-      bump(counters_.bytes_received, payload.size());
-      delivery_.deliver(token, *e, Completion{Op::recv, source, h.tag, payload.size(), data, e->options.context});
+      Completion c = received(*e, source, h, payload.size());
+      PostedRecv recv;
+      const bool matched = e->options.match_tags && e->matching.take_posted(source, h.tag, recv);
+      if (matched && recv.caller_buffer) {
+        place(c, recv);  // straight into the caller's buffer
+      } else {
+        c.data = e->allocator->allocate(payload.size());
+      }
+      if (c.size > 0) std::memcpy(c.data, payload.data(), c.size);
+      if (matched) c.context = recv.context;
+      delivery_.deliver(token, *e, c, matched);
       return true;
     }
     case wire::Type::rts: {
       EndpointState* e = endpoints_.find(h.endpoint);
       if (e == nullptr) return false;
-      const std::size_t size = h.b;
-      std::byte* data = e->allocator->allocate(size);
-      bump(counters_.messages_received);
-      bump(counters_.bytes_received, size);
+      Completion c = received(*e, source, h, h.b);
+      PostedRecv recv;
+      const bool matched = e->options.match_tags && e->matching.take_posted(source, h.tag, recv);
+      if (matched && recv.caller_buffer) {
+        place(c, recv);  // the origin puts (up to the buffer's size) straight into it
+      } else {
+        c.data = e->allocator->allocate(c.size);
+      }
+      if (matched) c.context = recv.context;
       // The message takes its place in first-packet order now and becomes ready when the put lands.
-      Arrival& arrival =
-          delivery_.hold(token, *e, Completion{Op::recv, source, h.tag, size, data, e->options.context});
-      rendezvous_.expose(token, source, std::span(data, size), &arrival, h.a);
+      Arrival& arrival = delivery_.hold(token, *e, c, matched);
+      rendezvous_.expose(token, source, std::span(c.data, c.size), &arrival, h.a);
       return true;
     }
     case wire::Type::put_egr: {
@@ -100,6 +111,24 @@ bool Arrivals::dispatch(ProgressToken token, rank_t source, const wire::Header& 
   }
   throw Error("comm: unknown packet type " + std::to_string(static_cast<int>(h.type)) + " from rank " +
               std::to_string(source) + "; are all ranks running the same Courier build?");
+}
+
+Completion Arrivals::received(EndpointState& e, rank_t source, const wire::Header& h, std::size_t size) {
+  bump(counters_.messages_received);
+  bump(counters_.bytes_received, size);
+  return Completion{.op = Op::recv,
+                    .endpoint = static_cast<endpoint_id>(h.c),
+                    .rank = source,
+                    .tag = h.tag,
+                    .size = size,
+                    .context = e.options.context};
+}
+
+void Arrivals::place(Completion& c, const PostedRecv& recv) {
+  c.truncated = c.size > recv.into.size();
+  c.caller_buffer = true;
+  c.size = std::min(c.size, recv.into.size());
+  c.data = recv.into.data();
 }
 
 std::size_t Arrivals::retry_orphans_now(ProgressToken token, bool closing, bool& blocked) {

@@ -64,6 +64,10 @@ class Arrivals {
   // False when the packet's endpoint does not exist (yet): nothing was done.
   bool dispatch(ProgressToken token, rank_t source, const wire::Header& h, std::span<const std::byte> payload);
   std::size_t retry_orphans_now(ProgressToken token, bool closing, bool& blocked);
+  // A message of `size` bytes for e, counted; its data not placed yet.
+  Completion received(EndpointState& e, rank_t source, const wire::Header& h, std::size_t size);
+  // The message goes into the caller's buffer of the recv posted for it (truncated if larger).
+  static void place(Completion& c, const PostedRecv& recv);
 
   const Endpoints& endpoints_;
   Windows& windows_;
