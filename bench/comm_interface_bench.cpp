@@ -1,10 +1,11 @@
 // comm_interface_bench: what the rest of LCI's interface (paper 002, issue 19) costs or saves, on
-// the local transport (two ranks as threads of this process, explicit progress: each waiting
-// thread progresses its rank). Each pair of variants runs alternated (A B A B ...) in one series;
+// the local transport, one thread driving both ranks (explicit progress: the software path alone,
+// as comm_local_bench's PathLength). Each pair of variants runs alternated (A B A B ...) in one series;
 // the table gives each variant's median and the median of the pairs' ratios.
 //   recv     ping-pong latency (one way, us) with every receive posted before its message, on
-//            match_tags endpoints: into allocator memory (alloc) or into the caller's buffer
-//            (explicit), 8 B .. 1 MiB
+//            match_tags endpoints: into allocator memory (alloc; alloc+copy: then copied into the
+//            receiver's own buffer, as a caller that needs it there does) or into the caller's
+//            buffer (explicit), 8 B .. 1 MiB
 //   address  64 B message rate (M msgs/s), one endpoint to one endpoint of the peer: the one with
 //            the sender's id (same-id) or another one, named by an Address (addressed)
 //   signal   64 B message rate (M msgs/s) to a synchronizer endpoint, its synchronizer in the
@@ -19,10 +20,12 @@
 #include <array>
 #include <atomic>
 #include <chrono>
+#include <cstring>
 #include <fstream>
 #include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -41,8 +44,9 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-// Two ranks as threads: body(rank's runtime) on one thread each; the seconds between the moment
-// both are ready (the body calls `ready`) and the later end.
+// Two ranks of the local transport, both driven by this thread (explicit progress): what is
+// measured is the software path, without thread hand-offs, so that a loaded machine slows both
+// variants of a pair alike instead of scheduling them differently.
 class Pair {
  public:
   Pair() : fabric_(2) {
@@ -50,24 +54,15 @@ class Pair {
     options.progress_thread = false;
     for (courier::rank_t r = 0; r < 2; ++r) rts_.push_back(std::make_unique<comm::Runtime>(fabric_.device(r), options));
   }
-  comm::Runtime& operator[](courier::rank_t r) { return *rts_[static_cast<std::size_t>(r)]; }
-
-  // body(rt, start): start() waits for both ranks, then the clock runs until both bodies return.
-  double run(const std::function<void(comm::Runtime&, const std::function<void()>&)>& body) {
-    std::atomic<int> ready{0};
-    Clock::time_point start;
-    auto go = [&] {
-      if (ready.fetch_add(1) == 1) start = Clock::now();
-      while (ready.load() < 2) std::this_thread::yield();
-    };
-    std::thread other([&] { body(*rts_[1], go); });
-    body(*rts_[0], go);
-    other.join();
-    const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  ~Pair() {
     std::thread down([&] { rts_[1]->shutdown(); });
     rts_[0]->shutdown();
     down.join();
-    return seconds;
+  }
+  comm::Runtime& operator[](courier::rank_t r) { return *rts_[static_cast<std::size_t>(r)]; }
+  void progress() {
+    rts_[0]->progress();
+    rts_[1]->progress();
   }
 
  private:
@@ -75,81 +70,86 @@ class Pair {
   std::vector<std::unique_ptr<comm::Runtime>> rts_;
 };
 
-void send_until_taken(comm::Runtime& rt, comm::Endpoint& ep, comm::Address to, comm::tag_t tag,
-                      std::span<const std::byte> data) {
-  courier::Backoff backoff;
-  while (ep.send(to, tag, data) == comm::Post::retry) {
-    if (!rt.progress()) backoff.pause();
+double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
+// A round trip on match_tags endpoints with every receive posted before its message.
+struct RecvRoundTrip {
+  Pair& pair;
+  std::array<comm::Endpoint*, 2> eps;
+  std::span<const std::byte> message;
+  bool explicit_buffer;
+  bool copy_out;  // allocator memory: the receiver copies the message into its own buffer
+  std::array<std::vector<std::byte>, 2> buffers;
+  int sends_posted = 0, sends_done = 0;
+
+  void post(courier::rank_t at) {
+    comm::Endpoint& ep = *eps[static_cast<std::size_t>(at)];
+    comm::Completion c;
+    const comm::Post answer = explicit_buffer ? ep.recv(1 - at, 1, buffers[static_cast<std::size_t>(at)], nullptr, &c)
+                                              : ep.recv(1 - at, 1, nullptr, &c);
+    if (answer == comm::Post::done) throw std::logic_error("a message arrived before its recv was posted");
   }
+  void send(courier::rank_t from) {
+    comm::Post answer;
+    while ((answer = eps[static_cast<std::size_t>(from)]->send(1 - from, 1, message)) == comm::Post::retry) {
+      pair.progress();
+    }
+    sends_posted += answer == comm::Post::posted;
+  }
+  void receive(courier::rank_t at) {
+    comm::Endpoint& ep = *eps[static_cast<std::size_t>(at)];
+    for (;;) {
+      comm::Completion c;
+      if (!ep.poll(c)) {
+        pair.progress();
+        continue;
+      }
+      if (c.op == comm::Op::send) {
+        ++sends_done;
+        continue;
+      }
+      if (copy_out && !c.caller_buffer) std::memcpy(buffers[static_cast<std::size_t>(at)].data(), c.data, c.size);
+      ep.release(c);
+      return;
+    }
+  }
+  // Rendezvous sends complete (Op::send) after their peer pulled them: their sources stay alive.
+  void finish_sends() {
+    while (sends_done < sends_posted) {
+      pair.progress();
+      comm::Completion c;
+      for (comm::Endpoint* ep : eps) {
+        while (ep->poll(c)) sends_done += c.op == comm::Op::send;
+      }
+    }
+  }
+};
+
+// callgrind: --toggle-collect='*one_thread_recv_round_trip*' counts exactly these.
+[[gnu::noinline]] void one_thread_recv_round_trip(RecvRoundTrip& trip) {
+  trip.send(0);
+  trip.receive(1);
+  trip.post(1);
+  trip.send(1);
+  trip.receive(0);
+  trip.post(0);
 }
 
-// One-way latency in us of a ping-pong of `bytes` between match_tags endpoints, each receive
-// posted before its message can arrive.
-double recv_latency(std::size_t bytes, bool explicit_buffer, int round_trips) {
+// One-way latency in us of `round_trips` round trips of `bytes`.
+double recv_latency(std::size_t bytes, bool explicit_buffer, bool copy_out, int round_trips) {
   Pair pair;
   comm::EndpointOptions options;
   options.match_tags = true;
-  std::array<comm::Endpoint*, 2> eps{&pair[0].create_endpoint(options), &pair[1].create_endpoint(options)};
   const std::vector<std::byte> message(bytes, std::byte{5});
-  const double seconds = pair.run([&](comm::Runtime& rt, const std::function<void()>& start) {
-    comm::Endpoint& ep = *eps[static_cast<std::size_t>(rt.rank())];
-    const courier::rank_t peer = 1 - rt.rank();
-    std::vector<std::byte> buffer(bytes);
-    int sends_posted = 0, sends_done = 0;
-    auto post = [&](comm::Completion& c) {
-      return explicit_buffer ? ep.recv(peer, 1, buffer, nullptr, &c) : ep.recv(peer, 1, nullptr, &c);
-    };
-    auto wait = [&](bool already) {
-      comm::Completion c;
-      courier::Backoff backoff;
-      while (!already) {
-        if (!ep.poll(c)) {
-          backoff.pause();
-          continue;
-        }
-        if (c.op == comm::Op::send) {
-          ++sends_done;
-          continue;
-        }
-        ep.release(c);
-        already = true;
-      }
-    };
-    auto send = [&] {
-      comm::Post answer;
-      courier::Backoff backoff;
-      while ((answer = ep.send(peer, 1, message)) == comm::Post::retry) {
-        if (!rt.progress()) backoff.pause();
-      }
-      sends_posted += answer == comm::Post::posted;
-    };
-    comm::Completion first;
-    bool here = post(first) == comm::Post::done;
-    if (here) ep.release(first);
-    start();
-    for (int i = 0; i < round_trips; ++i) {
-      if (rt.rank() == 0) {
-        send();
-        wait(here);
-        comm::Completion c;
-        if (i + 1 < round_trips && (here = post(c) == comm::Post::done)) ep.release(c);
-      } else {
-        wait(here);
-        comm::Completion c;
-        if (i + 1 < round_trips && (here = post(c) == comm::Post::done)) ep.release(c);
-        send();
-      }
-    }
-    courier::Backoff backoff;
-    while (sends_done < sends_posted) {
-      comm::Completion c;
-      if (ep.poll(c)) {
-        sends_done += c.op == comm::Op::send;
-      } else {
-        backoff.pause();
-      }
-    }
-  });
+  RecvRoundTrip trip{pair,     {&pair[0].create_endpoint(options), &pair[1].create_endpoint(options)},
+                     message,  explicit_buffer,
+                     copy_out, {std::vector<std::byte>(bytes), std::vector<std::byte>(bytes)}};
+  trip.post(0);
+  trip.post(1);
+  const auto start = Clock::now();
+  for (int i = 0; i < round_trips; ++i) one_thread_recv_round_trip(trip);
+  const double seconds = seconds_since(start);
+  trip.finish_sends();
   return seconds / (2.0 * round_trips) * 1e6;
 }
 
@@ -163,31 +163,19 @@ struct Scratch final : comm::Allocator {
   std::byte buffer[256];
 };
 
-// M msgs/s of `messages` 64 B messages from rank 0's `from` endpoint to rank 1's `to` endpoint;
-// rank 1 counts them with count(), then answers on its initial endpoint.
+// M msgs/s of `messages` 64 B messages from rank 0's `from` endpoint to `to` at rank 1, in windows
+// of 64; received() counts what arrived (taking it).
 double stream_rate(Pair& pair, comm::Endpoint& from, comm::Address to, int messages,
                    const std::function<std::uint64_t()>& received) {
   const std::vector<std::byte> message(64, std::byte{6});
-  const double seconds = pair.run([&](comm::Runtime& rt, const std::function<void()>& start) {
-    start();
-    courier::Backoff backoff;
-    comm::Completion c;
-    if (rt.rank() == 0) {
-      for (int i = 0; i < messages; ++i) send_until_taken(rt, from, to, 1, message);
-      while (!rt.endpoint().poll(c)) backoff.pause();  // the answer
-      rt.endpoint().release(c);
-      return;
+  const auto start = Clock::now();
+  for (int sent = 0; sent < messages;) {
+    for (int w = 0; w < 64 && sent < messages; ++w, ++sent) {
+      while (from.send(to, 1, message) == comm::Post::retry) pair.progress();
     }
-    while (received() < static_cast<std::uint64_t>(messages)) {
-      if (rt.progress()) {
-        backoff.reset();
-      } else {
-        backoff.pause();
-      }
-    }
-    send_until_taken(rt, rt.endpoint(), {0, 0}, 2, std::span(message).first(1));
-  });
-  return messages / seconds / 1e6;
+    while (received() < static_cast<std::uint64_t>(sent)) pair.progress();
+  }
+  return messages / seconds_since(start) / 1e6;
 }
 
 double address_rate(bool addressed, int messages) {
@@ -197,16 +185,18 @@ double address_rate(bool addressed, int messages) {
   options.allocator = &scratch;
   comm::Endpoint& from = pair[0].create_endpoint({});  // id 1
   std::array<comm::Endpoint*, 2> at{&pair[1].create_endpoint(options), &pair[1].create_endpoint(options)};
-  comm::Endpoint& target = *at[addressed ? 1 : 0];
+  comm::Endpoint& target = *at[addressed ? 1 : 0];  // id 2, or id 1 (the sender's)
   std::uint64_t count = 0;
-  return stream_rate(pair, from, {1, target.id()}, messages, [&] {
+  auto received = [&] {
     comm::Completion c;
     while (target.poll(c)) {
       target.release(c);
       ++count;
     }
     return count;
-  });
+  };
+  return addressed ? stream_rate(pair, from, {1, target.id()}, messages, received)
+                   : stream_rate(pair, from, {1, from.id()}, messages, received);
 }
 
 // The synchronizer of the signal series, in both forms: one counter.
@@ -233,6 +223,16 @@ double signal_rate(bool compile_time, int messages) {
   return stream_rate(pair, from, {1, 1}, messages, [&] { return sync.tally.count.load(std::memory_order_acquire); });
 }
 
+// The signal-only series: a plain count, so that the call is what is timed.
+struct PlainTally {
+  void signal(const comm::Completion&) { ++count; }
+  std::uint64_t count = 0;
+};
+struct VirtualPlainTally final : comm::Synchronizer {
+  void signal(const comm::Completion& c) override { tally.signal(c); }
+  PlainTally tally;
+};
+
 // ns per signal() through `ref` (out of line, so the compiler cannot see which form it holds).
 [[gnu::noinline]] double signal_ns(const comm::SynchronizerRef& ref, int calls) {
   comm::Completion c;
@@ -241,7 +241,7 @@ double signal_rate(bool compile_time, int messages) {
     c.tag = static_cast<comm::tag_t>(i);
     ref.signal(c);
   }
-  return std::chrono::duration<double>(Clock::now() - start).count() / calls * 1e9;
+  return seconds_since(start) / calls * 1e9;
 }
 
 // The upper median (the middle one of an odd count).
@@ -298,25 +298,28 @@ int main(int argc, char** argv) {
 
   if (wanted("recv")) {
     for (std::size_t bytes : {std::size_t{8}, std::size_t{4096}, std::size_t{65536}, std::size_t{1} << 20}) {
-      const int trips = scaled(bytes >= (1u << 20) ? 200 : bytes >= 65536 ? 2000 : 10000);
+      const int trips = scaled(bytes >= (1u << 20) ? 500 : bytes >= 65536 ? 5000 : 50000);
       pair(
-          "recv", bytes, "us one way", "alloc", [&] { return recv_latency(bytes, false, trips); }, "explicit",
-          [&] { return recv_latency(bytes, true, trips); });
+          "recv", bytes, "us one way", "alloc", [&] { return recv_latency(bytes, false, false, trips); }, "explicit",
+          [&] { return recv_latency(bytes, true, false, trips); });
+      pair(
+          "recv", bytes, "us one way", "alloc+copy", [&] { return recv_latency(bytes, false, true, trips); },
+          "explicit", [&] { return recv_latency(bytes, true, false, trips); });
     }
   }
   if (wanted("address")) {
-    const int messages = scaled(200000);
+    const int messages = scaled(1000000);
     pair(
         "address", 64, "M msgs/s", "addressed", [&] { return address_rate(true, messages); }, "same-id",
         [&] { return address_rate(false, messages); });
   }
   if (wanted("signal")) {
-    const int messages = scaled(200000);
+    const int messages = scaled(1000000);
     pair(
         "signal", 64, "M msgs/s", "static", [&] { return signal_rate(true, messages); }, "virtual",
         [&] { return signal_rate(false, messages); });
-    VirtualTally sync;
-    const int calls = scaled(20000000);
+    VirtualPlainTally sync;
+    const int calls = scaled(50000000);
     pair(
         "signal", 0, "ns a call", "static", [&] { return signal_ns(comm::SynchronizerRef(&sync.tally), calls); },
         "virtual", [&] { return signal_ns(comm::SynchronizerRef(static_cast<comm::Synchronizer*>(&sync)), calls); });
