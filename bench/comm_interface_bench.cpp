@@ -13,6 +13,10 @@
 //            (ns per call, signal-only)
 //
 //   build/bench/comm_interface_bench --repeats 9 --json bench/results/comm_interface_bench-$C.json
+//
+// --path-length B --path-variant alloc|explicit runs only 1000 recv round trips of B bytes, so
+// that `valgrind --tool=callgrind --toggle-collect='*one_thread_recv_round_trip*'` counts the
+// instructions of one variant's round trips.
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
@@ -271,7 +275,17 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(0.001, 100.0));
   app.add_option("--series", series, "recv, address, signal");
   app.add_option("--json", json_path, "Where the samples go");
+  std::size_t path_bytes = 0;
+  std::string path_variant;
+  app.add_option("--path-length", path_bytes,
+                 "Only run 1000 recv round trips of this many bytes (for callgrind, see RESULTS.md)");
+  app.add_option("--path-variant", path_variant, "With --path-length: alloc or explicit")
+      ->check(CLI::IsMember({"alloc", "explicit"}));
   CLI11_PARSE(app, argc, argv);
+  if (path_bytes > 0) {
+    recv_latency(path_bytes, path_variant == "explicit", false, 1000);
+    return 0;
+  }
   auto scaled = [&](int n) { return std::max(4, static_cast<int>(n * scale)); };
   auto wanted = [&](const std::string& s) { return std::find(series.begin(), series.end(), s) != series.end(); };
 

@@ -41,6 +41,35 @@ void Arrivals::Sink::on_frame(rank_t source, std::span<const std::byte> frame) {
   bump(arrivals.counters_.packets_received, packets);
 }
 
+inline Completion Arrivals::received(EndpointState& e, rank_t source, const wire::Header& h, std::size_t size) {
+  bump(counters_.messages_received);
+  bump(counters_.bytes_received, size);
+  return Completion{.op = Op::recv,
+                    .endpoint = static_cast<endpoint_id>(h.c),
+                    .rank = source,
+                    .tag = h.tag,
+                    .size = size,
+                    .context = e.options.context};
+}
+
+bool Arrivals::place_for_recv(EndpointState& e, Completion& c) {
+  PostedRecv recv;
+  if (!e.matching.take_posted(c.rank, c.tag, recv)) {
+    c.data = e.allocator->allocate(c.size);
+    return false;
+  }
+  c.context = recv.context;
+  if (recv.caller_buffer) {
+    c.truncated = c.size > recv.into.size();
+    c.caller_buffer = true;
+    c.size = std::min(c.size, recv.into.size());
+    c.data = recv.into.data();
+  } else {
+    c.data = e.allocator->allocate(c.size);
+  }
+  return true;
+}
+
 bool Arrivals::dispatch(ProgressToken token, rank_t source, const wire::Header& h,
                         std::span<const std::byte> payload) {
   switch (h.type) {
@@ -48,15 +77,13 @@ bool Arrivals::dispatch(ProgressToken token, rank_t source, const wire::Header& 
       EndpointState* e = endpoints_.find(h.endpoint);
       if (e == nullptr) return false;  // not created here yet: wait for it
       Completion c = received(*e, source, h, payload.size());
-      PostedRecv recv;
-      const bool matched = e->options.match_tags && e->matching.take_posted(source, h.tag, recv);
-      if (matched && recv.caller_buffer) {
-        place(c, recv);  // straight into the caller's buffer
+      bool matched = false;
+      if (e->options.match_tags) [[unlikely]] {
+        matched = place_for_recv(*e, c);  // straight into its buffer, if its recv is here
       } else {
-        c.data = e->allocator->allocate(payload.size());
+        c.data = e->allocator->allocate(c.size);
       }
       if (c.size > 0) std::memcpy(c.data, payload.data(), c.size);
-      if (matched) c.context = recv.context;
       delivery_.deliver(token, *e, c, matched);
       return true;
     }
@@ -64,14 +91,12 @@ bool Arrivals::dispatch(ProgressToken token, rank_t source, const wire::Header& 
       EndpointState* e = endpoints_.find(h.endpoint);
       if (e == nullptr) return false;
       Completion c = received(*e, source, h, h.b);
-      PostedRecv recv;
-      const bool matched = e->options.match_tags && e->matching.take_posted(source, h.tag, recv);
-      if (matched && recv.caller_buffer) {
-        place(c, recv);  // the origin puts (up to the buffer's size) straight into it
+      bool matched = false;
+      if (e->options.match_tags) [[unlikely]] {
+        matched = place_for_recv(*e, c);  // the origin puts (up to its size) straight into it
       } else {
         c.data = e->allocator->allocate(c.size);
       }
-      if (matched) c.context = recv.context;
       // The message takes its place in first-packet order now and becomes ready when the put lands.
       Arrival& arrival = delivery_.hold(token, *e, c, matched);
       rendezvous_.expose(token, source, std::span(c.data, c.size), &arrival, h.a);
@@ -111,24 +136,6 @@ bool Arrivals::dispatch(ProgressToken token, rank_t source, const wire::Header& 
   }
   throw Error("comm: unknown packet type " + std::to_string(static_cast<int>(h.type)) + " from rank " +
               std::to_string(source) + "; are all ranks running the same Courier build?");
-}
-
-Completion Arrivals::received(EndpointState& e, rank_t source, const wire::Header& h, std::size_t size) {
-  bump(counters_.messages_received);
-  bump(counters_.bytes_received, size);
-  return Completion{.op = Op::recv,
-                    .endpoint = static_cast<endpoint_id>(h.c),
-                    .rank = source,
-                    .tag = h.tag,
-                    .size = size,
-                    .context = e.options.context};
-}
-
-void Arrivals::place(Completion& c, const PostedRecv& recv) {
-  c.truncated = c.size > recv.into.size();
-  c.caller_buffer = true;
-  c.size = std::min(c.size, recv.into.size());
-  c.data = recv.into.data();
 }
 
 std::size_t Arrivals::retry_orphans_now(ProgressToken token, bool closing, bool& blocked) {

@@ -66,8 +66,10 @@ class Arrivals {
   std::size_t retry_orphans_now(ProgressToken token, bool closing, bool& blocked);
   // A message of `size` bytes for e, counted; its data not placed yet.
   Completion received(EndpointState& e, rank_t source, const wire::Header& h, std::size_t size);
-  // The message goes into the caller's buffer of the recv posted for it (truncated if larger).
-  static void place(Completion& c, const PostedRecv& recv);
+  // A message for a match_tags endpoint: its data goes into the buffer of the recv posted for
+  // it, if there is one (Matching::take_posted; truncated if larger), else into allocator
+  // memory. True when matched (c has the recv's context).
+  bool place_for_recv(EndpointState& e, Completion& c);
 
   const Endpoints& endpoints_;
   Windows& windows_;

@@ -13,7 +13,10 @@ void Delivery::deliver(ProgressToken token, EndpointState& e, const Completion& 
   Waiting& w = e.waiting.get(token);
   Arrival a{c, true, matched};
   if (w.arrivals.empty()) {
-    if (complete_received(token, e, a)) return;
+    // Nothing of e's waits before it: complete now. Without tag matching (the common case) the
+    // completion goes as it is; with it, the arrival takes its recv's context and buffer first.
+    const bool done = e.options.match_tags ? complete_received(token, e, a) : complete(token, e, c);
+    if (done) return;
     if (shutdown_.closing()) {
       discard(e, a.completion);
       return;

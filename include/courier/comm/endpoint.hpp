@@ -78,9 +78,7 @@ class Endpoint {
   // outside [0, ranks()) or an endpoint id >= max_endpoints.
   Post send(Address to, tag_t tag, std::span<const std::byte> data, void* context = nullptr);
   // The same to the endpoint of `dest` with this endpoint's id.
-  Post send(rank_t dest, tag_t tag, std::span<const std::byte> data, void* context = nullptr) {
-    return send(Address{dest, id()}, tag, data, context);
-  }
+  Post send(rank_t dest, tag_t tag, std::span<const std::byte> data, void* context = nullptr);
 
   // Queue endpoints: takes the next completion. When there is none, runs one round of progress
   // (unless another thread is progressing) and looks again; false when there is none now.
@@ -124,6 +122,7 @@ class Endpoint {
   friend class Endpoints;
   Endpoint(RuntimeState& runtime, EndpointState& state) : runtime_(&runtime), state_(&state) {}
   Post fail_retry();
+  Post post_send(Address to, tag_t tag, std::span<const std::byte> data, void* context);
   Post claim(rank_t source, tag_t tag, const PostedRecv& recv, Completion* out);
   [[noreturn]] void endpoint_error(Address to) const;
   RuntimeState* runtime_;
