@@ -1,5 +1,6 @@
 #include "arrivals.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 
@@ -40,30 +41,65 @@ void Arrivals::Sink::on_frame(rank_t source, std::span<const std::byte> frame) {
   bump(arrivals.counters_.packets_received, packets);
 }
 
+inline Completion Arrivals::received(EndpointState& e, rank_t source, const wire::Header& h, std::size_t size) {
+  bump(counters_.messages_received);
+  bump(counters_.bytes_received, size);
+  return Completion{.op = Op::recv,
+                    .endpoint = static_cast<endpoint_id>(h.c),
+                    .rank = source,
+                    .tag = h.tag,
+                    .size = size,
+                    .context = e.options.context};
+}
+
+bool Arrivals::place_for_recv(EndpointState& e, Completion& c) {
+  PostedRecv recv;
+  if (!e.matching.take_posted(c.rank, c.tag, recv)) {
+    c.data = e.allocator->allocate(c.size);
+    return false;
+  }
+  c.context = recv.context;
+  if (recv.caller_buffer) {
+    c.truncated = c.size > recv.into.size();
+    c.caller_buffer = true;
+    c.size = std::min(c.size, recv.into.size());
+    c.data = recv.into.data();
+  } else {
+    c.data = e.allocator->allocate(c.size);
+  }
+  return true;
+}
+
 bool Arrivals::dispatch(ProgressToken token, rank_t source, const wire::Header& h,
                         std::span<const std::byte> payload) {
   switch (h.type) {
     case wire::Type::egr: {
       EndpointState* e = endpoints_.find(h.endpoint);
       if (e == nullptr) return false;  // not created here yet: wait for it
-      std::byte* data = e->allocator->allocate(payload.size());
-      if (!payload.empty()) std::memcpy(data, payload.data(), payload.size());
-      bump(counters_.messages_received);
-      bump(counters_.bytes_received, payload.size());
-      delivery_.deliver(token, *e, Completion{Op::recv, source, h.tag, payload.size(), data, e->options.context});
+      Completion c = received(*e, source, h, payload.size());
+      bool matched = false;
+      if (e->options.match_tags) [[unlikely]] {
+        matched = place_for_recv(*e, c);  // straight into its buffer, if its recv is here
+      } else {
+        c.data = e->allocator->allocate(c.size);
+      }
+      if (c.size > 0) std::memcpy(c.data, payload.data(), c.size);
+      delivery_.deliver(token, *e, c, matched);
       return true;
     }
     case wire::Type::rts: {
       EndpointState* e = endpoints_.find(h.endpoint);
       if (e == nullptr) return false;
-      const std::size_t size = h.b;
-      std::byte* data = e->allocator->allocate(size);
-      bump(counters_.messages_received);
-      bump(counters_.bytes_received, size);
+      Completion c = received(*e, source, h, h.b);
+      bool matched = false;
+      if (e->options.match_tags) [[unlikely]] {
+        matched = place_for_recv(*e, c);  // the origin puts (up to its size) straight into it
+      } else {
+        c.data = e->allocator->allocate(c.size);
+      }
       // The message takes its place in first-packet order now and becomes ready when the put lands.
-      Arrival& arrival =
-          delivery_.hold(token, *e, Completion{Op::recv, source, h.tag, size, data, e->options.context});
-      rendezvous_.expose(token, source, std::span(data, size), &arrival, h.a);
+      Arrival& arrival = delivery_.hold(token, *e, c, matched);
+      rendezvous_.expose(token, source, std::span(c.data, c.size), &arrival, h.a);
       return true;
     }
     case wire::Type::put_egr: {

@@ -64,6 +64,12 @@ class Arrivals {
   // False when the packet's endpoint does not exist (yet): nothing was done.
   bool dispatch(ProgressToken token, rank_t source, const wire::Header& h, std::span<const std::byte> payload);
   std::size_t retry_orphans_now(ProgressToken token, bool closing, bool& blocked);
+  // A message of `size` bytes for e, counted; its data not placed yet.
+  Completion received(EndpointState& e, rank_t source, const wire::Header& h, std::size_t size);
+  // A message for a match_tags endpoint: its data goes into the buffer of the recv posted for
+  // it, if there is one (Matching::take_posted; truncated if larger), else into allocator
+  // memory. True when matched (c has the recv's context).
+  bool place_for_recv(EndpointState& e, Completion& c);
 
   const Endpoints& endpoints_;
   Windows& windows_;

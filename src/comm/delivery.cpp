@@ -9,22 +9,26 @@ void Delivery::list(ProgressToken token, EndpointState& e) {
   held_.get(token).backlog.push_back(&e);
 }
 
-void Delivery::deliver(ProgressToken token, EndpointState& e, const Completion& c) {
+void Delivery::deliver(ProgressToken token, EndpointState& e, const Completion& c, bool matched) {
   Waiting& w = e.waiting.get(token);
+  Arrival a{c, true, matched};
   if (w.arrivals.empty()) {
-    if (complete_received(token, e, c)) return;
+    // Nothing of e's waits before it: complete now. Without tag matching (the common case) the
+    // completion goes as it is; with it, the arrival takes its recv's context and buffer first.
+    const bool done = e.options.match_tags ? complete_received(token, e, a) : complete(token, e, c);
+    if (done) return;
     if (shutdown_.closing()) {
-      discard(e, c);
+      discard(e, a.completion);
       return;
     }
   }
-  w.arrivals.push_back(Arrival{c, true});
+  w.arrivals.push_back(a);
   list(token, e);
 }
 
-Arrival& Delivery::hold(ProgressToken token, EndpointState& e, const Completion& c) {
+Arrival& Delivery::hold(ProgressToken token, EndpointState& e, const Completion& c, bool matched) {
   Waiting& w = e.waiting.get(token);
-  w.arrivals.push_back(Arrival{c, false});
+  w.arrivals.push_back(Arrival{c, false, matched});
   list(token, e);
   return w.arrivals.back();
 }
@@ -75,7 +79,7 @@ std::size_t Delivery::drain(ProgressToken token, EndpointState& e) {
   Waiting& w = e.waiting.get(token);
   std::size_t delivered = 0;
   while (!w.arrivals.empty() && w.arrivals.front().ready) {
-    if (!complete_received(token, e, w.arrivals.front().completion)) {
+    if (!complete_received(token, e, w.arrivals.front())) {
       if (!shutdown_.closing()) break;
       discard(e, w.arrivals.front().completion);
     }
@@ -86,7 +90,7 @@ std::size_t Delivery::drain(ProgressToken token, EndpointState& e) {
 }
 
 void Delivery::discard(EndpointState& e, const Completion& c) {
-  e.allocator->deallocate(c.data, c.size);
+  if (!c.caller_buffer) e.allocator->deallocate(c.data, c.size);
   bump(counters_.discarded);
 }
 
@@ -103,7 +107,7 @@ bool Delivery::complete(ProgressToken token, EndpointState& e, const Completion&
       return e.queue->try_push(c);
     }
     case CompletionKind::synchronizer:
-      e.options.synchronizer->signal(c);
+      e.options.synchronizer.signal(c);
       return true;
     case CompletionKind::handler:
       e.options.handler(c);
@@ -112,22 +116,25 @@ bool Delivery::complete(ProgressToken token, EndpointState& e, const Completion&
   return false;
 }
 
-bool Delivery::complete_received(ProgressToken token, EndpointState& e, const Completion& received) {
-  if (!e.options.match_tags) return complete(token, e, received);
-  Completion c = received;
-  switch (e.matching.match(c, c.context)) {
-    case Matching::Match::kept:
-      return true;
-    case Matching::Match::kept_too_many:
-      list(token, e);  // a round looks again, and holds the transport back while it stays so
-      return true;
-    case Matching::Match::recv:
-      break;
+bool Delivery::complete_received(ProgressToken token, EndpointState& e, Arrival& a) {
+  if (e.options.match_tags && !a.matched) {
+    PostedRecv recv;
+    switch (e.matching.match(a.completion, recv)) {
+      case Matching::Match::kept:
+        return true;
+      case Matching::Match::kept_too_many:
+        list(token, e);  // a round looks again, and holds the transport back while it stays so
+        return true;
+      case Matching::Match::recv:
+        break;
+    }
+    a.matched = true;
+    a.completion.context = recv.context;
+    if (recv.caller_buffer) place_in_caller_buffer(*e.allocator, a.completion, recv.into);
   }
-  // Outside the matching's mutex: the mechanism may run a handler that posts a recv here.
-  if (complete(token, e, c)) return true;
-  e.matching.unmatch(c, c.context);
-  return false;
+  // Outside the matching's mutex: the mechanism may run a handler that posts a recv here. A
+  // matched message that finds no room waits, matched, for its turn again.
+  return complete(token, e, a.completion);
 }
 
 }  // namespace courier::comm

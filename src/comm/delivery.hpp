@@ -21,10 +21,11 @@ class Delivery {
   const Counters& counters() const { return counters_; }
 
   // A received message, complete now if nothing of e's waits before it (matched first on
-  // match_tags endpoints); waits otherwise, or is discarded if it has nowhere to go in shutdown.
-  void deliver(ProgressToken token, EndpointState& e, const Completion& c);
+  // match_tags endpoints, unless `matched` already); waits otherwise, or is discarded if it has
+  // nowhere to go in shutdown.
+  void deliver(ProgressToken token, EndpointState& e, const Completion& c, bool matched = false);
   // A rendezvous message, in its place in first-packet order; ready once its put has landed.
-  Arrival& hold(ProgressToken token, EndpointState& e, const Completion& c);
+  Arrival& hold(ProgressToken token, EndpointState& e, const Completion& c, bool matched = false);
   // An origin-side completion (a send, put or get finished), after those of e's waiting.
   void complete_origin(ProgressToken token, EndpointState& e, const Completion& c);
   // Delivers what waits, for every listed endpoint. `blocked`: arrivals are piling up (a full
@@ -48,7 +49,7 @@ class Delivery {
 
   std::size_t deliver_listed(ProgressToken token, bool closing, bool& blocked);
   bool complete(ProgressToken token, EndpointState& e, const Completion& c);  // to the mechanism
-  bool complete_received(ProgressToken token, EndpointState& e, const Completion& c);  // matching first
+  bool complete_received(ProgressToken token, EndpointState& e, Arrival& a);  // matching first
   std::size_t drain(ProgressToken token, EndpointState& e);  // ready arrivals, in order
   void discard(EndpointState& e, const Completion& c);
   void list(ProgressToken token, EndpointState& e);

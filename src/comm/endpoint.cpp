@@ -42,30 +42,45 @@ rank_t Endpoint::rank() const { return runtime_->rank; }
 rank_t Endpoint::ranks() const { return runtime_->ranks; }
 Runtime& Endpoint::runtime() { return runtime_->runtime; }
 Allocator& Endpoint::allocator() { return *state_->allocator; }
-void Endpoint::release(const Completion& received) { state_->allocator->deallocate(received.data, received.size); }
+void Endpoint::release(const Completion& received) {
+  if (!received.caller_buffer) state_->allocator->deallocate(received.data, received.size);
+}
 
 Post Endpoint::fail_retry() {
   state_->retries.fetch_add(1, std::memory_order_relaxed);
   return Post::retry;
 }
 
-Post Endpoint::send(rank_t dest, tag_t tag, std::span<const std::byte> data, void* context) {
+// Both sends, inlined into each: the rank-only one is the hot path of every existing caller.
+[[gnu::always_inline]] inline Post Endpoint::post_send(Address to, tag_t tag, std::span<const std::byte> data,
+                                                       void* context) {
   RuntimeState& rt = *runtime_;
   EndpointState& s = *state_;
-  rt.check_peer(dest, "send");
+  rt.check_peer(to.rank, "send");
+  if (to.endpoint >= max_endpoints) [[unlikely]]
+    endpoint_error(to);
   rt.progress.shutdown.check_open("send");
   wire::Header h;
-  h.endpoint = s.id;
+  h.endpoint = to.endpoint;
   h.tag = tag;
+  h.c = s.id;
   if (data.size() <= rt.eager_limit) {
     h.type = wire::Type::egr;
     h.payload = static_cast<std::uint32_t>(data.size());
-    return post_eager(rt, dest, h, data) ? Post::done : fail_retry();
+    return post_eager(rt, to.rank, h, data) ? Post::done : fail_retry();
   }
   h.type = wire::Type::rts;
   h.b = data.size();
-  const Transfer transfer{Op::send, s.id, dest, tag, data.data(), nullptr, data.size(), context};
-  return post_with_slot(rt, dest, h, transfer) ? Post::posted : fail_retry();
+  const Transfer transfer{Op::send, s.id, to.endpoint, to.rank, tag, data.data(), nullptr, data.size(), context};
+  return post_with_slot(rt, to.rank, h, transfer) ? Post::posted : fail_retry();
+}
+
+Post Endpoint::send(Address to, tag_t tag, std::span<const std::byte> data, void* context) {
+  return post_send(to, tag, data, context);
+}
+
+Post Endpoint::send(rank_t dest, tag_t tag, std::span<const std::byte> data, void* context) {
+  return post_send(Address{dest, state_->id}, tag, data, context);
 }
 
 bool Endpoint::poll(Completion& out) {
@@ -78,6 +93,17 @@ bool Endpoint::poll(Completion& out) {
 }
 
 Post Endpoint::recv(rank_t source, tag_t tag, void* context, Completion* out) {
+  return claim(source, tag, PostedRecv{context, false, {}}, out);
+}
+
+Post Endpoint::recv(rank_t source, tag_t tag, std::span<std::byte> into, void* context, Completion* out) {
+  const Post answer = claim(source, tag, PostedRecv{context, true, into}, out);
+  // It had arrived, into allocator memory.
+  if (answer == Post::done) place_in_caller_buffer(*state_->allocator, *out, into);
+  return answer;
+}
+
+Post Endpoint::claim(rank_t source, tag_t tag, const PostedRecv& recv, Completion* out) {
   runtime_->check_peer(source, "recv");
   if (!state_->options.match_tags) {
     throw Error("comm::Endpoint::recv: endpoint " + std::to_string(state_->id) +
@@ -85,9 +111,14 @@ Post Endpoint::recv(rank_t source, tag_t tag, void* context, Completion* out) {
   }
   if (out == nullptr) throw Error("comm::Endpoint::recv: pass a Completion to fill when the message is already here");
   Matching& matching = state_->matching;
-  if (matching.claim(source, tag, context, out, false)) return Post::done;
+  if (matching.claim(source, tag, recv, out, false)) return Post::done;
   runtime_->progress.try_round();  // it may be on its way
-  return matching.claim(source, tag, context, out, true) ? Post::done : Post::posted;
+  return matching.claim(source, tag, recv, out, true) ? Post::done : Post::posted;
+}
+
+void Endpoint::endpoint_error(Address to) const {
+  throw Error("comm::Endpoint::send: endpoint " + std::to_string(to.endpoint) + " of rank " + std::to_string(to.rank) +
+              " cannot exist; endpoint ids are below " + std::to_string(max_endpoints));
 }
 
 Post Endpoint::put(rank_t target, window_id window, std::size_t offset, std::span<const std::byte> data,
@@ -108,7 +139,7 @@ Post Endpoint::put(rank_t target, window_id window, std::size_t offset, std::spa
   h.type = wire::Type::put_rts;
   h.b = data.size();
   h.c = offset;
-  const Transfer transfer{Op::put, s.id, target, window, data.data(), nullptr, data.size(), context};
+  const Transfer transfer{Op::put, s.id, 0, target, window, data.data(), nullptr, data.size(), context};
   return post_with_slot(rt, target, h, transfer) ? Post::posted : fail_retry();
 }
 
@@ -123,7 +154,7 @@ Post Endpoint::get(rank_t target, window_id window, std::size_t offset, std::spa
   h.tag = window;
   h.b = into.size();
   h.c = offset;
-  const Transfer transfer{Op::get, s.id, target, window, nullptr, into.data(), into.size(), context};
+  const Transfer transfer{Op::get, s.id, 0, target, window, nullptr, into.data(), into.size(), context};
   // The payload (the exposed destination) is filled in by the progress lock's holder when it packs the packet.
   return post_with_slot(rt, target, h, transfer, sizeof(net::RemoteRegion)) ? Post::posted : fail_retry();
 }

@@ -15,7 +15,8 @@ namespace courier::comm {
 // A message that arrived, waiting for its turn (first-packet order) or for room to complete.
 struct Arrival {
   Completion completion;
-  bool ready = false;  // false while a rendezvous put is filling the buffer
+  bool ready = false;    // false while a rendezvous put is filling the buffer
+  bool matched = false;  // match_tags endpoints: its recv is known (completion has its context)
 };
 
 // What waits to be delivered to an endpoint; only the progress lock's holder touches it.

@@ -13,7 +13,7 @@ Endpoint& Endpoints::create(RuntimeState& runtime, EndpointOptions options) {
   if (id >= max) {
     throw Error("comm::Runtime::create_endpoint: at most " + std::to_string(max) + " endpoints per rank");
   }
-  if (options.completion == CompletionKind::synchronizer && options.synchronizer == nullptr) {
+  if (options.completion == CompletionKind::synchronizer && !options.synchronizer) {
     throw Error("comm::Runtime::create_endpoint: a synchronizer endpoint needs EndpointOptions::synchronizer");
   }
   if (options.completion == CompletionKind::handler && !options.handler) {

@@ -16,7 +16,7 @@ struct RuntimeState;
 
 class Endpoints {
  public:
-  static constexpr std::size_t max = 1024;
+  static constexpr std::size_t max = max_endpoints;
 
   // Null for an id not created (yet).
   EndpointState* find(endpoint_id id) const {

@@ -14,7 +14,8 @@ namespace courier::comm {
 
 struct Transfer {
   Op op = Op::send;
-  endpoint_id endpoint = 0;
+  endpoint_id endpoint = 0;       // the posting endpoint, where the origin completion goes
+  endpoint_id peer_endpoint = 0;  // send: the destination endpoint
   rank_t peer = -1;
   tag_t tag = 0;
   const std::byte* source = nullptr;  // send/put

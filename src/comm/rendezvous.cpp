@@ -1,5 +1,6 @@
 #include "rendezvous.hpp"
 
+#include <algorithm>
 #include <string>
 
 #include "courier/core/error.hpp"
@@ -30,7 +31,8 @@ void Rendezvous::expose_and_answer(ProgressToken token, PendingExpose expose) {
 void Rendezvous::answer_rtr(ProgressToken token, rank_t target, const net::RemoteRegion& region,
                             std::uint64_t slot) {
   const Transfer& rec = slots_.at(slot);
-  start_put(token, target, region, std::span(rec.source, rec.size), slot);
+  // A recv into a smaller caller's buffer exposed only its size: the rest is dropped here.
+  start_put(token, target, region, std::span(rec.source, std::min<std::size_t>(rec.size, region.bytes)), slot);
 }
 
 void Rendezvous::answer_get(ProgressToken token, rank_t origin, const net::RemoteRegion& region,
@@ -74,8 +76,13 @@ void Rendezvous::on_put_arrived(ProgressToken token, std::uint64_t context) {
 void Rendezvous::complete_origin(ProgressToken token, std::uint32_t slot) {
   const Transfer rec = slots_.at(slot);
   slots_.give_back(slot);
-  const Completion c{rec.op, rec.peer, rec.tag, rec.size,
-                     rec.op == Op::get ? rec.destination : const_cast<std::byte*>(rec.source), rec.context};
+  const Completion c{.op = rec.op,
+                     .endpoint = rec.peer_endpoint,
+                     .rank = rec.peer,
+                     .tag = rec.tag,
+                     .size = rec.size,
+                     .data = rec.op == Op::get ? rec.destination : const_cast<std::byte*>(rec.source),
+                     .context = rec.context};
   delivery_.complete_origin(token, *endpoints_.find(rec.endpoint), c);
 }
 

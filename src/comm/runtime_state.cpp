@@ -69,7 +69,7 @@ void RuntimeState::free_undelivered(ProgressToken token) {
   for (std::size_t i = 0; i < endpoint_total; ++i) {
     EndpointState& e = endpoints[i];
     auto free_one = [&](const Completion& c) {
-      if (c.op != Op::recv) return;
+      if (c.op != Op::recv || c.caller_buffer) return;
       e.allocator->deallocate(c.data, c.size);
       bump(counters.freed_undelivered);
     };

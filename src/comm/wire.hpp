@@ -8,8 +8,8 @@
 namespace courier::comm::wire {
 
 enum class Type : std::uint8_t {
-  egr = 1,  // eager message: payload is the data
-  rts,      // ready to send: a = origin slot, b = size
+  egr = 1,  // eager message: c = origin endpoint; payload is the data
+  rts,      // ready to send: a = origin slot, b = size, c = origin endpoint
   rtr,      // ready to receive: a = origin slot; payload = net::RemoteRegion to put into
   put_egr,  // one-sided eager put: tag = window, a = offset; payload is the data
   put_rts,  // one-sided large put: tag = window, a = origin slot, b = size, c = offset
@@ -22,7 +22,8 @@ struct Header {
   std::uint32_t payload = 0;   // bytes following the header
   Type type = Type::egr;
   std::uint8_t reserved = 0;
-  std::uint16_t endpoint = 0;  // the endpoint it concerns, at both ends
+  std::uint16_t endpoint = 0;  // the endpoint it concerns: egr, rts: the destination's; others: the
+                               // same id at both ends
   std::uint64_t tag = 0;
   std::uint64_t a = 0, b = 0, c = 0;
 };

@@ -1,8 +1,20 @@
 #pragma once
 // Synchronizer: the completion mechanism a thread package can replace with its own type (paper
 // 002): the runtime calls signal() once per completion, from whichever thread progresses, so it
-// must be thread-safe and quick. Counter and Flag are the defaults.
+// must be thread-safe and quick, and must not block or wait for progress. Counter and Flag are
+// the defaults.
+//
+// Two forms, chosen where the endpoint is created (EndpointOptions::synchronizer, a
+// SynchronizerRef):
+//   runtime       a Synchronizer* (the abstract class below): the runtime calls the virtual
+//                 signal(), so the object behind it may be of any derived type, chosen at run time.
+//   compile time  a pointer to a type S known there -- Counter, Flag, or a thread package's own
+//                 type with `void signal(const Completion&)`, deriving from nothing: the runtime
+//                 calls a function instantiated for S, in which S::signal is a direct call
+//                 (inlined); no virtual call on the completion path.
 #include <atomic>
+#include <concepts>
+#include <cstddef>
 #include <cstdint>
 #include <mutex>
 
@@ -14,6 +26,45 @@ class Synchronizer {
  public:
   virtual ~Synchronizer() = default;
   virtual void signal(const Completion& completion) = 0;
+};
+
+// A type the runtime can signal at compile time.
+template <class S>
+concept Signalled = requires(S& s, const Completion& c) {
+  s.signal(c);
+};
+
+// Which synchronizer an endpoint signals, and in which form (see above). Empty by default;
+// copies refer to the same object, which must outlive the runtime.
+class SynchronizerRef {
+ public:
+  SynchronizerRef() = default;
+  SynchronizerRef(std::nullptr_t) {}
+  // The runtime form: a virtual call.
+  SynchronizerRef(Synchronizer* runtime_form) : object_(runtime_form) {}
+  // The compile-time form, for any S but the abstract class itself.
+  template <Signalled S>
+  requires(!std::same_as<S, Synchronizer>) SynchronizerRef(S* compile_time_form)
+      : object_(compile_time_form), signal_(compile_time_form ? &signal_as<S> : nullptr) {}
+
+  explicit operator bool() const { return object_ != nullptr; }
+  bool compile_time() const { return signal_ != nullptr; }
+  void signal(const Completion& completion) const {
+    if (signal_ != nullptr) [[likely]] {
+      signal_(object_, completion);
+    } else {
+      static_cast<Synchronizer*>(object_)->signal(completion);
+    }
+  }
+
+ private:
+  template <class S>
+  static void signal_as(void* object, const Completion& completion) {
+    static_cast<S*>(object)->signal(completion);
+  }
+
+  void* object_ = nullptr;
+  void (*signal_)(void*, const Completion&) = nullptr;  // null: the runtime form
 };
 
 // Counts completions and keeps the latest one (for callers that want the metadata too).
