@@ -1,7 +1,7 @@
 // Single-source shortest paths, by rounds (Bellman-Ford). In each round every node whose distance
 // dropped in the round before offers its out-neighbours a path through it; Min keeps the shortest
 // offer and marks the nodes it improved, which offer in the next round. Weights must not be negative.
-function sssp(Graph g, propNode<long> dist, propEdge<int> weight, node src) {
+function sssp(Graph g, propNode<int> dist, propEdge<int> weight, node src) {
   propNode<bool> modified;
   propNode<bool> modified_next;
   g.attachNodeProperty(dist = INF, modified = False, modified_next = False);

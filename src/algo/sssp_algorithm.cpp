@@ -67,7 +67,7 @@ harness::Algorithm sssp_algorithm() {
   a.kernels["dsl"] = std::make_shared<engines::DslKernel>(
       dsl::programs::sssp_needs,
       [](dsl::rt::Graph& g, const harness::Request& r) {
-        dsl::rt::NodeProperty<std::int64_t> dist(g);
+        dsl::rt::NodeProperty<std::int32_t> dist(g);
         dsl::rt::EdgeProperty<std::int32_t> weight = dsl::rt::EdgeProperty<std::int32_t>::weights(g);
         (g.naive() ? dsl::programs::naive::sssp : dsl::programs::sssp)(g, dist, weight, r.source);
         return harness::Output{dsl::rt::masters_as_integers(g, dist), {}};

@@ -54,7 +54,11 @@ TEST(Codegen, OptimisedSsspAppliesTheTransformations) {
   EXPECT_TRUE(has(cpp, "g.for_flagged(modified, [&](rt::local v, [[maybe_unused]] unsigned member_) {")) << cpp;
   EXPECT_TRUE(has(cpp, "for (rt::edge edge_nbr_ = g.out_begin(v); edge_nbr_ < g.out_end(v); ++edge_nbr_) {")) << cpp;
   EXPECT_TRUE(has(cpp, "const rt::edge e = edge_nbr_;")) << cpp;
-  EXPECT_TRUE(has(cpp, "dist.reduce<rt::Min>(nbr, (dist.load(v) + weight.out(e)), also_16_);")) << cpp;
+  EXPECT_TRUE(
+      has(cpp,
+          "dist.reduce<rt::Min>(nbr, g.narrow<std::int32_t, rt::Min>((std::int64_t{dist.load(v)} + weight.out(e)), "
+          "\"test.sp:16:56\"), also_16_);"))
+      << cpp;
   EXPECT_TRUE(has(cpp, "dist.finish_reduce<rt::Min>(also_16_);  // one bulk reduction")) << cpp;
   EXPECT_TRUE(has(cpp, "modified_next.store(n_, true);")) << cpp;
   EXPECT_TRUE(has(cpp, "finished = !g.next_round(modified.count());")) << cpp;
@@ -71,7 +75,11 @@ TEST(Codegen, NaiveSsspDoesWhatStarPlatsBackendDoes) {
       << cpp;
   EXPECT_TRUE(has(cpp, "for (const rt::local nbr : g.out_neighbors(v)) {")) << cpp;
   EXPECT_TRUE(has(cpp, "const rt::edge e = g.find_out_edge(v, nbr);")) << cpp;
-  EXPECT_TRUE(has(cpp, "queue_16_.push(member_, nbr, (dist.get(v) + weight.out(e)));")) << cpp;
+  EXPECT_TRUE(
+      has(cpp,
+          "queue_16_.push(member_, nbr, g.narrow<std::int32_t, rt::Min>((std::int64_t{dist.get(v)} + weight.out(e)), "
+          "\"test.sp:16:56\"));"))
+      << cpp;
   EXPECT_TRUE(has(cpp, "queue_16_.finish<rt::Min>(dist, also_16_);")) << cpp;
   EXPECT_TRUE(has(cpp, "modified_next.put(n_, true);")) << cpp;
   EXPECT_FALSE(has(cpp, "finish_reduce")) << cpp;

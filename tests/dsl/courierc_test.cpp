@@ -75,7 +75,7 @@ TEST(Courierc, EmitsTheAst) {
   const Outcome run = courierc({program_file("sssp"), "--emit", "ast"});
   EXPECT_EQ(run.status, 0) << run.err;
   EXPECT_EQ(first_lines(run.out, 2),
-            "Function sssp(Graph g, propNode<long> dist, propEdge<int> weight, node src)  @4:1\n"
+            "Function sssp(Graph g, propNode<int> dist, propEdge<int> weight, node src)  @4:1\n"
             "  Declaration propNode<bool> modified  @5:3\n");
   EXPECT_NE(run.out.find("        Reduction nbr.dist Min v.dist + e.weight, then nbr.modified_next = True [property]  "
                          "@16:9\n"),

@@ -146,6 +146,34 @@ TEST(DslEngine, RefusesAnUnweightedGraphForSssp) {
   }
 }
 
+// sssp's dist is an int, as StarPlat declares it: a distance past 32 bits fails the call on every
+// rank, naming the statement, instead of wrapping around (a path of three edges of 2^30).
+TEST(DslEngine, SsspFailsWhereADistanceDoesNotFitAnInt) {
+  graph::EdgeList edges = test_support::path(4);
+  edges.weights = std::vector<std::uint32_t>(3, std::uint32_t{1} << 30);
+  for (int ranks = 1; ranks <= 2; ++ranks) {
+    const auto parts = dist::partition_in_memory(edges, dist::Policy::oec, ranks, false);
+    for (bool naive : {false, true}) {
+      std::vector<std::string> errors(static_cast<std::size_t>(ranks));
+      test_support::on_every_rank(parts, 1, [&](vertex::Engine& e) {
+        dsl::rt::Graph g(e, dsl::programs::sssp_needs.layout(),
+                         naive ? dsl::rt::Generation::naive : dsl::rt::Generation::optimised);
+        dsl::rt::NodeProperty<std::int32_t> dist(g);
+        auto weight = dsl::rt::EdgeProperty<std::int32_t>::weights(g);
+        try {
+          (naive ? dsl::programs::naive::sssp : dsl::programs::sssp)(g, dist, weight, 0);
+        } catch (const Error& error) {
+          errors[static_cast<std::size_t>(e.rank())] = error.what();
+        }
+      });
+      for (const std::string& error : errors) {
+        EXPECT_NE(error.find("does not fit in 32 bits"), std::string::npos) << ranks << " ranks: '" << error << "'";
+      }
+      EXPECT_NE(errors[0].find("sssp.sp:16:"), std::string::npos) << errors[0];
+    }
+  }
+}
+
 // The generated functions themselves, on the loopback test channel (another Channel than lci).
 TEST(DslEngine, GeneratedFunctionsOnTheLoopbackChannel) {
   const graph::EdgeList edges = test_support::generated(graph::Generator::uniform, 9, true);
@@ -158,7 +186,7 @@ TEST(DslEngine, GeneratedFunctionsOnTheLoopbackChannel) {
       test_support::on_every_rank(parts, 2, [&](vertex::Engine& e) {
         dsl::rt::Graph g(e, dsl::programs::sssp_needs.layout(),
                          naive ? dsl::rt::Generation::naive : dsl::rt::Generation::optimised);
-        dsl::rt::NodeProperty<std::int64_t> dist(g);
+        dsl::rt::NodeProperty<std::int32_t> dist(g);
         auto weight = dsl::rt::EdgeProperty<std::int32_t>::weights(g);
         (naive ? dsl::programs::naive::sssp : dsl::programs::sssp)(g, dist, weight, 2);
         auto all = vertex::gather_masters<std::uint64_t>(e, dsl::rt::masters_as_integers(g, dist));

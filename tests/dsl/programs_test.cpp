@@ -72,7 +72,7 @@ TEST(ShippedPrograms, EachPassesTheFrontEnd) {
 
 TEST(ShippedPrograms, Sssp) {
   const Function f = std::move(load("sssp").functions[0]);
-  EXPECT_EQ(signature(f), "Graph, propNode<long>, propEdge<int>, node");
+  EXPECT_EQ(signature(f), "Graph, propNode<int>, propEdge<int>, node");
   EXPECT_EQ(shape(f), (std::vector<std::string>{"fixedPoint", "forall:g.nodes()", "forall:g.neighbors(v)",
                                                 "reduce:nbr.distMin"}));
 }

@@ -4,6 +4,7 @@
 // value comes from its owner.
 #include <fmt/format.h>
 
+#include "courier/dsl/walk.hpp"
 #include "generator.hpp"
 
 namespace courier::dsl::codegen {
@@ -117,7 +118,11 @@ std::string FunctionGenerator::expr(const Expr& e, const Type& expected) const {
     const Type& rt = b->right->type;
     const Type left_expected = lt.kind == TypeKind::Infinity ? rt : expected;
     const Type right_expected = rt.kind == TypeKind::Infinity ? lt : expected;
-    return fmt::format("({} {} {})", expr(*b->left, left_expected), spelling(b->op), expr(*b->right, right_expected));
+    std::string left = expr(*b->left, left_expected);
+    if (widen_ && e.type.kind == TypeKind::Int &&
+        (b->op == BinaryOp::Add || b->op == BinaryOp::Subtract || b->op == BinaryOp::Multiply))
+      left = fmt::format("std::int64_t{{{}}}", left);
+    return fmt::format("({} {} {})", left, spelling(b->op), expr(*b->right, right_expected));
   }
   if (const auto* c = e.as<MethodCall>()) {
     if (c->resolved == GraphMethod::GetEdge) {
@@ -148,7 +153,27 @@ std::string FunctionGenerator::reduction_op(ReductionOp op) const {
   return "rt::Sum";
 }
 
+bool FunctionGenerator::narrowed(const Reduction& r) const {
+  if (r.scope == ReductionTarget::Private || r.target->type.kind != TypeKind::Int) return false;
+  bool arithmetic = false;
+  for_each_subexpression(*r.value, [&](const Expr& e) {
+    const auto* b = e.as<Binary>();
+    if (b && e.type.kind == TypeKind::Int &&
+        (b->op == BinaryOp::Add || b->op == BinaryOp::Subtract || b->op == BinaryOp::Multiply))
+      arithmetic = true;
+  });
+  return arithmetic;
+}
+
 std::string FunctionGenerator::reduction_value(const Reduction& r) const {
+  if (narrowed(r)) {
+    widen_ = true;
+    std::string value = expr(*r.value, r.target->type);
+    widen_ = false;
+    if (r.op == ReductionOp::Subtract) value = fmt::format("-({})", value);
+    return fmt::format("{}.narrow<{}, {}>({}, {})", graph_, cpp_type(r.target->type), reduction_op(r.op), value,
+                       out_.place(r.value->location));
+  }
   const std::string value = expr(*r.value, r.target->type);
   return r.op == ReductionOp::Subtract ? fmt::format("-({})", value) : value;
 }

@@ -68,6 +68,7 @@ void FunctionGenerator::learn() {
     std::set<const Expr*> written;
     if (const auto* a = s.as<Assignment>()) written.insert(a->target.get());
     if (const auto* r = s.as<Reduction>()) {
+      if (narrowed(*r)) narrows_ = true;
       written.insert(r->target.get());
       for (const Assignment& also : r->also) written.insert(also.target.get());
     }

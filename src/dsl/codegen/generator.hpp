@@ -102,6 +102,9 @@ class FunctionGenerator {
   std::string method(const MethodCall& c) const;
   std::string reduction_op(ReductionOp op) const;
   std::string reduction_value(const Reduction& r) const;
+  // A reduction into a node's or a shared int whose value does int arithmetic: computed in 64 bits
+  // and narrowed by Graph::narrow, which fails the run where the value does not fit.
+  bool narrowed(const Reduction& r) const;
   bool bypass() const { return !naive() && exclusive_; }
   // Statement `s`'s own expressions may read local memory directly (reduction-exclusive).
   void enter(const Stmt& s);
@@ -123,6 +126,8 @@ class FunctionGenerator {
   std::map<const Expr*, std::string> hoisted_;    // optimised generation: the name computed in its place
   std::map<const Symbol*, std::string> renamed_;  // while computing a hoisted expression: its node's name
   const Expr* computing_ = nullptr;               // the hoisted expression being computed (not replaced)
+  bool narrows_ = false;                          // some reduction is narrowed: check before returning
+  mutable bool widen_ = false;                    // writing a narrowed value: int arithmetic in 64 bits
 
   // Where the writing is.
   int vertex_loops_ = 0;              // > 0: inside a vertex loop's body

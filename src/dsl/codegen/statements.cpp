@@ -79,6 +79,7 @@ void FunctionGenerator::generate() {
 }
 
 void FunctionGenerator::keep_scalars() {
+  if (narrows_) out_.line(fmt::format("{}.check_narrowing();", graph_));
   for (const Symbol* s : kept_) out_.line(fmt::format("{}.keep(\"{}\", {});", graph_, s->name, name(s)));
 }
 

@@ -26,13 +26,23 @@ void Writer::reopen(std::string_view middle) {
   ++depth_;
 }
 
-void Writer::directive(Location where) {
-  std::string escaped;
-  for (char c : file_) {
-    if (c == '\\' || c == '"') escaped += '\\';
-    escaped += c;
+namespace {
+
+std::string escaped(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '\\' || c == '"') out += '\\';
+    out += c;
   }
-  out_ += fmt::format("#line {} \"{}\"\n", where.line, escaped);
+  return out;
+}
+
+}  // namespace
+
+void Writer::directive(Location where) { out_ += fmt::format("#line {} \"{}\"\n", where.line, escaped(file_)); }
+
+std::string Writer::place(Location where) const {
+  return fmt::format("\"{}:{}:{}\"", escaped(file_), where.line, where.column);
 }
 
 }  // namespace courier::dsl::codegen

@@ -18,6 +18,7 @@ class Writer {
   void close(std::string_view tail = "");  // one level up, then "}tail"
   void reopen(std::string_view middle);    // "} middle {" at the same level (else branches)
   void directive(Location where);          // #line for the statement at `where`
+  std::string place(Location where) const;  // "file:line:column" as a C++ string literal
   const std::string& text() const { return out_; }
 
  private:

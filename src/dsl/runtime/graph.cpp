@@ -142,6 +142,17 @@ bool Graph::next_round(std::uint64_t active) {
   return more;
 }
 
+void Graph::check_narrowing() {
+  const bool failed = overflowed_.load(std::memory_order_relaxed) != nullptr;
+  if (all_reduce<Max>(std::uint64_t{failed ? 1u : 0u}) != 0) narrowing_failed();
+}
+
+void Graph::narrowing_failed() const {
+  const char* where = overflowed_.load(std::memory_order_relaxed);
+  throw Error(fmt::format("{}: an int value does not fit in 32 bits below INF ({}); declare the property long",
+                          where != nullptr ? where : "dsl (on another rank)", inf<std::int32_t>()));
+}
+
 const Graph::Kept& Graph::find_kept(std::string_view name) const {
   const auto found = kept_.find(name);
   if (found == kept_.end()) throw Error(fmt::format("dsl: the program kept no scalar '{}'", name));

@@ -4,8 +4,10 @@
 // edges of a master in CSR order, the graph's own facts (sizes, degrees, adjacency), and the
 // collectives that make ranks agree. Loops hand fn(v, member): member indexes per-thread partials.
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <optional>
 #include <span>
@@ -100,9 +102,23 @@ class Graph {
   // Ends a round of the run's statistics; `active`: this rank's count of work left. False when no
   // rank has any.
   bool next_round(std::uint64_t active);
+  // Throws Error on every rank if some rank's narrow() met a value that does not fit (collective).
+  void check_narrowing();
   // `value` combined with Op over all ranks, the same on every rank.
   template <class Op, class T>
   T all_reduce(T value);
+
+  // ---- int arithmetic computed in 64 bits for a reduction into an int property (the optimised
+  // generation: a Min of v.dist + e.weight must not wrap around): x as T where it fits below INF;
+  // elsewhere the identity of Op, so the reduction changes nothing (a Min or Max loop still ends),
+  // and the function fails where it returns (check_narrowing) naming `where`, in the .sp file.
+  template <class T, class Op>
+  T narrow(std::int64_t x, const char* where) {
+    if (x >= std::numeric_limits<T>::min() && x < inf<T>()) [[likely]]
+      return static_cast<T>(x);
+    overflowed_.store(where, std::memory_order_relaxed);
+    return Op::template identity<T>();
+  }
 
   // What the generated function leaves behind: its top-level scalars when it returned.
   using Kept = std::variant<std::int64_t, double>;
@@ -122,6 +138,7 @@ class Graph {
 
  private:
   const Kept& find_kept(std::string_view name) const;
+  [[noreturn]] void narrowing_failed() const;
 
   vertex::Engine& engine_;
   const dist::LocalGraph& graph_;
@@ -139,6 +156,7 @@ class Graph {
   std::vector<node> ghost_targets_;
   Phases phases_;
   std::map<std::string, Kept, std::less<>> kept_;
+  std::atomic<const char*> overflowed_{nullptr};  // where narrow() last met a value too wide
 };
 
 // ---- templates
