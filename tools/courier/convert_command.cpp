@@ -1,9 +1,11 @@
 // courier convert IN -o OUT [--output-format galois|dimacs] [--symmetrize] [--drop-self-loops] [--dedupe] [--base 0|1]
+//                 [--partition N [--policy P]]
 #include <fmt/format.h>
 
 #include "commands.hpp"
 #include "courier/core/error.hpp"
 #include "courier/core/timer.hpp"
+#include "courier/dist/partitioned_file.hpp"
 #include "graph_options.hpp"
 #include "progress_options.hpp"
 #include "save.hpp"
@@ -16,6 +18,8 @@ void add_convert_command(CLI::App& app) {
     std::string output;
     graph::LoadOptions load;
     graph::WriteOptions write;
+    int partition = 0;  // ranks of a partitioned .csr; 0: a plain one
+    std::string policy = "oec";
   };
   auto options = std::make_shared<Options>();
   auto* command = app.add_subcommand(
@@ -26,7 +30,8 @@ void add_convert_command(CLI::App& app) {
       "Output .gr is DIMACS unless --output-format galois.\n"
       "Example: courier convert wiki-Vote.txt -o wiki-Vote.csr --symmetrize --dedupe\n"
       "         courier convert cnr-2000.graph -o cnr-2000.csr\n"
-      "         courier convert road.csr -o road.gr --output-format galois");
+      "         courier convert road.csr -o road.gr --output-format galois\n"
+      "         courier convert kron20.csr -o kron20-2oec.csr --partition 2 --policy oec");
   command->add_option("input", options->input, "Input graph file or generator spec (kron:16)")->required();
   command->add_option("-o,--output", options->output, "Output file")->required();
   add_graph_options(*command, options->load);
@@ -51,8 +56,23 @@ void add_convert_command(CLI::App& app) {
           },
           "The output's format where extensions are shared: galois or dimacs (.gr)")
       ->type_name("galois|dimacs");
+  command
+      ->add_option("--partition", options->partition,
+                   "Write a partitioned .csr for runs at N ranks (the vertex and dsl engines): each rank of such a "
+                   "run takes its part as written and skips partitioning; other runs read it as a plain .csr")
+      ->check(CLI::Range(1, 1024));
+  command->add_option("--policy", options->policy, "With --partition: the partition policy (oec, iec, cvc, hash)")
+      ->check(CLI::IsMember({"oec", "iec", "cvc", "hash"}))
+      ->capture_default_str();
   command->callback([options, command] {
     check_graph_options(*command, options->input);
+    if (command->count("--policy") && !options->partition)
+      throw InputError("--policy says how --partition cuts the graph: add --partition N, or drop --policy");
+    if (options->partition && graph::format_from_path(options->output) != graph::Format::csr)
+      throw InputError(
+          fmt::format("--partition writes a partitioned .csr, and {} is not .csr: name the output "
+                      "OUT.csr",
+                      options->output));
     if (graph::format_from_path(options->output) != graph::Format::dimacs && options->write.format)
       throw InputError(
           fmt::format("--output-format is for .gr outputs (DIMACS or Galois), and {} says its format by "
@@ -62,10 +82,20 @@ void add_convert_command(CLI::App& app) {
     Timer timer;
     const graph::EdgeList edges = graph::load_edge_list(options->input, options->load);
     const double read_seconds = timer.lap();
-    save_graph(options->output, edges, options->write);
+    if (options->partition) {
+      announce("writing", options->output);
+      dist::write_partitioned(options->output, edges, dist::parse_policy(options->policy),
+                              static_cast<rank_t>(options->partition));
+    } else {
+      save_graph(options->output, edges, options->write);
+    }
     if (!quiet())
-      fmt::print("Converted {} ({} vertices, {} edges, read in {:.3f} s) to {} in {:.3f} s\n", options->input,
-                 edges.num_vertices, edges.edges.size(), read_seconds, options->output, timer.lap());
+      fmt::print("Converted {} ({} vertices, {} edges, read in {:.3f} s) to {}{} in {:.3f} s\n", options->input,
+                 edges.num_vertices, edges.edges.size(), read_seconds, options->output,
+                 options->partition
+                     ? fmt::format(" (partitioned for {} ranks, policy {})", options->partition, options->policy)
+                     : "",
+                 timer.lap());
   });
 }
 
