@@ -287,8 +287,8 @@ DistributedGraph load_parts(const std::string& graph, const graph::PartitionedCs
   return agreeing_on_failure(collective, "loading", [&](const Collective& aware) {
     Steps step(options);
     Timer timer;
-    graph::CsrPart part =
-        graph::read_partitioned_part(graph, static_cast<std::uint32_t>(aware.rank), options.load.read.verify_checksum);
+    graph::CsrPart part = graph::read_partitioned_part(graph, static_cast<std::uint32_t>(aware.rank),
+                                                       options.load.read.verify_checksum, options.with_in_edges);
     const double load_seconds = aware.max(timer.lap());
     step("local graph");
     const PartitionPlan plan(options.policy, header.bounds);

@@ -258,7 +258,14 @@ LocalGraph::LocalGraph(const PartitionPlan& plan, rank_t rank, graph::CsrPart pa
   out_.offsets = std::move(part.offsets);
   out_.targets = std::move(part.targets);
   out_.weights = std::move(part.weights);
-  if (with_in_edges) in_ = transpose(out_, proxies());
+  if (!with_in_edges) return;
+  if (part.in_offsets.empty()) {
+    in_ = transpose(out_, proxies());
+    return;
+  }
+  in_.offsets = std::move(part.in_offsets);
+  in_.targets = std::move(part.in_sources);
+  in_.weights = std::move(part.in_weights);
 }
 
 GraphBytes& GraphBytes::operator+=(const GraphBytes& other) {

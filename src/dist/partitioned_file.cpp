@@ -7,6 +7,22 @@
 
 namespace courier::dist {
 
+namespace {
+
+std::variant<std::monostate, std::span<const std::uint32_t>, std::span<const float>> weights_view(
+    const graph::EdgeWeights& weights) {
+  return std::visit(
+      [](const auto& w) -> std::variant<std::monostate, std::span<const std::uint32_t>, std::span<const float>> {
+        if constexpr (std::is_same_v<std::decay_t<decltype(w)>, std::monostate>)
+          return std::monostate{};
+        else
+          return std::span<const typename std::decay_t<decltype(w)>::value_type>(w);
+      },
+      weights);
+}
+
+}  // namespace
+
 void write_partitioned(const std::string& path, const graph::EdgeList& edges, Policy policy, rank_t ranks) {
   graph::PartitionedCsrHeader header;
   header.parts = static_cast<std::uint32_t>(ranks);
@@ -20,7 +36,7 @@ void write_partitioned(const std::string& path, const graph::EdgeList& edges, Po
     for (vertex_t v = 1; v < degree.size(); ++v)
       if (degree[v] > degree[header.largest_out_degree]) header.largest_out_degree = v;
   }
-  const std::vector<LocalGraph> parts = partition_in_memory(edges, policy, ranks, false);
+  const std::vector<LocalGraph> parts = partition_in_memory(edges, policy, ranks, true);
   const std::span<const vertex_t> bounds = parts.front().plan().bounds();
   header.bounds.assign(bounds.begin(), bounds.end());
 
@@ -36,15 +52,15 @@ void write_partitioned(const std::string& path, const graph::EdgeList& edges, Po
       requested[p].insert(requested[p].end(), masters.begin(), masters.end());
       request_bounds[p].push_back(requested[p].size());
     }
-    graph::CsrPartView view{part.mirror_ids(),  request_bounds[p],  requested[p],
-                            part.out().offsets, part.out().targets, std::monostate{}};
-    std::visit(
-        [&](const auto& w) {
-          if constexpr (!std::is_same_v<std::decay_t<decltype(w)>, std::monostate>)
-            view.weights = std::span<const typename std::decay_t<decltype(w)>::value_type>(w);
-        },
-        part.out().weights);
-    views.push_back(view);
+    views.push_back({.mirror_ids = part.mirror_ids(),
+                     .request_bounds = request_bounds[p],
+                     .requested = requested[p],
+                     .offsets = part.out().offsets,
+                     .targets = part.out().targets,
+                     .weights = weights_view(part.out().weights),
+                     .in_offsets = part.in().offsets,
+                     .in_sources = part.in().targets,
+                     .in_weights = weights_view(part.in().weights)});
   }
   graph::write_partitioned_csr(path, header, views);
 }

@@ -33,13 +33,14 @@ grep -q "partitioned for $ranks ranks, policy hash, and this run has $ranks rank
   { cat "$dir/log.txt"; fail "no note for a file written for another policy"; }
 cmp -s "$dir/seq.cc.txt" "$dir/mpi.txt" || fail "cc on a file for another policy: values differ"
 
-# A damaged part (a weight near the end: the last part's) fails on every rank alike.
+# A damaged part (a weight near the end: the last part's in-edges, which bfs reads) fails on every
+# rank alike.
 cp "$dir/p.csr" "$dir/bad.csr"
 printf '\125' | dd of="$dir/bad.csr" bs=1 seek=$(($(stat -c %s "$dir/bad.csr") - 16)) conv=notrunc 2>/dev/null
 if "$@" "$ranks" "$courier" run bfs --graph "$dir/bad.csr" --policy hash --threads 1 >"$dir/log.txt" 2>&1; then
   fail "a damaged part was accepted"
 fi
-grep -q "bad.csr: checksum mismatch in part $((ranks - 1)) of $ranks, bytes" "$dir/log.txt" ||
+grep -q "bad.csr: checksum mismatch in part $((ranks - 1)) of $ranks (its in-edges), bytes" "$dir/log.txt" ||
   { cat "$dir/log.txt"; fail "no message naming the damaged part"; }
 grep -q "rank [0-9]* of" "$dir/log.txt" && { cat "$dir/log.txt"; fail "a rank failed alone (aborted run)"; }
 

@@ -191,9 +191,10 @@ std::uint64_t targets_byte(const std::string& bytes, std::uint64_t parts, std::u
 }
 
 void expect_fails_everywhere(const std::string& path, rank_t ranks, const std::string& what,
-                             bool verify_checksum = true) {
+                             bool verify_checksum = true, bool in_edges = false) {
   DistributedLoadOptions options;
   options.load.read.verify_checksum = verify_checksum;
+  options.with_in_edges = in_edges;
   std::vector<std::string> messages(static_cast<std::size_t>(ranks));
   within_seconds(30, [&] {
     ThreadExchange::run(ranks, [&](const Collective& c) {
@@ -223,6 +224,16 @@ TEST(PartitionedFile, ADamagedPartFailsOnEveryRankNamingItsBytes) {
   const std::string message =
       fmt::format("bad.csr: checksum mismatch in part 1 of 2, bytes {}..{}", part1, part1 + length1);
   for (rank_t ranks = 1; ranks <= 3; ++ranks) expect_fails_everywhere(bad, ranks, message);  // 2: as written
+
+  // The in-edges (here their second offset, after the targets and weights) are checked by the runs
+  // that read them, only.
+  damaged = bytes;
+  const std::uint64_t edges1 = word(bytes, 64 + 3 * 8 + 64 + 24);
+  damaged[targets_byte(bytes, 2, 1) + 2 * ((edges1 * 4 + 7) / 8 * 8) + 8] ^= 0x01;
+  write_bytes(bad, damaged);
+  expect_fails_everywhere(bad, 2, "bad.csr: checksum mismatch in part 1 of 2 (its in-edges), bytes", true, true);
+  DistributedLoadOptions out_only;
+  EXPECT_EQ(load_on(bad, out_only, 2)[1]->graph.edges(), partition_in_memory(edges, Policy::oec, 2, false)[1].edges());
 
   // Without the checksum, a target beyond the part's proxies is still caught, by its byte.
   damaged = bytes;

@@ -67,8 +67,9 @@ class LocalGraph {
   // or a file written partitioned), read in windows whose pages are released once read.
   LocalGraph(const PartitionPlan& plan, rank_t rank, const graph::CsrRows& rows, bool with_in_edges);
   // Part `rank` of a partitioned .csr file (graph/partitioned_csr.hpp) written with this plan, as
-  // written: its rows, mirrors and the masters each peer mirrors are taken over, nothing is built
-  // (connect_mirrors is not needed). Throws Error if the part's masters are not the plan's.
+  // written: its rows (and in-edges, if read), mirrors and the masters each peer mirrors are taken
+  // over, nothing is built (connect_mirrors is not needed; in-edges not read are transposed).
+  // Throws Error if the part's masters are not the plan's.
   LocalGraph(const PartitionPlan& plan, rank_t rank, graph::CsrPart part, bool with_in_edges);
 
   const PartitionPlan& plan() const { return plan_; }

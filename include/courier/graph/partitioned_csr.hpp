@@ -14,7 +14,7 @@
 //   bounds   N + 1 u64: part p masters global ids [bounds[p], bounds[p+1])
 //   table    N entries of 64 bytes: u64 byte offset of the part, u64 its length, u64 mirrors,
 //            u64 edges, u64 requested (entries), u64 checksum, u64 offset width in bytes (8),
-//            u64 reserved (0)
+//            u64 checksum of the in-edges
 //   parts    part p, at its offset, with P = masters + mirrors proxies (local ids: masters
 //            0..masters-1 are bounds[p].., mirrors follow in the order of their global ids):
 //              mirror ids      mirrors u64: global ids, ascending, none mastered by p
@@ -23,8 +23,13 @@
 //              offsets         P + 1 u64: row v is edges [offsets[v], offsets[v+1])
 //              targets         edges u32: local ids, each row ascending (by weight on ties)
 //              weights         edges u32 or float, when the graph has weights
-// The header's checksum covers the header (checksum field 0), bounds and table; each part's covers
-// its arrays (each hashed in 16 MiB blocks, as the plain .csr's), so a rank checks its own part.
+//              in offsets      P + 1 u64: the in-edges (the same edges by target), row v is
+//              in sources      edges u32 [in offsets[v], in offsets[v+1]): local ids, ascending
+//              in weights      edges u32 or float, when the graph has weights
+// The header's checksum covers the header (checksum field 0), bounds and table; each part's two
+// cover its arrays up to the weights, and its in-edges (each array hashed in 16 MiB blocks, as the
+// plain .csr's), so a rank checks its own part, and its in-edges only when it reads them (a run
+// whose algorithm needs no in-edges never touches their pages).
 #include <cstdint>
 #include <span>
 #include <string>
@@ -54,6 +59,9 @@ struct CsrPartView {
   std::span<const edge_t> offsets;  // proxies + 1
   std::span<const std::uint32_t> targets;
   std::variant<std::monostate, std::span<const std::uint32_t>, std::span<const float>> weights;
+  std::span<const edge_t> in_offsets;  // proxies + 1
+  std::span<const std::uint32_t> in_sources;
+  std::variant<std::monostate, std::span<const std::uint32_t>, std::span<const float>> in_weights;
 };
 
 // One part as read: its arrays copied out of the mapping (each window's pages released once
@@ -67,6 +75,9 @@ struct CsrPart {
   std::vector<edge_t> offsets;
   std::vector<std::uint32_t> targets;
   EdgeWeights weights;
+  std::vector<edge_t> in_offsets;  // empty unless asked for
+  std::vector<std::uint32_t> in_sources;
+  EdgeWeights in_weights;
 };
 
 // Whether PATH starts as a partitioned .csr (magic and version 2); false for anything else.
@@ -76,8 +87,9 @@ bool is_partitioned_csr(const std::string& path);
 // Throws InputError "PATH: ..." naming the byte where something is wrong.
 PartitionedCsrHeader read_partitioned_header(const std::string& path);
 
-// Part `part` of the file, checked as CsrPart says (and against its checksum, with verify_checksum).
-CsrPart read_partitioned_part(const std::string& path, std::uint32_t part, bool verify_checksum);
+// Part `part` of the file, checked as CsrPart says (and against its checksum, with verify_checksum);
+// its in-edges too with in_edges.
+CsrPart read_partitioned_part(const std::string& path, std::uint32_t part, bool verify_checksum, bool in_edges);
 
 // Parts [first, last) as edges in global ids, in part order (each part's rows, in its local order).
 EdgeList read_partitioned_edges(const std::string& path, std::uint32_t first, std::uint32_t last, bool verify_checksum);

@@ -37,7 +37,7 @@ struct Header {
 static_assert(sizeof(Header) == 64);
 
 struct Entry {
-  std::uint64_t offset, length, mirrors, edges, requested, checksum, offset_bytes, reserved;
+  std::uint64_t offset, length, mirrors, edges, requested, checksum, offset_bytes, in_checksum;
 };
 static_assert(sizeof(Entry) == 64);
 
@@ -48,7 +48,7 @@ std::uint64_t table_end(std::uint64_t parts) { return table_begin(parts) + parts
 
 // The bytes of each of a part's arrays, in the layout's order (unpadded).
 struct Sizes {
-  std::uint64_t bytes[6];
+  std::uint64_t bytes[9];
   std::uint64_t total() const {
     std::uint64_t sum = 0;
     for (std::uint64_t b : bytes) sum += padded8(b);
@@ -56,8 +56,9 @@ struct Sizes {
   }
 };
 Sizes sizes_of(std::uint64_t parts, std::uint64_t proxies, const Entry& e, WeightType type) {
-  return {{e.mirrors * 8, (parts + 1) * 8, e.requested * 4, (proxies + 1) * 8, e.edges * 4,
-           type == WeightType::none ? 0 : e.edges * 4}};
+  const std::uint64_t weights = type == WeightType::none ? 0 : e.edges * 4;
+  return {{e.mirrors * 8, (parts + 1) * 8, e.requested * 4, (proxies + 1) * 8, e.edges * 4, weights, (proxies + 1) * 8,
+           e.edges * 4, weights}};
 }
 
 // A part's checksum: each array hashed in blocks (block_hash.hpp), the arrays combined in order.
@@ -192,7 +193,7 @@ bool is_partitioned_csr(const std::string& path) {
 
 PartitionedCsrHeader read_partitioned_header(const std::string& path) { return open_checked(path).facts; }
 
-CsrPart read_partitioned_part(const std::string& path, std::uint32_t part, bool verify_checksum) {
+CsrPart read_partitioned_part(const std::string& path, std::uint32_t part, bool verify_checksum, bool in_edges) {
   const Opened o = open_checked(path);
   if (part >= o.facts.parts)
     throw Error(fmt::format("{}: part {} asked of a file of {} parts", path, part, o.facts.parts));
@@ -203,28 +204,41 @@ CsrPart read_partitioned_part(const std::string& path, std::uint32_t part, bool 
   out.masters = o.facts.bounds[part + 1] - out.first_master;
   const std::uint64_t proxies = out.masters + e.mirrors;
   const Sizes sizes = sizes_of(o.facts.parts, proxies, e, o.facts.weight_type);
-  std::uint64_t starts[6];
-  for (std::uint64_t a = 0, at = e.offset; a < 6; at += padded8(sizes.bytes[a++])) starts[a] = at;
+  std::uint64_t starts[9];
+  for (std::uint64_t a = 0, at = e.offset; a < 9; at += padded8(sizes.bytes[a++])) starts[a] = at;
+  const auto weights = [&](int array, EdgeWeights& into, PartHash& hash) {
+    if (o.facts.weight_type == WeightType::u32) {
+      std::vector<std::uint32_t> w;
+      copy_out(file, starts[array], e.edges, w, hash);
+      into = std::move(w);
+    } else if (o.facts.weight_type == WeightType::f32) {
+      std::vector<float> w;
+      copy_out(file, starts[array], e.edges, w, hash);
+      into = std::move(w);
+    }
+  };
+  const auto check_sum = [&](const PartHash& hash, std::uint64_t expected, const char* what) {
+    if (verify_checksum && hash.value() != expected)
+      throw InputError(fmt::format(
+          "{}: checksum mismatch in part {} of {}{}, bytes {}..{} (table {:016x}, data {:016x}): the part is "
+          "corrupted; write the file again with courier convert --partition",
+          path, part, o.facts.parts, what, e.offset, e.offset + e.length, expected, hash.value()));
+  };
   PartHash hash(part);
   copy_out(file, starts[0], e.mirrors, out.mirror_ids, hash);
   copy_out(file, starts[1], o.facts.parts + std::uint64_t{1}, out.request_bounds, hash);
   copy_out(file, starts[2], e.requested, out.requested, hash);
   copy_out(file, starts[3], proxies + 1, out.offsets, hash);
   copy_out(file, starts[4], e.edges, out.targets, hash);
-  if (o.facts.weight_type == WeightType::u32) {
-    std::vector<std::uint32_t> w;
-    copy_out(file, starts[5], e.edges, w, hash);
-    out.weights = std::move(w);
-  } else if (o.facts.weight_type == WeightType::f32) {
-    std::vector<float> w;
-    copy_out(file, starts[5], e.edges, w, hash);
-    out.weights = std::move(w);
+  weights(5, out.weights, hash);
+  check_sum(hash, e.checksum, "");
+  if (in_edges) {
+    PartHash in_hash(part);
+    copy_out(file, starts[6], proxies + 1, out.in_offsets, in_hash);
+    copy_out(file, starts[7], e.edges, out.in_sources, in_hash);
+    weights(8, out.in_weights, in_hash);
+    check_sum(in_hash, e.in_checksum, " (its in-edges)");
   }
-  if (verify_checksum && hash.value() != e.checksum)
-    throw InputError(
-        fmt::format("{}: checksum mismatch in part {} of {}, bytes {}..{} (table {:016x}, data {:016x}): "
-                    "the part is corrupted; write the file again with courier convert --partition",
-                    path, part, o.facts.parts, e.offset, e.offset + e.length, e.checksum, hash.value()));
 
   // Ids in range and offsets monotone even without the checksum, so a bad part cannot send reads astray.
   const auto fail = [&](int array, std::uint64_t index, std::uint64_t width, const std::string& what) {
@@ -249,19 +263,22 @@ CsrPart read_partitioned_part(const std::string& path, std::uint32_t part, bool 
   for (std::uint64_t i = 0; i < out.requested.size(); ++i)
     if (out.requested[i] >= out.masters)
       fail(2, i, 4, fmt::format("requested {} is not one of the {} masters", out.requested[i], out.masters));
-  for (std::uint64_t v = 0; v <= proxies; ++v) {
-    const edge_t k = out.offsets[v];
-    if ((v == 0 && k != 0) || (v == proxies && k != e.edges) || (v > 0 && k < out.offsets[v - 1]))
-      fail(3, v, 8, fmt::format("offset {} does not run from 0 up to the {} edges", k, e.edges));
-  }
-  std::uint32_t largest = 0;
-  for (std::uint32_t t : out.targets) largest = std::max(largest, t);
-  if (!out.targets.empty() && largest >= proxies) {
-    const auto k = static_cast<std::uint64_t>(
-        std::find_if(out.targets.begin(), out.targets.end(), [&](std::uint32_t t) { return t >= proxies; }) -
-        out.targets.begin());
-    fail(4, k, 4, fmt::format("edge {} points to local id {}, beyond the {} proxies", k, out.targets[k], proxies));
-  }
+  const auto check_rows = [&](int array, const std::vector<edge_t>& offsets, const std::vector<std::uint32_t>& ids) {
+    for (std::uint64_t v = 0; v <= proxies; ++v) {
+      const edge_t k = offsets[v];
+      if ((v == 0 && k != 0) || (v == proxies && k != e.edges) || (v > 0 && k < offsets[v - 1]))
+        fail(array, v, 8, fmt::format("offset {} does not run from 0 up to the {} edges", k, e.edges));
+    }
+    std::uint32_t largest = 0;
+    for (std::uint32_t t : ids) largest = std::max(largest, t);
+    if (!ids.empty() && largest >= proxies) {
+      const auto k = static_cast<std::uint64_t>(
+          std::find_if(ids.begin(), ids.end(), [&](std::uint32_t t) { return t >= proxies; }) - ids.begin());
+      fail(array + 1, k, 4, fmt::format("edge {} points to local id {}, beyond the {} proxies", k, ids[k], proxies));
+    }
+  };
+  check_rows(3, out.offsets, out.targets);
+  if (in_edges) check_rows(6, out.in_offsets, out.in_sources);
   return out;
 }
 
@@ -273,7 +290,7 @@ EdgeList read_partitioned_edges(const std::string& path, std::uint32_t first, st
   if (header.weight_type == WeightType::u32) list.weights = std::vector<std::uint32_t>();
   if (header.weight_type == WeightType::f32) list.weights = std::vector<float>();
   for (std::uint32_t p = first; p < last && p < header.parts; ++p) {
-    CsrPart part = read_partitioned_part(path, p, verify_checksum);
+    CsrPart part = read_partitioned_part(path, p, verify_checksum, false);
     const auto global = [&](std::uint64_t v) {
       return v < part.masters ? part.first_master + v : part.mirror_ids[v - part.masters];
     };
@@ -306,16 +323,25 @@ void write_partitioned_csr(const std::string& path, const PartitionedCsrHeader& 
   std::memcpy(header.policy, facts.policy.data(), facts.policy.size());
   header.largest_out_degree = facts.largest_out_degree;
 
-  // Each part's arrays as bytes, in the layout's order.
-  const auto arrays = [&](const CsrPartView& v) {
-    std::vector<std::span<const std::byte>> out{std::as_bytes(v.mirror_ids), std::as_bytes(v.request_bounds),
-                                                std::as_bytes(v.requested), std::as_bytes(v.offsets),
-                                                std::as_bytes(v.targets)};
+  // Each part's arrays as bytes, in the layout's order: the out-edges' side, then the in-edges'.
+  using Weights = std::variant<std::monostate, std::span<const std::uint32_t>, std::span<const float>>;
+  const auto add_weights = [](std::vector<std::span<const std::byte>>& out, const Weights& weights) {
     std::visit(
         [&](const auto& w) {
           if constexpr (!std::is_same_v<std::decay_t<decltype(w)>, std::monostate>) out.push_back(std::as_bytes(w));
         },
-        v.weights);
+        weights);
+  };
+  const auto out_arrays = [&](const CsrPartView& v) {
+    std::vector<std::span<const std::byte>> out{std::as_bytes(v.mirror_ids), std::as_bytes(v.request_bounds),
+                                                std::as_bytes(v.requested), std::as_bytes(v.offsets),
+                                                std::as_bytes(v.targets)};
+    add_weights(out, v.weights);
+    return out;
+  };
+  const auto in_arrays = [&](const CsrPartView& v) {
+    std::vector<std::span<const std::byte>> out{std::as_bytes(v.in_offsets), std::as_bytes(v.in_sources)};
+    add_weights(out, v.in_weights);
     return out;
   };
   std::vector<Entry> table(facts.parts);
@@ -323,7 +349,8 @@ void write_partitioned_csr(const std::string& path, const PartitionedCsrHeader& 
   for (std::uint32_t p = 0; p < facts.parts; ++p) {
     const CsrPartView& v = parts[p];
     if (v.request_bounds.size() != facts.parts + std::size_t{1} || v.offsets.empty() ||
-        v.offsets.back() != v.targets.size())
+        v.offsets.back() != v.targets.size() || v.in_offsets.size() != v.offsets.size() ||
+        v.in_sources.size() != v.targets.size() || v.weights.index() != v.in_weights.index())
       throw Error(fmt::format("write_partitioned_csr: part {}'s arrays do not match", p));
     Entry& e = table[p];
     e.offset = at;
@@ -331,12 +358,17 @@ void write_partitioned_csr(const std::string& path, const PartitionedCsrHeader& 
     e.edges = v.targets.size();
     e.requested = v.requested.size();
     e.offset_bytes = 8;
-    PartHash hash(p);
-    for (const auto& bytes : arrays(v)) {
+    PartHash hash(p), in_hash(p);
+    for (const auto& bytes : out_arrays(v)) {
       e.length += padded8(bytes.size());
       hash.add(bytes.data(), bytes.size());
     }
+    for (const auto& bytes : in_arrays(v)) {
+      e.length += padded8(bytes.size());
+      in_hash.add(bytes.data(), bytes.size());
+    }
     e.checksum = hash.value();
+    e.in_checksum = in_hash.value();
     at += e.length;
   }
   std::vector<char> head(table_end(facts.parts));
@@ -349,11 +381,16 @@ void write_partitioned_csr(const std::string& path, const PartitionedCsrHeader& 
   AtomicFile file(path);
   file.write(head.data(), head.size());
   const char padding[8] = {};
-  for (const CsrPartView& v : parts)
-    for (const auto& bytes : arrays(v)) {
+  const auto write = [&](const std::vector<std::span<const std::byte>>& arrays) {
+    for (const auto& bytes : arrays) {
       if (!bytes.empty()) file.write(bytes.data(), bytes.size());
       file.write(padding, padded8(bytes.size()) - bytes.size());
     }
+  };
+  for (const CsrPartView& v : parts) {
+    write(out_arrays(v));
+    write(in_arrays(v));
+  }
   file.commit();
 }
 
