@@ -12,6 +12,7 @@
 #include "courier/dist/agreed_failure.hpp"
 #include "courier/dist/shuffle.hpp"
 #include "courier/graph/io.hpp"
+#include "courier/graph/partitioned_csr.hpp"
 #include "courier/graph/slice.hpp"
 #include "courier/graph/transform.hpp"
 
@@ -93,17 +94,18 @@ graph::WeightType agreed_weight_type(graph::EdgeList& mine, const Collective& co
   return type;
 }
 
-// What every way of partitioning ends with: the mirrors agreed and the partition's facts.
+// What every way of partitioning ends with: the mirrors agreed (unless a file says already) and
+// the partition's facts.
 DistributedGraph finish(LocalGraph local, edge_t loaded_edges, graph::WeightType weight_type, vertex_t largest,
-                        Timer& timer, const Collective& collective) {
-  connect_mirrors(local, collective);
+                        Timer& timer, const Collective& collective, bool connect = true) {
+  if (connect) connect_mirrors(local, collective);
   const edge_t edges = collective.sum(local.edges());
   const PartitionQuality q = quality(local, collective);
   const GraphBytes mine_bytes = local.bytes();
   const GraphBytes bytes{collective.sum(mine_bytes.csr), collective.sum(mine_bytes.in_edges),
                          collective.sum(mine_bytes.proxies), collective.sum(mine_bytes.maps)};
-  return DistributedGraph{std::move(local),           edges, loaded_edges, weight_type, largest, q, bytes, 0.0,
-                          collective.max(timer.lap())};
+  return DistributedGraph{
+      std::move(local), edges, loaded_edges, weight_type, largest, q, bytes, 0.0, collective.max(timer.lap()), ""};
 }
 
 // Names each step of partitioning to the tests' hook (before_step) and to a user watching a
@@ -268,6 +270,52 @@ bool by_rows(const std::string& graph, const DistributedLoadOptions& options) {
   }
 }
 
+// A partitioned .csr: why this run cannot take its parts as written, or empty if it can.
+std::string mismatch(const graph::PartitionedCsrHeader& header, const DistributedLoadOptions& options, rank_t ranks) {
+  const graph::LoadOptions& load = options.load;
+  if (load.symmetrize || load.drop_self_loops || load.dedupe)
+    return "this run transforms the graph (--symmetrize, --drop-self-loops or --dedupe)";
+  if (options.simple_undirected) return "this algorithm needs it simple and undirected";
+  if (header.parts != static_cast<std::uint64_t>(ranks) || header.policy != to_string(options.policy))
+    return fmt::format("this run has {} ranks, policy {}", ranks, to_string(options.policy));
+  return "";
+}
+
+// Each rank's part of a partitioned .csr written for this run, as written. Collective.
+DistributedGraph load_parts(const std::string& graph, const graph::PartitionedCsrHeader& header,
+                            const DistributedLoadOptions& options, const Collective& collective) {
+  return agreeing_on_failure(collective, "loading", [&](const Collective& aware) {
+    Steps step(options);
+    Timer timer;
+    graph::CsrPart part = graph::read_partitioned_part(graph, static_cast<std::uint32_t>(aware.rank),
+                                                       options.load.read.verify_checksum, options.with_in_edges);
+    const double load_seconds = aware.max(timer.lap());
+    step("local graph");
+    const PartitionPlan plan(options.policy, header.bounds);
+    DistributedGraph out = finish(LocalGraph(plan, aware.rank, std::move(part), options.with_in_edges),
+                                  header.num_edges, header.weight_type, header.largest_out_degree, timer, aware, false);
+    out.load_seconds = load_seconds;
+    out.note = fmt::format("each rank took its part of {} as written (partitioned for {} ranks, policy {})", graph,
+                           header.parts, header.policy);
+    return out;
+  });
+}
+
+std::optional<graph::PartitionedCsrHeader> partitioned_header(const std::string& graph,
+                                                              const DistributedLoadOptions& options,
+                                                              const Collective& collective) {
+  if (options.load.memory || graph::is_generator_spec(graph)) return std::nullopt;
+  try {
+    if (graph::format_from_path(graph) != graph::Format::csr) return std::nullopt;
+  } catch (const InputError&) {
+    return std::nullopt;  // reading the part says so, on every rank alike
+  }
+  if (!graph::is_partitioned_csr(graph)) return std::nullopt;
+  graph::PartitionedCsrHeader header;
+  agreed(collective, [&] { header = graph::read_partitioned_header(graph); });
+  return header;
+}
+
 }  // namespace
 
 graph::EdgeList read_part(const std::string& graph, const graph::LoadOptions& options, const Collective& collective) {
@@ -279,7 +327,15 @@ graph::EdgeList read_part(const std::string& graph, const graph::LoadOptions& op
 DistributedGraph load_distributed(const std::string& graph, const DistributedLoadOptions& options,
                                   const Collective& collective) {
   Timer timer;
-  if (by_rows(graph, options)) {
+  std::string note;
+  if (const auto header = partitioned_header(graph, options, collective)) {
+    const std::string why = mismatch(*header, options, collective.ranks);
+    if (why.empty()) return load_parts(graph, *header, options, collective);
+    note = fmt::format(
+        "{} is partitioned for {} ranks, policy {}, and {}: its parts were read as edges and "
+        "partitioned again",
+        graph, header->parts, header->policy, why);
+  } else if (by_rows(graph, options)) {
     graph::LoadOptions load = options.load;
     load.read.csr_rows = true;
     graph::EdgeSlice slice = read_slice(graph, load, collective);
@@ -301,6 +357,7 @@ DistributedGraph load_distributed(const std::string& graph, const DistributedLoa
   const double load_seconds = collective.max(timer.lap());
   DistributedGraph out = build_distributed(std::move(mine), options, collective);
   out.load_seconds = load_seconds;
+  out.note = std::move(note);
   return out;
 }
 

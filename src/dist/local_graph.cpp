@@ -239,6 +239,35 @@ LocalGraph::LocalGraph(const PartitionPlan& plan, rank_t rank, const graph::CsrR
   if (with_in_edges) in_ = transpose(out_, proxies());
 }
 
+LocalGraph::LocalGraph(const PartitionPlan& plan, rank_t rank, graph::CsrPart part, bool with_in_edges)
+    : LocalGraph(plan, rank) {
+  if (part.first_master != first_master_ || part.masters != masters_ ||
+      part.request_bounds.size() != static_cast<std::size_t>(plan.ranks()) + 1)
+    throw Error(fmt::format("LocalGraph: a part with masters {}..{} for rank {}, which masters {}..{}",
+                            part.first_master, part.first_master + part.masters, rank, first_master_,
+                            first_master_ + masters_));
+  mirror_ids_ = std::move(part.mirror_ids);
+  mirror_locals_.resize(mirror_ids_.size());
+  std::iota(mirror_locals_.begin(), mirror_locals_.end(), masters_);
+  mirror_bounds_.assign(static_cast<std::size_t>(plan_.ranks()) + 1, 0);
+  for (vertex_t g : mirror_ids_) ++mirror_bounds_[static_cast<std::size_t>(plan_.master_of(g)) + 1];
+  std::partial_sum(mirror_bounds_.begin(), mirror_bounds_.end(), mirror_bounds_.begin());
+  for (rank_t q = 0; q < plan.ranks(); ++q)
+    masters_on_[q].assign(part.requested.begin() + static_cast<std::ptrdiff_t>(part.request_bounds[q]),
+                          part.requested.begin() + static_cast<std::ptrdiff_t>(part.request_bounds[q + 1]));
+  out_.offsets = std::move(part.offsets);
+  out_.targets = std::move(part.targets);
+  out_.weights = std::move(part.weights);
+  if (!with_in_edges) return;
+  if (part.in_offsets.empty()) {
+    in_ = transpose(out_, proxies());
+    return;
+  }
+  in_.offsets = std::move(part.in_offsets);
+  in_.targets = std::move(part.in_sources);
+  in_.weights = std::move(part.in_weights);
+}
+
 GraphBytes& GraphBytes::operator+=(const GraphBytes& other) {
   csr += other.csr;
   in_edges += other.in_edges;

@@ -46,6 +46,8 @@ Policy parse_policy(std::string_view name) {
 PartitionPlan::PartitionPlan(Policy policy, std::vector<vertex_t> bounds)
     : policy_(policy), bounds_(std::move(bounds)) {
   if (bounds_.size() < 2) throw Error("PartitionPlan: at least one rank is needed");
+  if (bounds_[0] != 0 || !std::is_sorted(bounds_.begin(), bounds_.end()))
+    throw Error("PartitionPlan: master ranges must start at 0 and never decrease");
   grid_rows_ = near_square_rows(ranks());
 }
 

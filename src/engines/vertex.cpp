@@ -97,6 +97,7 @@ harness::EngineRun finish(RankOutcome root, const Loaded& loaded, const RunSpec&
   stats->quality = loaded.graph.quality;
   stats->load_seconds = loaded.graph.load_seconds;
   stats->partition_seconds = loaded.graph.partition_seconds;
+  stats->partition_note = loaded.graph.note;
   stats->bytes = loaded.graph.bytes;
   stats->edges = loaded.graph.loaded_edges;
   stats->peak_resident_bytes = peak_resident;
@@ -278,6 +279,7 @@ nlohmann::json VertexStats::to_json() const {
                          {"load_seconds", load_seconds},
                          {"partition_seconds", partition_seconds}};
   json["memory"] = memory_json(*this);
+  if (!partition_note.empty()) json["partition_note"] = partition_note;
   json["channel"] = channel;
   if (channel == "lci") json["progress_thread"] = progress_thread;
   return json;
@@ -293,6 +295,7 @@ std::string VertexStats::describe(bool verbose) const {
       run.compute_seconds, run.sync_seconds, run.messages, run.bytes, run.buffer_bytes_peak, run.setup_seconds,
       quality.replication, quality.edge_imbalance);
   if (!verbose) return text;
+  if (!partition_note.empty()) text += fmt::format("            {}\n", partition_note);
   text += fmt::format(
       "Memory:     peak {} resident over all ranks ({:.1f} bytes per edge); per edge: CSR {:.2f}, in-edges {:.2f}, "
       "proxies {:.2f}, maps {:.2f}, buffers {:.2f} (busiest rank)\n",

@@ -116,6 +116,61 @@ TEST(Cli, GenerateInfoAndConvertAgree) {
   EXPECT_EQ(body(from_csr.output), body(from_el.output));
 }
 
+// Partitioned .csr files (issue 16): a run at the file's ranks and policy takes its parts as
+// written and writes the values a run on the plain file writes; info says what the file is for.
+TEST(Cli, PartitionedCsrRunsEqualPlainOnes) {
+  const fs::path dir = scratch("partitioned");
+  const std::string plain = (dir / "plain.csr").string(), part = (dir / "part.csr").string();
+  ASSERT_EQ(courier("convert kron:9 --weights -o " + plain).status, 0);
+  for (const char* algorithm : {"bfs", "sssp", "cc"}) {
+    const std::string expected = (dir / "expected.txt").string(), got = (dir / "got.txt").string();
+    ASSERT_EQ(
+        courier(std::string("run ") + algorithm + " --engine seq --graph " + plain + " --output " + expected).status,
+        0);
+    for (int ranks = 1; ranks <= 4; ++ranks)
+      for (const char* policy : {"oec", "iec", "cvc", "hash"}) {
+        const std::string where = std::string(algorithm) + " at " + std::to_string(ranks) + " ranks, " + policy;
+        const Outcome converted = courier("convert " + plain + " --partition " + std::to_string(ranks) + " --policy " +
+                                          policy + " -o " + part);
+        ASSERT_EQ(converted.status, 0) << converted.output;
+        const Outcome run = courier(std::string("run ") + algorithm + " --graph " + part + " --ranks " +
+                                    std::to_string(ranks) + " --policy " + policy + " --verify -v --output " + got);
+        EXPECT_EQ(run.status, 0) << where << "\n" << run.output;
+        EXPECT_NE(run.output.find("Verification: PASS"), std::string::npos) << where << "\n" << run.output;
+        EXPECT_NE(run.output.find("took its part of"), std::string::npos) << where << "\n" << run.output;
+        EXPECT_EQ(read_text(got), read_text(expected)) << where;
+      }
+  }
+  const Outcome info = courier("info " + part);
+  EXPECT_NE(info.output.find("Partitioned:        for 4 ranks, policy hash"), std::string::npos) << info.output;
+  const auto body = [](const std::string& text) {  // the graph's facts, without names and times
+    const auto from = text.find("Vertices:"), to = text.find("Time:");
+    return text.substr(from, to - from);
+  };
+  EXPECT_EQ(body(info.output), body(courier("info " + plain).output));
+  // Written for another run: partitioned again, said in -v, the same values.
+  const Outcome other = courier("run cc --graph " + part + " --ranks 2 --policy hash -v --verify");
+  EXPECT_NE(other.output.find("partitioned for 4 ranks, policy hash, and this run has 2 ranks, policy hash"),
+            std::string::npos)
+      << other.output;
+  EXPECT_NE(other.output.find("Verification: PASS"), std::string::npos) << other.output;
+}
+
+TEST(Cli, PartitionedCsrOptionsAreChecked) {
+  const fs::path dir = scratch("partitioned_options");
+  const std::string el = (dir / "g.el").string(), csr = (dir / "g.csr").string();
+  const Outcome not_csr = courier("convert kron:6 --partition 2 -o " + el);
+  EXPECT_NE(not_csr.status, 0);
+  EXPECT_NE(not_csr.output.find("--partition writes a partitioned .csr"), std::string::npos) << not_csr.output;
+  EXPECT_FALSE(fs::exists(el));
+  const Outcome alone = courier("convert kron:6 --policy cvc -o " + csr);
+  EXPECT_NE(alone.status, 0);
+  EXPECT_NE(alone.output.find("add --partition N"), std::string::npos) << alone.output;
+  EXPECT_NE(courier("convert kron:6 --partition 2 --policy nope -o " + csr).status, 0);
+  EXPECT_NE(courier("convert kron:6 --partition 0 -o " + csr).status, 0);
+  EXPECT_FALSE(fs::exists(csr));
+}
+
 TEST(Cli, GeneratesPathsAndGridsAndRunsOnTheirSpecs) {
   const fs::path dir = scratch("lattice");
   const std::string grid = (dir / "g.el").string();

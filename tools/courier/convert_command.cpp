@@ -1,11 +1,12 @@
 // courier convert IN -o OUT [--output-format galois|dimacs] [--symmetrize] [--drop-self-loops] [--dedupe] [--base 0|1]
-//                 [--compact-ids [--id-map FILE]]
+//                 [--compact-ids [--id-map FILE]] [--partition N [--policy P]]
 #include <fmt/format.h>
 
 #include "commands.hpp"
 #include "courier/core/atomic_file.hpp"
 #include "courier/core/error.hpp"
 #include "courier/core/timer.hpp"
+#include "courier/dist/partitioned_file.hpp"
 #include "courier/graph/transform.hpp"
 #include "graph_options.hpp"
 #include "progress_options.hpp"
@@ -40,6 +41,8 @@ void add_convert_command(CLI::App& app) {
     graph::WriteOptions write;
     bool compact_ids = false;
     std::string id_map;
+    int partition = 0;  // ranks of a partitioned .csr; 0: a plain one
+    std::string policy = "oec";
   };
   auto options = std::make_shared<Options>();
   auto* command = app.add_subcommand(
@@ -50,7 +53,8 @@ void add_convert_command(CLI::App& app) {
       "Output .gr is DIMACS unless --output-format galois.\n"
       "Example: courier convert wiki-Vote.txt -o wiki-Vote.csr --symmetrize --dedupe\n"
       "         courier convert cnr-2000.graph -o cnr-2000.csr\n"
-      "         courier convert road.csr -o road.gr --output-format galois");
+      "         courier convert road.csr -o road.gr --output-format galois\n"
+      "         courier convert kron20.csr -o kron20-2oec.csr --partition 2 --policy oec");
   command->add_option("input", options->input, "Input graph file or generator spec (kron:16)")->required();
   command->add_option("-o,--output", options->output, "Output file")->required();
   add_graph_options(*command, options->load);
@@ -78,10 +82,25 @@ void add_convert_command(CLI::App& app) {
   command->add_flag("--compact-ids", options->compact_ids,
                     "Renumber the ids that edges use as 0..k-1, in order (for ids scattered over a huge range)");
   command->add_option("--id-map", options->id_map, "With --compact-ids: write each new id's original id, one a line");
+  command
+      ->add_option("--partition", options->partition,
+                   "Write a partitioned .csr for runs at N ranks (the vertex and dsl engines): each rank of such a "
+                   "run takes its part as written and skips partitioning; other runs read it as a plain .csr")
+      ->check(CLI::Range(1, 1024));
+  command->add_option("--policy", options->policy, "With --partition: the partition policy (oec, iec, cvc, hash)")
+      ->check(CLI::IsMember({"oec", "iec", "cvc", "hash"}))
+      ->capture_default_str();
   command->callback([options, command] {
     if (!options->id_map.empty() && !options->compact_ids)
       throw InputError("--id-map lists the ids --compact-ids renumbered: add --compact-ids, or drop --id-map");
     check_graph_options(*command, options->input);
+    if (command->count("--policy") && !options->partition)
+      throw InputError("--policy says how --partition cuts the graph: add --partition N, or drop --policy");
+    if (options->partition && graph::format_from_path(options->output) != graph::Format::csr)
+      throw InputError(
+          fmt::format("--partition writes a partitioned .csr, and {} is not .csr: name the output "
+                      "OUT.csr",
+                      options->output));
     if (graph::format_from_path(options->output) != graph::Format::dimacs && options->write.format)
       throw InputError(
           fmt::format("--output-format is for .gr outputs (DIMACS or Galois), and {} says its format by "
@@ -100,11 +119,21 @@ void add_convert_command(CLI::App& app) {
       original_ids = std::move(compacted.original_id);
     }
     const double read_seconds = timer.lap();
-    save_graph(options->output, edges, options->write);
+    if (options->partition) {
+      announce("writing", options->output);
+      dist::write_partitioned(options->output, edges, dist::parse_policy(options->policy),
+                              static_cast<rank_t>(options->partition));
+    } else {
+      save_graph(options->output, edges, options->write);
+    }
     if (!options->id_map.empty()) write_id_map(options->id_map, original_ids);  // only once the graph is written
     if (!quiet())
-      fmt::print("Converted {} ({} vertices, {} edges, read in {:.3f} s) to {} in {:.3f} s\n", options->input,
-                 edges.num_vertices, edges.edges.size(), read_seconds, options->output, timer.lap());
+      fmt::print("Converted {} ({} vertices, {} edges, read in {:.3f} s) to {}{} in {:.3f} s\n", options->input,
+                 edges.num_vertices, edges.edges.size(), read_seconds, options->output,
+                 options->partition
+                     ? fmt::format(" (partitioned for {} ranks, policy {})", options->partition, options->policy)
+                     : "",
+                 timer.lap());
   });
 }
 

@@ -3,6 +3,7 @@
 
 #include "commands.hpp"
 #include "courier/core/timer.hpp"
+#include "courier/graph/partitioned_csr.hpp"
 #include "courier/graph/stats.hpp"
 #include "graph_options.hpp"
 #include "progress_options.hpp"
@@ -33,6 +34,11 @@ void add_info_command(CLI::App& app) {
     else
       fmt::print("Format:             {} ({})\n", graph::to_string(graph::format_of_file(options->graph)),
                  graph::describe(graph::format_of_file(options->graph)));
+    if (!graph::is_generator_spec(options->graph) && graph::is_partitioned_csr(options->graph)) {
+      const graph::PartitionedCsrHeader header = graph::read_partitioned_header(options->graph);
+      fmt::print("Partitioned:        for {} ranks, policy {} (runs with these take their parts as written)\n",
+                 header.parts, header.policy);
+    }
     fmt::print("Vertices:           {}\n", s.vertices);
     fmt::print("Edges:              {}\n", s.edges);
     fmt::print("Weights:            {}\n", graph::to_string(s.weights));

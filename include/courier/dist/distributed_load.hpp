@@ -39,6 +39,9 @@ struct DistributedGraph {
   GraphBytes bytes;              // every rank's partition's, summed
   double load_seconds = 0;       // reading the parts (max over ranks)
   double partition_seconds = 0;  // transforms, degrees, plan, shuffle, LocalGraph (max over ranks)
+  // How a partitioned .csr file was used: its parts taken as written, or why it was partitioned
+  // again (another rank count or policy, transforms); empty for other inputs. For --verbose.
+  std::string note;
 };
 
 // Thrown on every rank, with the same message, when any rank could not read its part or failed
@@ -54,7 +57,10 @@ class LoadError : public InputError {
 // Collective: what load_distributed and the mailbox engine read.
 graph::EdgeList read_part(const std::string& graph, const graph::LoadOptions& load, const Collective& collective);
 
-// GRAPH (a file or a generator spec) read in parts and partitioned. Collective.
+// GRAPH (a file or a generator spec) read in parts and partitioned. Collective. A partitioned .csr
+// file written for this run's rank count and policy, read without transforms, is not partitioned:
+// each rank takes its own part as written; any other run reads its parts back as edges and
+// partitions them as usual (a file written for one run stays usable by every other).
 DistributedGraph load_distributed(const std::string& graph, const DistributedLoadOptions& options,
                                   const Collective& collective);
 

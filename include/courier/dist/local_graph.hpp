@@ -14,6 +14,7 @@
 #include "courier/dist/partition_plan.hpp"
 #include "courier/graph/csr_rows.hpp"
 #include "courier/graph/edge_list.hpp"
+#include "courier/graph/partitioned_csr.hpp"
 
 namespace courier::dist {
 
@@ -65,6 +66,11 @@ class LocalGraph {
   // The same from a .csr file's rows (graph/csr_rows.hpp) that all belong to this rank (one rank,
   // or a file written partitioned), read in windows whose pages are released once read.
   LocalGraph(const PartitionPlan& plan, rank_t rank, const graph::CsrRows& rows, bool with_in_edges);
+  // Part `rank` of a partitioned .csr file (graph/partitioned_csr.hpp) written with this plan, as
+  // written: its rows (and in-edges, if read), mirrors and the masters each peer mirrors are taken
+  // over, nothing is built (connect_mirrors is not needed; in-edges not read are transposed).
+  // Throws Error if the part's masters are not the plan's.
+  LocalGraph(const PartitionPlan& plan, rank_t rank, graph::CsrPart part, bool with_in_edges);
 
   const PartitionPlan& plan() const { return plan_; }
   rank_t rank() const { return rank_; }
@@ -77,6 +83,7 @@ class LocalGraph {
   bool is_master(local_t v) const { return v < masters_; }
   vertex_t global_id(local_t v) const { return is_master(v) ? first_master_ + v : mirror_ids_[v - masters_]; }
   std::optional<local_t> local_id(vertex_t global) const;
+  std::span<const vertex_t> mirror_ids() const { return mirror_ids_; }  // global ids, ascending
   rank_t owner(local_t v) const { return is_master(v) ? rank_ : plan_.master_of(global_id(v)); }
 
   edge_t edges() const { return out_.targets.size(); }

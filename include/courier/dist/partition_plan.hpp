@@ -34,6 +34,9 @@ class PartitionPlan {
   PartitionPlan(Policy policy, rank_t ranks, std::span<const edge_t> degree);
   // Equal vertex ranges, for when degrees are not known.
   PartitionPlan(Policy policy, rank_t ranks, vertex_t vertices);
+  // Rank r masters [bounds[r], bounds[r+1]) (a plan written down: a partitioned .csr's). Throws
+  // Error unless the bounds start at 0 and never decrease.
+  PartitionPlan(Policy policy, std::vector<vertex_t> bounds);
 
   Policy policy() const { return policy_; }
   rank_t ranks() const { return static_cast<rank_t>(bounds_.size() - 1); }
@@ -43,14 +46,13 @@ class PartitionPlan {
   vertex_t masters_begin(rank_t r) const { return bounds_[r]; }
   vertex_t masters_end(rank_t r) const { return bounds_[r + 1]; }
   rank_t edge_owner(vertex_t src, vertex_t dst) const;
+  std::span<const vertex_t> bounds() const { return bounds_; }
 
   // The rank grid of cvc: rows x columns = ranks, rows <= columns, as square as possible.
   rank_t grid_rows() const { return grid_rows_; }
   rank_t grid_columns() const { return ranks() / grid_rows_; }
 
  private:
-  PartitionPlan(Policy policy, std::vector<vertex_t> bounds);
-
   Policy policy_;
   std::vector<vertex_t> bounds_;  // ranks + 1 entries: rank r masters [bounds_[r], bounds_[r+1])
   rank_t grid_rows_ = 1;

@@ -29,6 +29,7 @@ struct VertexStats : harness::EngineStats {
   dist::PartitionQuality quality;
   double load_seconds = 0;
   double partition_seconds = 0;
+  std::string partition_note;  // how a partitioned .csr was used (dist::DistributedGraph::note)
   // Memory: the partitions' structures (summed over ranks), the edges they are counted per (the
   // graph's, as loaded), and the run's peak resident memory summed over ranks (the process's, when
   // the ranks are its threads), taken before --verify loads the whole graph.

@@ -3,15 +3,17 @@
 // and the Csr borrows its arrays from the mapping: loading costs the checksum pass, not a copy.
 #include <algorithm>
 #include <bit>
+#include <cstring>
 #include <memory>
 #include <span>
-#include <cstring>
 #include <thread>
 #include <vector>
 
+#include "block_hash.hpp"
 #include "courier/core/atomic_file.hpp"
 #include "courier/core/hash.hpp"
 #include "courier/core/progress.hpp"
+#include "courier/graph/partitioned_csr.hpp"
 #include "formats.hpp"
 #include "numbers.hpp"
 
@@ -36,23 +38,6 @@ struct Header {
 static_assert(sizeof(Header) == 64);
 
 std::uint64_t padded8(std::uint64_t bytes) { return (bytes + 7) / 8 * 8; }
-
-// The checksum hashes each array as independent 16 MiB blocks, combined in order: big arrays hash
-// on all cores, the value stays the same whatever the thread count, and parts of a file can hash
-// their own blocks and combine them later (read_csr_part).
-constexpr std::uint64_t kBlock = 16u << 20;
-
-std::uint64_t block_count(std::uint64_t size) { return (size + kBlock - 1) / kBlock; }
-
-std::uint64_t hash_block(const void* data, std::uint64_t size, std::uint64_t seed, std::uint64_t b) {
-  return hash_bytes(static_cast<const char*>(data) + b * kBlock, std::min(kBlock, size - b * kBlock), seed + b);
-}
-
-std::uint64_t combine_blocks(std::uint64_t size, std::uint64_t seed, std::span<const std::uint64_t> hashes) {
-  std::uint64_t h = hash_combine(seed, size);
-  for (std::uint64_t block_hash : hashes) h = hash_combine(h, block_hash);
-  return h;
-}
 
 std::uint64_t hash_array(const void* data, std::uint64_t size, std::uint64_t seed, Progress& progress) {
   const std::uint64_t blocks = block_count(size);
@@ -234,6 +219,8 @@ Mapped map_csr(const std::string& path, const ReadOptions& options, bool scan_ta
 }  // namespace
 
 Csr read_csr_file(const std::string& path, const ReadOptions& options) {
+  if (is_partitioned_csr(path))  // every part's edges, back in global ids
+    return build_csr(read_partitioned_edges(path, 0, read_partitioned_header(path).parts, options.verify_checksum));
   const Mapped mapped = map_csr(path, options);
   const std::uint64_t n = mapped.header.num_vertices, m = mapped.header.num_edges;
   const WeightType type = mapped.type;
@@ -251,7 +238,28 @@ Csr read_csr_file(const std::string& path, const ReadOptions& options) {
 
 namespace courier::graph::io {
 
+namespace {
+
+// Part p of P of a partitioned file (at other rank counts than its own, and for other engines):
+// the file's parts [N * p / P, N * (p + 1) / P) as edges in global ids, each part checked alone.
+EdgeSlice read_partitioned_slice(const std::string& path, const ReadOptions& options, std::uint64_t part,
+                                 std::uint64_t parts) {
+  const PartitionedCsrHeader header = read_partitioned_header(path);
+  const std::uint64_t n = header.parts;
+  EdgeSlice slice;
+  slice.edges = read_partitioned_edges(path, static_cast<std::uint32_t>(n * part / parts),
+                                       static_cast<std::uint32_t>(n * (part + 1) / parts), options.verify_checksum);
+  slice.facts.records = slice.edges.edges.size();
+  slice.facts.vertices = header.num_vertices;
+  slice.declared_vertices = header.num_vertices;
+  slice.declared_records = header.num_edges;
+  return slice;
+}
+
+}  // namespace
+
 EdgeSlice read_csr_part(const std::string& path, const ReadOptions& options, std::uint64_t part, std::uint64_t parts) {
+  if (is_partitioned_csr(path)) return read_partitioned_slice(path, options, part, parts);
   ReadOptions structural = options;
   structural.verify_checksum = false;  // each part hashes its own blocks below; finish_slice checks them together
   const Mapped mapped = map_csr(path, structural, false);
