@@ -74,7 +74,8 @@ class Mailbox {
  public:
   using Receive = std::conditional_t<std::is_void_v<Callback>, std::function<void(Mailbox&, const Message&)>, Callback>;
 
-  // Creates an endpoint on `runtime`: build mailboxes in the same order on every rank.
+  // Creates an endpoint on `runtime`: build mailboxes in the same order on every rank. Threads:
+  // one thread builds it; the threads that use it start afterwards.
   Mailbox(comm::Runtime& runtime, Receive receive, const Config& config = {})
       : receive_(std::move(receive)),
         untyped_(runtime, config, Codec::fixed_bytes, &Mailbox::deliver, &Mailbox::deliver_run, this) {
@@ -89,9 +90,10 @@ class Mailbox {
   Mailbox(const Mailbox&) = delete;
   Mailbox& operator=(const Mailbox&) = delete;
 
-  // One compute thread's use of a mailbox (T = Config::threads). Thread t's object is used by
-  // thread t only; with T = 1 it is the Mailbox itself. Not to be used from callbacks (they get
-  // the Mailbox).
+  // One compute thread's use of a mailbox (T = Config::threads). Threads: thread t's object is
+  // used by one thread at a time (thread t); the T objects by T threads at once. Never from a
+  // callback (callbacks send through the Mailbox they are given). With T = 1 it forwards to the
+  // Mailbox itself.
   class Thread {
    public:
     Thread(Mailbox& box, unsigned index) : box_(box), index_(index), stage_(box.ranks(), Codec::fixed_bytes) {}
@@ -100,7 +102,8 @@ class Mailbox {
 
     unsigned index() const { return index_; }
     // As Mailbox::async_send: buffered in this thread's own buffers, handed to the rank's once
-    // they hold their share of the capacity (callbacks may then run on this thread).
+    // they hold their share of the capacity (callbacks may then run on this thread, one at a
+    // time with the other threads').
     void async_send(rank_t dest, const Message& message) {
       if (!box_.shared_) return box_.async_send(dest, message);
       if (static_cast<std::uint32_t>(dest) >= static_cast<std::uint32_t>(box_.ranks()))
@@ -109,7 +112,8 @@ class Mailbox {
       stage_.add(dest, payload.data(), payload.size());
       if (stage_.bytes() >= box_.stage_limit_) hand_over(false);
     }
-    // As Mailbox::async_bcast; this thread's buffered sends are handed over first.
+    // As Mailbox::async_bcast; this thread's buffered sends are handed over first (callbacks may
+    // run on this thread).
     void async_bcast(const Message& message) {
       if (!box_.shared_) return box_.async_bcast(message);
       const auto payload = codec_.encode(message);
@@ -118,19 +122,23 @@ class Mailbox {
         untyped.bcast(payload.data(), payload.size());
       });
     }
-    // As Mailbox::test_empty, for this thread: call it when this thread has no work of its own.
-    // True once every thread of every rank is done with the epoch (then once on each thread).
+    // As Mailbox::test_empty, for this thread: call it when this thread has no work of its own
+    // (work callbacks gave it included). True once every thread of every rank is done with the
+    // epoch, then once on each thread. Runs callbacks on this thread; throws Cancelled on every
+    // thread when the epoch ended cancelled.
     bool test_empty() {
       if (!box_.shared_) return box_.test_empty();
       hand_over(true);
       return box_.shared_->test_empty(index_);
     }
-    // As Mailbox::wait_empty; every thread of every rank calls it.
+    // As Mailbox::wait_empty: every thread of every rank calls it in every epoch, and each
+    // returns once all are done (callbacks run on whichever is inside).
     void wait_empty() {
       if (!box_.shared_) return box_.wait_empty();
       Backoff backoff;
       while (!test_empty()) backoff.pause();
     }
+    // As Mailbox::stopping; never waits for the rank's lock (an answer a moment old will do).
     bool stopping() { return box_.shared_ ? box_.shared_->stopping() : box_.stopping(); }
 
    private:
@@ -149,20 +157,23 @@ class Mailbox {
     detail::Stage stage_;
   };
 
-  // Thread t's handle, t < Config::threads.
+  // Thread t's handle, t < Config::threads. Threads: any thread, at any time (the handles live
+  // as long as the mailbox).
   Thread& thread(unsigned t) { return *threads_.at(t); }
   unsigned threads() const { return static_cast<unsigned>(threads_.size()); }
-  // Inside a callback: the thread running it (0 when T = 1).
+  // Inside a callback: the index of the thread running it (0 when T = 1). Elsewhere meaningless.
   unsigned callback_thread() const { return shared_ ? shared_->holder() : 0; }
 
-  // Runs the receive callback on `message` at rank `dest` (this rank included), once.
+  // Runs the receive callback on `message` at rank `dest` (this rank included), once. Threads:
+  // T = 1, one thread at a time; T > 1, only from callbacks (threads use thread(t)).
   void async_send(rank_t dest, const Message& message) {
     if (shared_ && !shared_->held_here()) [[unlikely]]
       outside_callback("async_send");
     const auto payload = codec_.encode(message);
     untyped_.template send<Codec::fixed_bytes>(dest, payload.data(), payload.size());
   }
-  // Runs the receive callback on `message` at every rank, this one included, once each.
+  // Runs the receive callback on `message` at every rank, this one included, once each. Threads:
+  // as async_send.
   void async_bcast(const Message& message) {
     if (shared_ && !shared_->held_here()) [[unlikely]]
       outside_callback("async_bcast");
@@ -174,34 +185,42 @@ class Mailbox {
   // anywhere, including messages sent by callbacks. The mailbox may be used again afterwards.
   // Throws Cancelled on every rank at the end of the same epoch when the run was asked to stop
   // (courier/core/cancel.hpp): from the request on, callbacks are skipped so that work drains.
+  // Threads: T = 1 only, never from a callback (T > 1: every thread calls thread(t).wait_empty).
   void wait_empty() {
-    if (shared_) outside_callback("wait_empty");
+    if (shared_) use_thread_handles("wait_empty");
     untyped_.wait_empty();
   }
   // The non-blocking form of wait_empty, for programs with their own work queues: call it when
   // this rank has no work of its own; true once wait_empty would return (then, on every rank).
   // A call that ran callbacks does not count this rank as idle, so work they queued (also through
   // messages to this rank) is done before the ranks agree on the end. Throws Cancelled as
-  // wait_empty does.
+  // wait_empty does. Threads: as wait_empty.
   bool test_empty() {
-    if (shared_) outside_callback("test_empty");
+    if (shared_) use_thread_handles("test_empty");
     return untyped_.test_empty();
   }
   // True once the run is being cancelled (on this rank or, as far as it has heard, another):
   // callbacks no longer run, and a program with its own work queue may drop it, so that the next
-  // test_empty or wait_empty comes soon (and throws Cancelled).
+  // test_empty or wait_empty comes soon (and throws Cancelled). Threads: any thread, callbacks
+  // included.
   bool stopping() { return shared_ ? shared_->stopping() : untyped_.stopping(); }
 
   rank_t rank() const { return untyped_.rank(); }
   rank_t ranks() const { return untyped_.ranks(); }
   const Topology& topology() const { return untyped_.topology(); }
   const Config& config() const { return untyped_.config(); }
+  // Threads: the accessors above from any thread; local_stats from one thread while no other
+  // uses the mailbox (after the epoch, once the threads are joined).
   Stats local_stats() const { return untyped_.stats(); }
 
  private:
   [[noreturn]] static void outside_callback(const char* method) {
     throw Error(std::string("mailbox: ") + method +
                 " on a mailbox of several threads from outside its callbacks; threads use thread(t)." + method);
+  }
+  [[noreturn]] static void use_thread_handles(const char* method) {
+    throw Error(std::string("mailbox: ") + method + " on a mailbox of several threads; every thread calls thread(t)." +
+                method);
   }
 
   static Config with_capacity(std::size_t capacity_bytes) {
