@@ -202,7 +202,7 @@ TEST(MailboxThreads, ThreadsUseTheirHandlesAndCallbacksTheMailbox) {
         [&](mb::Mailbox<std::uint64_t>& self, std::uint64_t) {
           if (tried) return;
           tried = true;
-          EXPECT_THROW(self.thread(0).wait_empty(), courier::Error);  // a handle inside a callback
+          EXPECT_THROW(self.thread(self.callback_thread()).wait_empty(), courier::Error);  // a handle in a callback
         },
         config);
     EXPECT_THROW(box.async_send(0, 1), courier::Error);  // outside callbacks: thread(t)
