@@ -42,6 +42,11 @@ class Stage {
   void hand_over(Untyped& untyped) {
     for (const rank_t dest : touched_) {
       std::vector<std::byte>& buffer = per_dest_[static_cast<std::size_t>(dest)];
+      if constexpr (N > 0) {
+        untyped.send_run<N>(dest, buffer.data(), buffer.size());
+        buffer.clear();
+        continue;
+      }
       const std::byte* at = buffer.data();
       const std::byte* const end = at + buffer.size();
       while (at < end) {

@@ -63,6 +63,24 @@ class Untyped {
     send_counted<N>(dest, payload, bytes);
   }
 
+  // bytes / N payloads of N bytes each, back to back, for `dest` (a thread's staged records, see
+  // stage.hpp): appended with one copy when `dest` is its own next hop.
+  template <std::size_t N>
+  void send_run(rank_t dest, const std::byte* data, std::size_t bytes) {
+    static_assert(N > 0);
+    if (static_cast<std::uint32_t>(dest) >= ranks_) bad_destination(dest);
+    const auto d = static_cast<std::size_t>(dest);
+    if (next_hop_[d] != dest || busy_) {
+      for (std::size_t at = 0; at < bytes; at += N) send<N>(dest, data + at, N);
+      return;
+    }
+    if (!listed_[d]) list(dest);
+    settle(dest);
+    std::memcpy(direct_[d].extend(bytes), data, bytes);
+    buffered_ += bytes;
+    exchange_if_full();
+  }
+
   void bcast(const std::byte* payload, std::size_t bytes);
   // Throws InputError: `dest` is not a rank.
   [[noreturn]] void bad_destination(rank_t dest) const;
