@@ -96,7 +96,9 @@ class Mailbox {
   // Mailbox itself.
   class Thread {
    public:
-    Thread(Mailbox& box, unsigned index) : box_(box), index_(index), stage_(box.ranks(), Codec::fixed_bytes) {}
+    // Its buffers exist only when T > 1 (T = 1 forwards to the Mailbox).
+    Thread(Mailbox& box, unsigned index)
+        : box_(box), index_(index), stage_(box.shared_ ? box.ranks() : 0, Codec::fixed_bytes) {}
     Thread(const Thread&) = delete;
     Thread& operator=(const Thread&) = delete;
 
