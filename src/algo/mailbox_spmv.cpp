@@ -3,12 +3,13 @@
 #include <optional>
 #include <string>
 
-#include "courier/mailbox/round_robin.hpp"
 #include "courier/algo/mailbox_shuffle.hpp"
 #include "courier/core/error.hpp"
 #include "courier/core/timer.hpp"
 #include "courier/mailbox/mailbox.hpp"
+#include "courier/mailbox/round_robin.hpp"
 #include "mailbox_slots.hpp"
+#include "mailbox_threads.hpp"
 
 namespace courier::algo {
 
@@ -111,6 +112,7 @@ MailboxMatrix::MailboxMatrix(comm::Runtime& runtime, std::span<const graph::Edge
   Timer timer;
   mailbox::Config setup = options.mailbox;
   setup.echo_config = false;
+  setup.threads = 1;  // the set-up runs on the rank's own thread
   // Every mailbox of the run exists before the first collective step (see mailbox_shuffle.hpp).
   MailboxShuffle<Nonzero> shuffle(runtime, setup);
   state_ = std::make_unique<State>(runtime, options.mailbox);
@@ -157,35 +159,56 @@ std::vector<double> MailboxMatrix::multiply(std::span<const double> my_x) {
   std::fill(s.y.begin(), s.y.end(), 0.0);
   std::fill(s.owner_sum.begin(), s.owner_sum.end(), 0.0);
   const bool any_delegates = s.delegates.size() > 0;  // the same on every rank
-
-  // 1. Every rank gets a copy of x at each delegate.
-  if (any_delegates) {
-    for (std::uint32_t i = 0; i < s.delegates.size(); ++i)
-      if (own.mine(s.delegates.id(i))) s.box.async_bcast(Entry::make(Entry::delegate_x, i, my_x[own.local(s.delegates.id(i))]));
-    s.box.wait_empty();
-  }
-  // 2. Algorithm 2: each kept nonzero times x, added here or sent to the row's owner.
-  for (const Stored& a : s.stored) {
-    const double product = a.weight * s.x[a.col_slot];
-    if ((a.row_target & remote_bit) != 0) {
-      const vertex_t row = a.row_target & ~remote_bit;
-      s.box.async_send(own.owner(row), Entry::make(Entry::product, row, product));
-    } else {
-      s.y[a.row_target] += product;
+  // With several threads, each adds its own products into a y of its own (the callbacks add the
+  // other ranks' into s.y meanwhile), summed into s.y once the products' epoch is over.
+  const unsigned threads = s.box.threads();
+  std::vector<std::vector<double>> partial(threads > 1 ? threads : 0);
+  detail::on_threads(threads, [&](unsigned t) {
+    auto& mine = s.box.thread(t);
+    // 1. Every rank gets a copy of x at each delegate.
+    if (any_delegates) {
+      if (t == 0)
+        for (std::uint32_t i = 0; i < s.delegates.size(); ++i)
+          if (own.mine(s.delegates.id(i)))
+            mine.async_bcast(Entry::make(Entry::delegate_x, i, my_x[own.local(s.delegates.id(i))]));
+      mine.wait_empty();
     }
-  }
-  s.box.wait_empty();
-  // 3. The all-reduce of the delegates' partial sums: to the owner, summed, broadcast back.
-  if (any_delegates) {
-    for (std::uint32_t i = 0; i < s.delegates.size(); ++i) {
-      const double partial = s.y[slots.of_delegate(i)];
-      if (partial != 0.0) s.box.async_send(own.owner(s.delegates.id(i)), Entry::make(Entry::delegate_partial, i, partial));
+    // 2. Algorithm 2: each kept nonzero times x, added here or sent to the row's owner; thread t
+    // takes the nonzeros [n t / T, n (t + 1) / T).
+    double* y = s.y.data();
+    if (threads > 1) {
+      partial[t].assign(s.y.size(), 0.0);
+      y = partial[t].data();
     }
-    s.box.wait_empty();
-    for (std::uint32_t i = 0; i < s.delegates.size(); ++i)
-      if (own.mine(s.delegates.id(i))) s.box.async_bcast(Entry::make(Entry::delegate_total, i, s.owner_sum[i]));
-    s.box.wait_empty();
-  }
+    const std::size_t n = s.stored.size();
+    for (std::size_t k = n * t / threads; k < n * (t + 1) / threads; ++k) {
+      const Stored& a = s.stored[k];
+      const double product = a.weight * s.x[a.col_slot];
+      if ((a.row_target & remote_bit) != 0) {
+        const vertex_t row = a.row_target & ~remote_bit;
+        mine.async_send(own.owner(row), Entry::make(Entry::product, row, product));
+      } else {
+        y[a.row_target] += product;
+      }
+    }
+    mine.wait_empty();  // every thread's products are in: its partial is final
+    if (t == 0)
+      for (const std::vector<double>& p : partial)
+        for (std::size_t i = 0; i < p.size(); ++i) s.y[i] += p[i];
+    // 3. The all-reduce of the delegates' partial sums: to the owner, summed, broadcast back.
+    if (any_delegates) {
+      if (t == 0)
+        for (std::uint32_t i = 0; i < s.delegates.size(); ++i) {
+          const double sum = s.y[slots.of_delegate(i)];
+          if (sum != 0.0) mine.async_send(own.owner(s.delegates.id(i)), Entry::make(Entry::delegate_partial, i, sum));
+        }
+      mine.wait_empty();
+      if (t == 0)
+        for (std::uint32_t i = 0; i < s.delegates.size(); ++i)
+          if (own.mine(s.delegates.id(i))) mine.async_bcast(Entry::make(Entry::delegate_total, i, s.owner_sum[i]));
+      mine.wait_empty();
+    }
+  });
   return slots.owned_values(s.y);
 }
 

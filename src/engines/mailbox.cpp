@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <optional>
 #include <type_traits>
 #include <variant>
 
@@ -39,6 +40,9 @@ std::optional<std::uint64_t> delegate_threshold(const std::string& text) {
   return degree;
 }
 
+// --mailbox-input: as-read (the default, paper 001's) or owner-placed.
+bool owner_placed(const RunSpec& spec) { return spec.options.text("mailbox-input") == "owner-placed"; }
+
 // --layout, or empty: the nodes the transport reports.
 std::string layout_of(const RunSpec& spec) { return spec.options.has("layout") ? spec.options.text("layout") : ""; }
 
@@ -49,6 +53,7 @@ mailbox::Config mailbox_config(const RunSpec& spec) {
   const std::string layout = layout_of(spec);
   if (!layout.empty()) config.layout = mailbox::parse_layout(layout);
   config.echo_config = spec.verbose;
+  config.threads = spec.threads;
   return config;
 }
 
@@ -73,8 +78,55 @@ struct EdgeShare {
   double load_seconds = 0;      // the slowest rank
 };
 
-// Collective: every rank reads its part; a bad input throws dist::LoadError, the same on every rank.
-EdgeShare read_share(const MailboxKernel& kernel, const RunSpec& spec, const dist::Collective& collective) {
+// --mailbox-input owner-placed: every edge, with its weight, goes to its source's owner (v mod P).
+struct PlacedEdge {
+  graph::Edge edge;
+  double weight;
+};
+
+// Its mailbox exists before the reading's collectives: a rank done reading may send at once
+// (see algo/mailbox_shuffle.hpp).
+class OwnerPlacement {
+ public:
+  OwnerPlacement(comm::Runtime& runtime, const mailbox::Config& config)
+      : box_(
+            runtime, [this](auto&, const PlacedEdge& e) { placed_.push_back(e); }, config) {}
+
+  // Collective: this rank's edges (and weights, if any) become those whose source it owns.
+  void run(EdgeShare& share);
+
+ private:
+  std::vector<PlacedEdge> placed_;
+  mailbox::Mailbox<PlacedEdge> box_;  // last: its callback uses placed_
+};
+
+void OwnerPlacement::run(EdgeShare& share) {
+  const auto P = static_cast<vertex_t>(box_.ranks());
+  for (std::size_t i = 0; i < share.part.edges.size(); ++i) {
+    const graph::Edge& e = share.part.edges[i];
+    box_.async_send(static_cast<rank_t>(e.src % P), PlacedEdge{e, share.weights.empty() ? 1.0 : share.weights[i]});
+  }
+  box_.wait_empty();
+  std::vector<PlacedEdge> placed = std::move(placed_);
+  // Delivered in no particular order: sorted, a run is the same every time.
+  std::sort(placed.begin(), placed.end(), [](const PlacedEdge& a, const PlacedEdge& b) {
+    if (a.edge.src != b.edge.src) return a.edge.src < b.edge.src;
+    return a.edge.dst != b.edge.dst ? a.edge.dst < b.edge.dst : a.weight < b.weight;
+  });
+  const bool weighted = !share.weights.empty();
+  share.part.edges.resize(placed.size());
+  share.weights.resize(weighted ? placed.size() : 0);
+  for (std::size_t i = 0; i < placed.size(); ++i) {
+    share.part.edges[i] = placed[i].edge;
+    if (weighted) share.weights[i] = placed[i].weight;
+  }
+}
+
+// Collective: every rank reads its part (its byte range or generator share, in file order: paper
+// 001's loading), then with `owner_placed` hands every edge to its source's owner. A bad input
+// throws dist::LoadError, the same on every rank.
+EdgeShare read_share(const MailboxKernel& kernel, const RunSpec& spec, const dist::Collective& collective,
+                     OwnerPlacement* owner_placed) {
   Timer timer;
   EdgeShare share;
   share.part = dist::read_part(spec.graph, spec.load, collective);
@@ -82,6 +134,7 @@ EdgeShare read_share(const MailboxKernel& kernel, const RunSpec& spec, const dis
   if (spec.load.symmetrize) share.part = graph::symmetrize(share.part);
   if (spec.load.drop_self_loops) share.part = graph::remove_self_loops(share.part);
   if (kernel.weights) share.weights = weights_as_double(share.part);
+  if (owner_placed != nullptr) owner_placed->run(share);
   share.vertices = share.part.num_vertices;
   share.edges = collective.sum(share.part.edges.size());
   share.load_seconds = collective.max(timer.lap());
@@ -120,10 +173,14 @@ sync::StackSpec plain_stack() {
 
 Gathered run_rank(const MailboxKernel& kernel, sync::Stack& stack, const RunSpec& spec) {
   comm::Runtime& runtime = *stack.runtime();
-  const EdgeShare share = read_share(kernel, spec, stack.collective());
   const mailbox::Config config = mailbox_config(spec);
-  mailbox::Config quiet = config;
+  mailbox::Config quiet = config;  // the engine's own mailboxes: placement and gathers
   quiet.echo_config = false;
+  quiet.threads = 1;
+  // The placement's mailbox exists before the reading's collectives (see algo/mailbox_shuffle.hpp).
+  std::optional<OwnerPlacement> placement;
+  if (owner_placed(spec)) placement.emplace(runtime, quiet);
+  const EdgeShare share = read_share(kernel, spec, stack.collective(), placement ? &*placement : nullptr);
   const MailboxShare mine{runtime,         share.part.edges, share.weights, share.vertices,
                           config,          delegate_threshold(spec.options.text("delegates"))};
   Gathered g;
@@ -189,6 +246,12 @@ class MailboxEngine final : public harness::EngineFor<MailboxKernel> {
          .help = "bytes buffered before an exchange",
          .fallback = std::to_string(mailbox::Config{}.capacity_bytes),
          .check = harness::whole_number("capacity", 1, std::uint64_t{1} << 40)},
+        {.name = "mailbox-input",
+         .help = "as-read: each rank keeps the part of the input it reads (its byte range or generator share, in "
+                 "file order), as paper 001 loads, so the messages cross ranks; owner-placed: every edge is first "
+                 "moved to its source's owner (v mod ranks), so degree's messages stay on their rank",
+         .fallback = "as-read",
+         .choices = {"as-read", "owner-placed"}},
         {.name = "delegates",
          .help = "cc, spmv: auto (degree above 16 x the mean), none, or a degree above which vertices are "
                  "replicated on every rank",
@@ -238,6 +301,8 @@ class MailboxEngine final : public harness::EngineFor<MailboxKernel> {
     stats->layout = layout_of(spec).empty() ? std::string("from the transport") : layout_of(spec);
     stats->topology = root.topology;
     stats->capacity = spec.options.count("capacity");
+    stats->input = spec.options.text("mailbox-input");
+    stats->threads = spec.threads;
     stats->verbose = spec.verbose;
     run.output.values = std::move(root.values);
     run.request.options = spec.options;
@@ -247,8 +312,9 @@ class MailboxEngine final : public harness::EngineFor<MailboxKernel> {
     run.phases = {{"load", "load", root.load_seconds},
                   {"setup", "setup", stats->setup_seconds()},
                   {"total", "all with gathers", total_seconds}};
-    run.description = fmt::format("mailbox engine, {} ranks{}, routing {}, {}, capacity {} B", stats->reports.size(),
-                                  stats->mpi ? " (MPI)" : "", stats->routing, stats->topology, stats->capacity);
+    run.description = fmt::format("mailbox engine, {} ranks{} x {} threads, input {}, routing {}, {}, capacity {} B",
+                                  stats->reports.size(), stats->mpi ? " (MPI)" : "", stats->threads, stats->input,
+                                  stats->routing, stats->topology, stats->capacity);
     run.stats = std::move(stats);
     return run;
   }
@@ -285,6 +351,8 @@ nlohmann::json MailboxStats::to_json() const {
   nlohmann::json json = {
       {"ranks", reports.size()},
       {"mpi", mpi},
+      {"threads", threads},
+      {"input", input},
       {"routing", routing},
       {"layout", layout},
       {"topology", topology},
@@ -316,10 +384,11 @@ std::string MailboxStats::describe(bool detail) const {
       "Mailbox:    {} delivered; records {} to the rank itself + {} to other ranks of its node + {} to other "
       "nodes ({} forwarded); {} B between nodes in {} batches (mean {:.0f} B); {} exchanges; peak buffer {} B on "
       "one rank\n"
-      "Rate:       {:.3f} M messages/s per rank\n",
+      "Rate:       {:.3f} M messages/s per rank ({:.0f} delivered per rank over the slowest rank's {:.6f} s, as "
+      "mailbox_bench --part degree counts)\n",
       m.messages_delivered, m.messages_self, m.messages_local - m.messages_self, m.messages_remote,
       m.messages_forwarded, m.bytes_remote, m.batches_remote, m.average_remote_batch_bytes(), m.exchanges,
-      m.peak_buffered_bytes, rate / 1e6);
+      m.peak_buffered_bytes, rate / 1e6, static_cast<double>(m.messages_delivered) / ranks, slowest);
   if (kernel && kernel->delegates && !reports.empty()) {
     const MailboxReport& first = reports.front();
     text += fmt::format("Delegates:  {} ({})\n", first.delegates,

@@ -515,7 +515,15 @@ bool Untyped::test_empty() {
   return step(progressed);
 }
 
-bool Untyped::step(bool& progressed) {
+bool Untyped::shared_step(bool may_idle, bool& ran_callbacks) {
+  const std::uint64_t delivered = counters_.messages_delivered;
+  bool progressed = false;
+  const bool done = step(progressed, may_idle);
+  ran_callbacks = counters_.messages_delivered != delivered;
+  return done;
+}
+
+bool Untyped::step(bool& progressed, bool may_idle) {
   if (busy_) {
     throw Error(
         "mailbox: test_empty or wait_empty called from a receive callback; call them from the "
@@ -533,7 +541,7 @@ bool Untyped::step(bool& progressed) {
   // (test_empty's callers keep work queues), which it does before it calls again.
   if (counters_.messages_delivered != delivered) {
     progressed = true;
-  } else if (buffered_ == 0 && deferred_.empty() && termination_->on_idle()) {
+  } else if (may_idle && buffered_ == 0 && deferred_.empty() && termination_->on_idle()) {
     progressed = true;
   }
   progress_if_needed();

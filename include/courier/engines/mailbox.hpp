@@ -4,7 +4,10 @@
 // themselves) and keeps per-vertex values round robin (mailbox::RoundRobin); the values and one
 // report per rank are gathered to rank 0 through the mailbox itself. Ranks are threads of this
 // process on the local transport, or the processes of an MPI launcher on the mpi transport.
-// Options: routing, layout, capacity, delegates.
+// Ranks read their input as paper 001 does (--mailbox-input as-read: each its own byte range or
+// generator share, in file order), or owner-placed (every edge first moved to its source's owner).
+// With --threads T each rank's applications run on T compute threads sharing its mailbox
+// (mailbox::Config::threads). Options: routing, layout, capacity, mailbox-input, delegates.
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -62,6 +65,8 @@ struct MailboxStats : harness::EngineStats {
   const MailboxKernel* kernel = nullptr;
   bool mpi = false;
   std::string routing, layout, topology;
+  std::string input;     // --mailbox-input: as-read or owner-placed
+  unsigned threads = 1;  // compute threads per rank
   std::size_t capacity = 0;
   bool verbose = false;
   double setup_seconds() const;  // the slowest rank's

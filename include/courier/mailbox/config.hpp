@@ -23,6 +23,9 @@ struct Config {
   Routing routing = Routing::no_route;
   // Simulated nodes ("--layout 4x2"); without it, the nodes the transport reports.
   std::optional<Layout> layout;
+  // Compute threads that use the mailbox at once, each through Mailbox::thread(t) (paper 001's
+  // section VII: MPI + threads). 1: the rank's one thread uses the Mailbox itself, as in YGM.
+  unsigned threads = 1;
   // Rank 0 prints the configuration in force to stderr when the mailbox is built.
   bool echo_config = false;
 };

@@ -63,10 +63,34 @@ class Untyped {
     send_counted<N>(dest, payload, bytes);
   }
 
+  // bytes / N payloads of N bytes each, back to back, for `dest` (a thread's staged records, see
+  // stage.hpp): appended with one copy when `dest` is its own next hop.
+  template <std::size_t N>
+  void send_run(rank_t dest, const std::byte* data, std::size_t bytes) {
+    static_assert(N > 0);
+    if (static_cast<std::uint32_t>(dest) >= ranks_) bad_destination(dest);
+    const auto d = static_cast<std::size_t>(dest);
+    if (next_hop_[d] != dest || busy_) {
+      for (std::size_t at = 0; at < bytes; at += N) send<N>(dest, data + at, N);
+      return;
+    }
+    if (!listed_[d]) list(dest);
+    settle(dest);
+    std::memcpy(direct_[d].extend(bytes), data, bytes);
+    buffered_ += bytes;
+    exchange_if_full();
+  }
+
   void bcast(const std::byte* payload, std::size_t bytes);
+  // Throws InputError: `dest` is not a rank.
+  [[noreturn]] void bad_destination(rank_t dest) const;
 
   bool test_empty();
   void wait_empty();
+  // One test_empty step of a mailbox that several threads use (SharedUse): may_idle false keeps
+  // this rank from counting as idle (another of its threads is still working); ran_callbacks
+  // says whether the step ran any. Throws Cancelled as test_empty does.
+  bool shared_step(bool may_idle, bool& ran_callbacks);
   bool stopping();
   // A batch whose records do not fit its size: ranks disagree on the message type.
   Stats stats() const;
@@ -164,10 +188,10 @@ class Untyped {
   std::size_t records_in(const BatchBuffer& batch, bool direct) const {
     return direct && fixed_payload_ > 0 ? batch.size() / fixed_payload_ : batch.records();
   }
-  [[noreturn]] void bad_destination(rank_t dest) const;
   void check_payload(std::size_t bytes) const;
   void exchange();
-  bool step(bool& progressed);  // one round of test_empty; true: the epoch is over
+  // One round of test_empty; true: the epoch is over. may_idle false: never counted as idle.
+  bool step(bool& progressed, bool may_idle = true);
   bool flush();                 // true if every batch was handed over
   bool send_hop(rank_t hop);    // false: the transport refused a batch (it stays)
   bool send_batch(rank_t hop, BatchBuffer& batch, comm::tag_t tag);
