@@ -7,8 +7,6 @@
 
 namespace courier::mailbox::detail {
 
-thread_local const SharedUse* SharedUse::holding_ = nullptr;
-
 SharedUse::SharedUse(Untyped& untyped, unsigned threads) : untyped_(untyped), votes_(threads, 0), seen_(threads, 0) {
   if (threads == 0) throw InputError("mailbox: 0 threads; give at least 1");
 }

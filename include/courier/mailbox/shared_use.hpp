@@ -78,7 +78,10 @@ class SharedUse {
   void check_healthy() const;
   void end_epoch(unsigned t, bool cancelled);
 
-  static thread_local const SharedUse* holding_;  // the SharedUse whose lock this thread holds
+  // The SharedUse whose lock this thread holds. Defined here with constant initialisation: other
+  // translation units then read it directly, not through the TLS wrapper that UBSan reported as a
+  // load of a null pointer.
+  static inline constinit thread_local const SharedUse* holding_ = nullptr;
 
   Untyped& untyped_;
   std::mutex mutex_;
