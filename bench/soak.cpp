@@ -39,16 +39,12 @@
 #include "courier/net/mpi_environment.hpp"
 #endif
 
+#include "soak_support.hpp"
+
 namespace {
 
 using namespace courier;
-
-std::uint64_t mix(std::uint64_t x) {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
+using namespace courier::soak;
 
 constexpr std::uint64_t done_bit = std::uint64_t{1} << 63;
 constexpr int thread_shift = 48;  // tag: done bit, thread (15 bits), sequence (48 bits)
@@ -57,34 +53,12 @@ std::uint64_t key(rank_t source, int thread, std::uint64_t sequence) {
   return mix((static_cast<std::uint64_t>(source) << 52) ^ (static_cast<std::uint64_t>(thread) << 44) ^ mix(sequence));
 }
 
-void fill(std::byte* out, std::size_t size, std::uint64_t k) {
-  for (std::size_t i = 0; i < size; i += 8) {
-    const std::uint64_t word = mix(k + i);
-    std::memcpy(out + i, &word, std::min<std::size_t>(8, size - i));
-  }
-}
-
-bool intact(const std::byte* data, std::size_t size, std::uint64_t k) {
-  for (std::size_t i = 0; i < size; i += 8) {
-    const std::uint64_t word = mix(k + i);
-    if (std::memcmp(data + i, &word, std::min<std::size_t>(8, size - i)) != 0) return false;
-  }
-  return true;
-}
-
 std::size_t message_size(std::uint64_t h, std::size_t eager, std::size_t max_bytes) {
   const std::uint64_t bucket = h % 100;
   h /= 100;
   if (bucket < 90) return h % 65;           // tiny, 0 included
   if (bucket < 99) return h % (eager + 1);  // up to the eager limit
   return h % (max_bytes + 1);               // past it, by rendezvous
-}
-
-std::uint64_t resident_bytes() {
-  std::ifstream statm("/proc/self/statm");
-  std::uint64_t pages = 0, resident = 0;
-  statm >> pages >> resident;
-  return resident * static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
 }
 
 struct Config {
@@ -256,30 +230,6 @@ void run_rank(comm::Runtime& runtime, const Config& config, Shared& shared) {
   shared.total.errors += errors.load();
 }
 
-// Samples the resident size while the run goes on; flat means the last sample is within 10% + 16
-// MiB of the one taken when a fifth of the messages had been sent.
-struct MemoryWatch {
-  std::atomic<bool> stop{false};
-  std::uint64_t at_fifth = 0, last = 0, peak = 0;
-  std::thread thread;
-  void start(Shared& shared, double total) {
-    thread = std::thread([this, &shared, total] {
-      while (!stop.load()) {
-        const std::uint64_t now = resident_bytes();
-        peak = std::max(peak, now);
-        if (at_fifth == 0 && static_cast<double>(shared.progress.load()) >= total / 5) at_fifth = now;
-        last = now;
-        std::this_thread::sleep_for(std::chrono::milliseconds(200));
-      }
-    });
-  }
-  void finish() {
-    stop.store(true);
-    thread.join();
-  }
-  bool flat() const { return at_fifth == 0 || last <= at_fifth + at_fifth / 10 + (std::uint64_t{16} << 20); }
-};
-
 int report(const Config& config, const std::string& transport, rank_t ranks, Shared& shared, const MemoryWatch& memory,
            double seconds) {
   const Outcome& o = shared.total;
@@ -318,7 +268,7 @@ int main(int argc, char** argv) {
   auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
   try {
     if (transport == "local") {
-      memory.start(shared, config.seconds > 0 ? 1e300 : config.messages * config.ranks);
+      memory.start(shared.progress, config.seconds > 0 ? 1e300 : config.messages * config.ranks);
       comm::run_local(
           config.ranks, [&](comm::Runtime& runtime) { run_rank(runtime, config, shared); }, options);
       memory.finish();
@@ -329,7 +279,7 @@ int main(int argc, char** argv) {
     int rank = 0, ranks = 1;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &ranks);
-    memory.start(shared, config.seconds > 0 ? 1e300 : config.messages);
+    memory.start(shared.progress, config.seconds > 0 ? 1e300 : config.messages);
     {
       comm::Runtime runtime(net::make_mpi_device(), options);
       run_rank(runtime, config, shared);

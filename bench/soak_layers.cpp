@@ -50,33 +50,14 @@
 #include "courier/net/ofi_device.hpp"
 #endif
 
+#include "soak_support.hpp"
+
 namespace {
 
 using namespace courier;
-
-std::uint64_t mix(std::uint64_t x) {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
+using namespace courier::soak;
 
 std::uint64_t key(std::uint64_t a, std::uint64_t b, std::uint64_t c) { return mix(mix(mix(a) ^ b) ^ c); }
-
-void fill(std::byte* out, std::size_t size, std::uint64_t k) {
-  for (std::size_t i = 0; i < size; i += 8) {
-    const std::uint64_t word = mix(k + i);
-    std::memcpy(out + i, &word, std::min<std::size_t>(8, size - i));
-  }
-}
-
-bool intact(const std::byte* data, std::size_t size, std::uint64_t k) {
-  for (std::size_t i = 0; i < size; i += 8) {
-    const std::uint64_t word = mix(k + i);
-    if (std::memcmp(data + i, &word, std::min<std::size_t>(8, size - i)) != 0) return false;
-  }
-  return true;
-}
 
 // Mostly small, some up to 8 KiB (the runtime's eager limit), a few up to max_bytes.
 std::size_t message_size(std::uint64_t h, std::size_t max_bytes) {
@@ -85,13 +66,6 @@ std::size_t message_size(std::uint64_t h, std::size_t max_bytes) {
   if (bucket < 90) return h % 65;
   if (bucket < 99) return h % (8192 + 1);
   return h % (max_bytes + 1);
-}
-
-std::uint64_t resident_bytes() {
-  std::ifstream statm("/proc/self/statm");
-  std::uint64_t pages = 0, resident = 0;
-  statm >> pages >> resident;
-  return resident * static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
 }
 
 struct Config {
@@ -269,28 +243,6 @@ void soak_mailbox(comm::Runtime& runtime, const Config& config, Shared& shared) 
   shared.add(sent, received, bytes);
 }
 
-struct MemoryWatch {  // as in bench/soak
-  std::atomic<bool> stop{false};
-  std::uint64_t at_fifth = 0, last = 0, peak = 0;
-  std::thread thread;
-  void start(Shared& shared, double total) {
-    thread = std::thread([this, &shared, total] {
-      while (!stop.load()) {
-        const std::uint64_t now = resident_bytes();
-        peak = std::max(peak, now);
-        if (at_fifth == 0 && static_cast<double>(shared.progress.load()) >= total / 5) at_fifth = now;
-        last = now;
-        std::this_thread::sleep_for(std::chrono::milliseconds(200));
-      }
-    });
-  }
-  void finish() {
-    stop.store(true);
-    thread.join();
-  }
-  bool flat() const { return at_fifth == 0 || last <= at_fifth + at_fifth / 10 + (std::uint64_t{16} << 20); }
-};
-
 std::string what(const Config& config, const std::string& transport, int ranks) {
   return config.layer == "sync"
              ? fmt::format("layer sync, channel {}, transport {}, {} ranks", config.channel, transport, ranks)
@@ -344,7 +296,7 @@ int main(int argc, char** argv) {
   auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
   try {
     if (transport == "local") {
-      memory.start(shared, config.seconds > 0 ? 1e300 : config.messages * config.ranks);
+      memory.start(shared.progress, config.seconds > 0 ? 1e300 : config.messages * config.ranks);
       const sync::StackSpec spec{.channel = config.channel};
       const auto budget = sync::Stack::local_budget(config.ranks, 1);
       comm::run_local(
@@ -364,7 +316,7 @@ int main(int argc, char** argv) {
     int rank = 0, ranks = 1;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &ranks);
-    memory.start(shared, config.seconds > 0 ? 1e300 : config.messages);
+    memory.start(shared.progress, config.seconds > 0 ? 1e300 : config.messages);
     if (config.layer == "sync") {
       auto stack = sync::Stack::open({.channel = config.channel}, MPI_COMM_WORLD);
       soak_sync(stack->channel(), config, shared);
