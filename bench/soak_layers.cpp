@@ -77,11 +77,14 @@ struct Config {
   double messages = 1e6;  // per rank
   double seconds = 0;     // if set, until then instead
   std::size_t max_bytes = 64 * 1024;
+  std::size_t pause_backlog = 0;  // mailbox: Config::pause_backlog_bytes; 0: its default
+  std::size_t max_backlog = 0;    // mailbox: fail if a rank's backlog peaks above this; 0: no limit
 };
 
 struct Shared {  // across the ranks of this process
   std::mutex mutex;
   std::uint64_t sent = 0, received = 0, bytes = 0, errors = 0;
+  std::uint64_t peak_buffered = 0, peak_deferred = 0, peak_in_flight = 0;  // mailbox: the largest rank's
   std::vector<std::string> messages;
   std::atomic<std::uint64_t> progress{0};
   void fail(int rank, std::string what) {
@@ -196,6 +199,7 @@ void soak_mailbox(comm::Runtime& runtime, const Config& config, Shared& shared) 
   mailbox::Config setup;
   setup.routing = mailbox::parse_routing(config.routing);
   if (!config.layout.empty()) setup.layout = mailbox::parse_layout(config.layout);
+  if (config.pause_backlog > 0) setup.pause_backlog_bytes = config.pause_backlog;
   mailbox::Mailbox<Note> box(runtime, on_note, setup);
 
   // Sequence numbers count per destination, so that each receiver knows the sums to expect.
@@ -241,6 +245,11 @@ void soak_mailbox(comm::Runtime& runtime, const Config& config, Shared& shared) 
     }
   }
   shared.add(sent, received, bytes);
+  const mailbox::Stats stats = box.local_stats();
+  std::lock_guard lock(shared.mutex);
+  shared.peak_buffered = std::max<std::uint64_t>(shared.peak_buffered, stats.peak_buffered_bytes);
+  shared.peak_deferred = std::max<std::uint64_t>(shared.peak_deferred, stats.peak_deferred_bytes);
+  shared.peak_in_flight = std::max<std::uint64_t>(shared.peak_in_flight, stats.peak_in_flight_bytes);
 }
 
 std::string what(const Config& config, const std::string& transport, int ranks) {
@@ -250,15 +259,24 @@ std::string what(const Config& config, const std::string& transport, int ranks) 
                            config.layout.empty() ? "" : ", layout " + config.layout, transport, ranks);
 }
 
-int report(const std::string& description, const Shared& s, const MemoryWatch& memory, bool flat, double seconds) {
+int report(const std::string& description, const Shared& s, const MemoryWatch& memory, bool flat, double seconds,
+           std::size_t max_backlog) {
   for (const std::string& e : s.messages) std::fprintf(stderr, "soak_layers: %s\n", e.c_str());
-  const bool ok = s.errors == 0 && s.sent == s.received && flat;
+  const bool bounded = max_backlog == 0 || s.peak_deferred <= max_backlog;
+  const bool ok = s.errors == 0 && s.sent == s.received && flat && bounded;
   fmt::print("soak_layers {}: {}, commit {}\n", ok ? "PASS" : "FAIL", description, COURIER_COMMIT);
   fmt::print("  messages sent {}, received {}, {:.1f} MB, {:.1f} s, {:.2f} M msgs/s, errors {}\n", s.sent, s.received,
              static_cast<double>(s.bytes) / 1e6, seconds, static_cast<double>(s.received) / seconds / 1e6, s.errors);
   fmt::print("  resident: {:.1f} MB at a fifth, {:.1f} MB at the end, peak {:.1f} MB: {}\n",
              static_cast<double>(memory.at_fifth) / 1e6, static_cast<double>(memory.last) / 1e6,
              static_cast<double>(memory.peak) / 1e6, flat ? "flat" : "GROWING");
+  if (s.peak_buffered + s.peak_deferred + s.peak_in_flight > 0)
+    fmt::print("  mailbox peaks (largest rank): buffered {:.1f} MB, backlog {:.1f} MB, in flight {:.1f} MB\n",
+               static_cast<double>(s.peak_buffered) / 1e6, static_cast<double>(s.peak_deferred) / 1e6,
+               static_cast<double>(s.peak_in_flight) / 1e6);
+  if (!bounded)
+    fmt::print("  backlog {:.1f} MB on one rank, past --max-backlog {:.1f} MB\n",
+               static_cast<double>(s.peak_deferred) / 1e6, static_cast<double>(max_backlog) / 1e6);
   return ok ? 0 : 1;
 }
 
@@ -280,6 +298,9 @@ int main(int argc, char** argv) {
   app.add_option("--messages", config.messages, "messages per rank");
   app.add_option("--seconds", config.seconds, "send for this long instead of a count");
   app.add_option("--max-bytes", config.max_bytes, "largest message");
+  app.add_option("--pause-backlog", config.pause_backlog,
+                 "mailbox: the backlog (bytes) at which a rank asks its senders to pause");
+  app.add_option("--max-backlog", config.max_backlog, "mailbox: fail if any rank's backlog (bytes) peaks above this");
   CLI11_PARSE(app, argc, argv);
   if (config.layer == "sync" && transport == "ofi") {
     std::fprintf(stderr, "soak_layers: the sync layer's lci channel runs on the local or mpi transport\n");
@@ -309,7 +330,8 @@ int main(int argc, char** argv) {
           },
           config.layer == "sync" ? sync::Stack::runtime_options(spec, budget) : comm::RuntimeOptions{});
       memory.finish();
-      return report(what(config, transport, config.ranks), shared, memory, memory.flat(), elapsed());
+      return report(what(config, transport, config.ranks), shared, memory, memory.flat(), elapsed(),
+                    config.max_backlog);
     }
 #ifdef COURIER_HAVE_MPI
     net::MpiEnvironment mpi(&argc, &argv);
@@ -334,6 +356,11 @@ int main(int argc, char** argv) {
     memory.finish();
     std::uint64_t mine[4] = {shared.sent, shared.received, shared.bytes, shared.errors}, all[4];
     MPI_Allreduce(mine, all, 4, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+    std::uint64_t peaks[3] = {shared.peak_buffered, shared.peak_deferred, shared.peak_in_flight}, largest[3];
+    MPI_Allreduce(peaks, largest, 3, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
+    shared.peak_buffered = largest[0];
+    shared.peak_deferred = largest[1];
+    shared.peak_in_flight = largest[2];
     int flat = memory.flat() ? 1 : 0, all_flat = 0;
     MPI_Allreduce(&flat, &all_flat, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     for (const std::string& e : shared.messages) std::fprintf(stderr, "soak_layers: %s\n", e.c_str());
@@ -342,7 +369,9 @@ int main(int argc, char** argv) {
     shared.received = all[1];
     shared.bytes = all[2];
     shared.errors = all[3];
-    int code = rank == 0 ? report(what(config, transport, ranks), shared, memory, all_flat != 0, elapsed()) : 0;
+    int code =
+        rank == 0 ? report(what(config, transport, ranks), shared, memory, all_flat != 0, elapsed(), config.max_backlog)
+                  : 0;
     MPI_Bcast(&code, 1, MPI_INT, 0, MPI_COMM_WORLD);
     return code;
 #else

@@ -213,7 +213,10 @@ nlohmann::json to_json(const mailbox::Stats& s) {
           {"exchanges", s.exchanges},
           {"send_retries", s.send_retries},
           {"termination_waves", s.termination_waves},
-          {"peak_buffered_bytes", s.peak_buffered_bytes}};
+          {"peak_buffered_bytes", s.peak_buffered_bytes},
+          {"peak_in_flight_bytes", s.peak_in_flight_bytes},
+          {"peak_deferred_bytes", s.peak_deferred_bytes},
+          {"pauses", s.pauses}};
 }
 
 mailbox::Stats total(const std::vector<MailboxReport>& reports, mailbox::Stats MailboxReport::*which) {
@@ -401,9 +404,10 @@ std::string MailboxStats::describe(bool detail) const {
     const mailbox::Stats& s = reports[r].stats;
     text += fmt::format(
         "  rank {:<3} run {:.6f} s, {} delivered, {} remote records in {} batches (mean {:.0f} B), "
-        "{} exchanges, {} retries, {} waves, peak {} B\n",
+        "{} exchanges, {} retries, {} waves, peak {} B buffered and {} B waiting, {} pauses asked\n",
         r, reports[r].run_seconds, s.messages_delivered, s.messages_remote, s.batches_remote,
-        s.average_remote_batch_bytes(), s.exchanges, s.send_retries, s.termination_waves, s.peak_buffered_bytes);
+        s.average_remote_batch_bytes(), s.exchanges, s.send_retries, s.termination_waves, s.peak_buffered_bytes,
+        s.peak_deferred_bytes, s.pauses);
   }
   return text;
 }

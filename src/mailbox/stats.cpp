@@ -18,8 +18,10 @@ Stats& Stats::operator+=(const Stats& o) {
   exchanges += o.exchanges;
   send_retries += o.send_retries;
   termination_waves += o.termination_waves;
+  pauses += o.pauses;
   peak_buffered_bytes = std::max(peak_buffered_bytes, o.peak_buffered_bytes);
   peak_in_flight_bytes = std::max(peak_in_flight_bytes, o.peak_in_flight_bytes);
+  peak_deferred_bytes = std::max(peak_deferred_bytes, o.peak_deferred_bytes);
   return *this;
 }
 
@@ -43,8 +45,10 @@ std::string format(const Stats& s) {
   line("exchanges", s.exchanges);
   line("send_retries", s.send_retries);
   line("termination_waves", s.termination_waves);
+  line("pauses", s.pauses);
   line("peak_buffered_bytes", s.peak_buffered_bytes);
   line("peak_in_flight_bytes", s.peak_in_flight_bytes);
+  line("peak_deferred_bytes", s.peak_deferred_bytes);
   char average[64];
   std::snprintf(average, sizeof average, "%.1f", s.average_remote_batch_bytes());
   out += "average_remote_batch_bytes ";

@@ -7,22 +7,7 @@
 
 namespace courier::mailbox::detail {
 
-Termination::Termination(comm::Endpoint& endpoint, int rank, int size) : endpoint_(endpoint), rank_(rank), size_(size) {}
-
-void Termination::post(int dest, comm::tag_t tag, const Message& message) {
-  outbox_.push_back({dest, tag, message});
-  flush_outbox();
-}
-
-bool Termination::flush_outbox() {
-  while (!outbox_.empty()) {
-    const Outgoing& o = outbox_.front();
-    const auto bytes = std::as_bytes(std::span(&o.message, 1));
-    if (endpoint_.send(o.dest, o.tag, bytes) == comm::Post::retry) return false;
-    outbox_.pop_front();  // small enough to go eager: copied, done
-  }
-  return true;
-}
+Termination::Termination(comm::Endpoint& endpoint, int rank, int size) : rank_(rank), size_(size), outbox_(endpoint) {}
 
 void Termination::on_message(const comm::Completion& c) {
   Message m;

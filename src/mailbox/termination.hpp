@@ -22,10 +22,10 @@
 // after its last report of an epoch handled that epoch in full, and carries the request into the
 // next one.
 #include <cstdint>
-#include <deque>
 #include <optional>
 
 #include "courier/comm/endpoint.hpp"
+#include "outbox.hpp"
 
 namespace courier::mailbox::detail {
 
@@ -45,7 +45,7 @@ class Termination {
   // True once (per epoch) when the current epoch is over; the next epoch starts.
   bool finished();
   // Sends control messages the transport refused earlier; false while some are still waiting.
-  bool flush_outbox();
+  bool flush_outbox() { return outbox_.flush(); }
 
   std::uint64_t waves() const { return waves_; }
 
@@ -61,23 +61,16 @@ class Termination {
   struct Message {
     std::uint64_t epoch = 0, wave = 0, sent = 0, received = 0, cancel = 0;
   };
-  struct Outgoing {
-    int dest;
-    comm::tag_t tag;
-    Message message;
-  };
-
-  void post(int dest, comm::tag_t tag, const Message& message);
+  void post(int dest, comm::tag_t tag, const Message& message) { outbox_.post(dest, tag, message); }
   void add_report(const Message& report);
   void close_wave();
 
-  comm::Endpoint& endpoint_;
   int rank_, size_;
   std::uint64_t sent_ = 0, received_ = 0;
   std::uint64_t epoch_ = 0;        // epochs finished on this rank
   std::uint64_t done_through_ = 0; // epochs rank 0 has declared over
   std::optional<Message> probe_;   // a probe not answered yet
-  std::deque<Outgoing> outbox_;
+  Outbox outbox_;
   std::uint64_t waves_ = 0;        // waves this rank took part in
   bool cancelling_ = false;
   bool cancelled_ = false;       // the last finished epoch ended cancelled

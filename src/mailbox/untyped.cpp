@@ -13,6 +13,7 @@
 #include "courier/core/error.hpp"
 #include "courier/mailbox/codec.hpp"
 #include "courier/mailbox/routes.hpp"
+#include "flow.hpp"
 #include "termination.hpp"
 
 namespace courier::mailbox::detail {
@@ -106,6 +107,7 @@ Untyped::Untyped(comm::Runtime& runtime, const Config& config, std::size_t fixed
     bcast_children_[i] = detail::bcast_children(topology_, config.routing, r);
   }
   termination_ = std::make_unique<Termination>(endpoint_, rank(), ranks());
+  flow_ = std::make_unique<Flow>(endpoint_, ranks(), config.pause_backlog_bytes, config.pause_backlog_bytes / 2);
   if (config.echo_config && rank() == 0) std::fprintf(stderr, "%s\n", describe(config, topology_).c_str());
 }
 
@@ -219,9 +221,12 @@ void Untyped::exchange() {
   for (;;) {
     const bool sent_all = flush();
     progress_if_needed();
-    const std::size_t handled = drain(drain_batch);
-    if (buffered_ < config_.capacity_bytes) return;
-    if (sent_all || handled > 0) {
+    const std::size_t worked = drain(drain_batch);
+    // Back pressure (flow.hpp): this rank's own sends go on once the buffers have room, little
+    // waits to be handled, and no rank has asked this one to pause.
+    const bool flow_sent = flow_->flush();
+    if (buffered_ < config_.capacity_bytes && !flow_->backlogged(deferred_bytes_) && !flow_->paused()) return;
+    if ((sent_all && flow_sent) || worked > 0) {
       backoff.reset();
     } else {
       progress_if_needed();
@@ -365,40 +370,48 @@ bool Untyped::send_batch(rank_t hop, BatchBuffer& batch, comm::tag_t tag) {
 }
 
 std::size_t Untyped::drain(std::size_t limit) {
-  std::size_t handled = 0;
-  // Batches set aside while the buffers were full come first, in arrival order.
-  while (!deferred_.empty() && buffered_ < config_.capacity_bytes && handled < limit) {
-    const comm::Completion c = deferred_.front();
-    deferred_.pop_front();
-    ++handled;
-    handle_data(c);
-  }
+  // What has arrived is taken in first: set aside, where the backlog is counted and back pressure
+  // (flow.hpp) sees it, however slowly this rank handles. Then handled in arrival order while
+  // the buffers have room.
+  std::size_t work = 0;
   comm::Completion c;
-  while (handled < limit && endpoint_.poll(c)) {
-    ++handled;
-    take(c, true);
+  while (work < limit && endpoint_.poll(c)) {
+    ++work;
+    take(c);
   }
-  return handled;
+  for (std::size_t handled = 0; handled < limit && !deferred_.empty() && buffered_ < config_.capacity_bytes;
+       ++handled, ++work) {
+    const comm::Completion next = deferred_.front();
+    deferred_.pop_front();
+    deferred_bytes_ -= next.size;
+    flow_->on_drained(deferred_bytes_);
+    handle_data(next);
+  }
+  return work;
 }
 
-void Untyped::take(const comm::Completion& c, bool may_handle) {
+void Untyped::take(const comm::Completion& c) {
   if (c.op == comm::Op::send) {
     finish_send(static_cast<BatchBuffer*>(c.context));
     return;
   }
   if (c.op != comm::Op::recv) return;
   if (c.tag == direct_tag || c.tag == routed_tag) {
-    // While the buffers are full, arriving batches wait (in the memory they arrived in) instead
-    // of filling them further through forwarding and callbacks: buffered bytes stay within the
-    // capacity plus one batch. Refused sends need only progress, never handling, to clear.
-    if (!may_handle || buffered_ >= config_.capacity_bytes || !deferred_.empty()) {
-      deferred_.push_back(c);
-    } else {
-      handle_data(c);
-    }
+    // Batches wait (in the memory they arrived in) until drain handles them: never inside the
+    // handling of another (relieve), and not while the buffers are full, so that forwarding and
+    // callbacks do not fill them further: buffered bytes stay within the capacity plus one
+    // batch. Refused sends need only progress, never handling, to clear.
+    deferred_.push_back(c);
+    deferred_bytes_ += c.size;
+    counters_.peak_deferred_bytes = std::max<std::uint64_t>(counters_.peak_deferred_bytes, deferred_bytes_);
+    flow_->on_set_aside(c.rank, deferred_bytes_);
     return;
   }
   const ReleaseOnExit release(endpoint_, c);
+  if (Flow::is_flow(c.tag)) {
+    flow_->on_message(c);
+    return;
+  }
   if (!Termination::is_control(c.tag)) {
     throw Error("mailbox: a message with unknown tag " + std::to_string(c.tag) + " arrived from rank " +
                 std::to_string(c.rank) +
@@ -489,7 +502,7 @@ void Untyped::relieve() {
   if (buffered_ > counters_.peak_buffered_bytes) counters_.peak_buffered_bytes = buffered_;
   progress_if_needed();
   comm::Completion c;
-  while (endpoint_.poll(c)) take(c, false);
+  while (endpoint_.poll(c)) take(c);
   for (rank_t hop : pending_) {
     if (hop != rank()) send_hop(hop);  // a hop sent empty stays listed: the next flush skips it
   }
@@ -537,6 +550,7 @@ bool Untyped::step(bool& progressed, bool may_idle) {
   progressed = drain(drain_batch) > 0;
   if (flush() && had_batches) progressed = true;
   termination_->flush_outbox();
+  const bool flow_sent = flow_->flush();  // a resume goes out before the epoch ends
   // A step that ran callbacks is not idle: they may have given the program work of its own
   // (test_empty's callers keep work queues), which it does before it calls again.
   if (counters_.messages_delivered != delivered) {
@@ -545,7 +559,7 @@ bool Untyped::step(bool& progressed, bool may_idle) {
     progressed = true;
   }
   progress_if_needed();
-  if (!termination_->finished()) return false;
+  if (!flow_sent || !termination_->finished()) return false;
   if (termination_->cancelled()) throw Cancelled();  // on every rank, at the end of this epoch
   return true;
 }
@@ -578,6 +592,7 @@ Stats Untyped::stats() const {
   }
   if (buffered > s.peak_buffered_bytes) s.peak_buffered_bytes = buffered;
   s.termination_waves = termination_->waves();
+  s.pauses = flow_->pauses();
   return s;
 }
 

@@ -1,0 +1,52 @@
+#include "flow.hpp"
+
+#include <cstring>
+#include <string>
+
+#include "courier/core/error.hpp"
+
+namespace courier::mailbox::detail {
+
+Flow::Flow(comm::Endpoint& endpoint, int ranks, std::size_t pause_bytes, std::size_t resume_bytes)
+    : pause_bytes_(pause_bytes),
+      resume_bytes_(resume_bytes),
+      pausing_(static_cast<std::size_t>(ranks)),
+      sent_(static_cast<std::size_t>(ranks)),
+      heard_(static_cast<std::size_t>(ranks)),
+      paused_by_(static_cast<std::size_t>(ranks)),
+      outbox_(endpoint) {}
+
+void Flow::pause(int rank) {
+  const auto r = static_cast<std::size_t>(rank);
+  pausing_[r] = 1;
+  pausing_list_.push_back(rank);
+  ++pauses_;
+  outbox_.post(rank, flow_tag, Message{++sent_[r], 1});
+}
+
+void Flow::resume_all() {
+  for (int rank : pausing_list_) {
+    const auto r = static_cast<std::size_t>(rank);
+    pausing_[r] = 0;
+    outbox_.post(rank, flow_tag, Message{++sent_[r], 0});
+  }
+  pausing_list_.clear();
+}
+
+void Flow::on_message(const comm::Completion& c) {
+  Message m;
+  if (c.size != sizeof m) {
+    throw Error("mailbox: a flow-control message of " + std::to_string(c.size) + " bytes arrived from rank " +
+                std::to_string(c.rank) + " (expected " + std::to_string(sizeof m) +
+                "); every rank must run the same program and build mailboxes in the same order");
+  }
+  std::memcpy(&m, c.data, sizeof m);
+  const auto r = static_cast<std::size_t>(c.rank);
+  if (m.sequence <= heard_[r]) return;  // overtaken by a later one
+  heard_[r] = m.sequence;
+  const auto now = static_cast<std::uint8_t>(m.pause != 0);
+  pausers_ += static_cast<int>(now) - static_cast<int>(paused_by_[r]);
+  paused_by_[r] = now;
+}
+
+}  // namespace courier::mailbox::detail
