@@ -61,7 +61,8 @@ class ReleaseOnExit {
 
 constexpr comm::tag_t routed_tag = 1;  // the termination's control messages use 2 to 4
 constexpr comm::tag_t direct_tag = 5;
-constexpr std::size_t drain_batch = 64;          // completions handled before batches are flushed again
+constexpr std::size_t drain_batch = 64;          // batches handled before batches are flushed again
+constexpr std::size_t take_limit = 4096;         // completions taken in at once (a queue's worth: all of them)
 constexpr std::size_t relief_slice_bytes = 256;  // a received run is delivered in slices this big (a block)
 constexpr std::size_t max_spares = 8;
 
@@ -375,7 +376,7 @@ std::size_t Untyped::drain(std::size_t limit) {
   // the buffers have room.
   std::size_t work = 0;
   comm::Completion c;
-  while (work < limit && endpoint_.poll(c)) {
+  while (work < take_limit && endpoint_.poll(c)) {
     ++work;
     take(c);
   }

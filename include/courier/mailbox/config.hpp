@@ -25,10 +25,10 @@ struct Config {
   // half, they resume. A paused rank, like one whose own backlog is past half, stays in its
   // exchange, handling and forwarding, until then. Without it an intermediary of nl / nr / nlnr
   // falls behind the ranks that only send and its backlog grows with the run (measured: 442 MB
-  // on one rank over 4x10^6 messages under nlnr, bench/soak_layers). High, because a pause stops
-  // a rank's own sends while the busy ranks' backlog drains: at 2 MiB, cc on kron:17 under nlnr
-  // (2x4) ran 2.4-3.5x slower; it peaks at 26 MB with no pause at all.
-  std::size_t pause_backlog_bytes = std::size_t{64} << 20;
+  // on one rank over 4x10^6 messages under nlnr, bench/soak_layers). Not low, because a pause
+  // stops a rank's own sends while the busy ranks' backlog drains: at 2 MiB, cc on kron:17 under
+  // nlnr (8 ranks as 2x4) ran 2-3x slower; at 16 MiB as fast as with no pauses (it peaks at 26 MB).
+  std::size_t pause_backlog_bytes = std::size_t{16} << 20;
   Routing routing = Routing::no_route;
   // Simulated nodes ("--layout 4x2"); without it, the nodes the transport reports.
   std::optional<Layout> layout;
