@@ -7,30 +7,22 @@
 
 namespace courier::mailbox::detail {
 
-Flow::Flow(comm::Endpoint& endpoint, int ranks, std::size_t pause_bytes, std::size_t resume_bytes)
-    : pause_bytes_(pause_bytes),
+Flow::Flow(comm::Endpoint& endpoint, int rank, int ranks, std::size_t pause_bytes, std::size_t resume_bytes)
+    : rank_(rank),
+      ranks_(ranks),
+      pause_bytes_(pause_bytes),
       resume_bytes_(resume_bytes),
-      pausing_(static_cast<std::size_t>(ranks)),
-      sent_(static_cast<std::size_t>(ranks)),
       heard_(static_cast<std::size_t>(ranks)),
       paused_by_(static_cast<std::size_t>(ranks)),
       outbox_(endpoint) {}
 
-void Flow::pause(int rank) {
-  const auto r = static_cast<std::size_t>(rank);
-  pausing_[r] = 1;
-  pausing_list_.push_back(rank);
-  ++pauses_;
-  outbox_.post(rank, flow_tag, Message{++sent_[r], 1});
-}
-
-void Flow::resume_all() {
-  for (int rank : pausing_list_) {
-    const auto r = static_cast<std::size_t>(rank);
-    pausing_[r] = 0;
-    outbox_.post(rank, flow_tag, Message{++sent_[r], 0});
+void Flow::ask(bool pause) {
+  pausing_ = pause;
+  if (pause) ++pauses_;
+  const Message m{++sent_, pause ? 1u : 0u};
+  for (int r = 0; r < ranks_; ++r) {
+    if (r != rank_) outbox_.post(r, flow_tag, m);
   }
-  pausing_list_.clear();
 }
 
 void Flow::on_message(const comm::Completion& c) {

@@ -111,7 +111,8 @@ Untyped::Untyped(comm::Runtime& runtime, const Config& config, std::size_t fixed
     bcast_children_[i] = detail::bcast_children(topology_, config.routing, r);
   }
   termination_ = std::make_unique<Termination>(endpoint_, rank(), ranks());
-  flow_ = std::make_unique<Flow>(endpoint_, ranks(), config.pause_backlog_bytes, config.pause_backlog_bytes / 2);
+  flow_ =
+      std::make_unique<Flow>(endpoint_, rank(), ranks(), config.pause_backlog_bytes, config.pause_backlog_bytes / 2);
   if (config.echo_config && rank() == 0) std::fprintf(stderr, "%s\n", describe(config, topology_).c_str());
 }
 
@@ -408,7 +409,7 @@ void Untyped::take(const comm::Completion& c) {
     deferred_.push_back(c);
     deferred_bytes_ += c.size;
     counters_.peak_deferred_bytes = std::max<std::uint64_t>(counters_.peak_deferred_bytes, deferred_bytes_);
-    flow_->on_set_aside(c.rank, deferred_bytes_);
+    flow_->on_taken(deferred_bytes_);
     return;
   }
   const ReleaseOnExit release(endpoint_, c);

@@ -21,14 +21,14 @@ struct Config {
   // works: a message larger than the capacity is sent on its own.
   std::size_t capacity_bytes = 64 * 1024;  // measured: batches that stay in cache beat larger ones
   // Back pressure (src/mailbox/flow.hpp): batches arrived and not handled yet are this rank's
-  // backlog. Past this many bytes it asks the ranks that sent them to pause their own sends; at
-  // half, they resume. A paused rank, like one whose own backlog is past half, stays in its
-  // exchange, handling and forwarding, until then. Without it an intermediary of nl / nr / nlnr
-  // falls behind the ranks that only send and its backlog grows with the run (measured: 442 MB
-  // on one rank over 4x10^6 messages under nlnr, bench/soak_layers). Not low, because a pause
-  // stops a rank's own sends while the busy ranks' backlog drains: at 2 MiB, cc on kron:17 under
-  // nlnr (8 ranks as 2x4) ran 2-3x slower; at 16 MiB as fast as with no pauses (it peaks at 26 MB).
-  std::size_t pause_backlog_bytes = std::size_t{16} << 20;
+  // backlog. Past this many bytes it asks every rank to pause its own sends; at half, they
+  // resume. A paused rank, like one whose own backlog is past half, stays in its exchange,
+  // handling and forwarding, until then. Without it an intermediary of nl / nr / nlnr falls
+  // behind the ranks that only send and its backlog grows with the run (bench/soak_layers: 442 MB
+  // on one rank over 4x10^6 messages under nlnr; 7.7-10.6 MB over 4-16x10^6 at a 1 MiB mark).
+  // A safety bound, not a tuning knob: while a pause lasts the other ranks wait, and cc on kron:17
+  // under nlnr (8 ranks as 2x4, backlog 26 MB with no pauses) ran 2x slower at 16 MiB.
+  std::size_t pause_backlog_bytes = std::size_t{64} << 20;
   Routing routing = Routing::no_route;
   // Simulated nodes ("--layout 4x2"); without it, the nodes the transport reports.
   std::optional<Layout> layout;
