@@ -10,7 +10,10 @@ jobs=$(nproc)
 # No Python module: an ASan-built extension loaded by an uninstrumented python3 needs the ASan
 # runtime LD_PRELOADed into the interpreter (and reports the interpreter's own leaks); the module
 # is a thin layer over the harness, which these builds test through C++.
-common=(-G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCOURIER_BUILD_BENCH=OFF -DCOURIER_PYTHON=OFF)
+# -O1 -g1 (line tables, enough for the sanitizers' stack traces): each file compiles 2-3x faster
+# than at -O2 -g and the test binaries are a fraction of the size, which is most of CI's time.
+common=(-G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG"
+  -DCOURIER_BUILD_BENCH=OFF -DCOURIER_PYTHON=OFF)
 
 cmake -S . -B build-asan "${common[@]}" -DCOURIER_SANITIZE=address,undefined >/dev/null
 cmake --build build-asan --parallel "$jobs"
