@@ -90,7 +90,7 @@ class LabelPropagation {
   // rank's whole share of the edges while a slow peer held back its batches.)
   void run() {
     const auto threads = static_cast<unsigned>(work_.size());
-    detail::on_threads(threads, [&](unsigned t) {
+    detail::on_threads(box_, [&](unsigned t) {
       // Every slot with edges offers its own id once, thread t those of its stripe; popped
       // smallest slot first.
       for (std::size_t s = slots_->count(); s-- > 0;)

@@ -21,7 +21,7 @@ MailboxDegrees mailbox_degrees(comm::Runtime& runtime, std::span<const graph::Ed
   const bool both_ends = count == DegreeCount::in_and_out;
   // Thread t of T sends for the edges [m t / T, m (t + 1) / T) of this rank's share.
   const unsigned threads = box.threads();
-  detail::on_threads(threads, [&](unsigned t) {
+  detail::on_threads(box, [&](unsigned t) {
     auto& mine = box.thread(t);
     const std::size_t m = my_edges.size();
     for (const graph::Edge& e : my_edges.subspan(m * t / threads, m * (t + 1) / threads - m * t / threads)) {

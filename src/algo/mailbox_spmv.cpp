@@ -163,7 +163,7 @@ std::vector<double> MailboxMatrix::multiply(std::span<const double> my_x) {
   // other ranks' into s.y meanwhile), summed into s.y once the products' epoch is over.
   const unsigned threads = s.box.threads();
   std::vector<std::vector<double>> partial(threads > 1 ? threads : 0);
-  detail::on_threads(threads, [&](unsigned t) {
+  detail::on_threads(s.box, [&](unsigned t) {
     auto& mine = s.box.thread(t);
     // 1. Every rank gets a copy of x at each delegate.
     if (any_delegates) {

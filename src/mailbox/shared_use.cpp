@@ -19,9 +19,7 @@ void SharedUse::inside_callback() {
 
 void SharedUse::check_healthy() const {
   if (failed_)
-    throw Error(
-        "mailbox: another thread of this rank failed inside the mailbox (its own error says why); this "
-        "thread stops too");
+    throw Error("mailbox: another thread of this rank failed (its own error says why); this thread stops too");
 }
 
 void SharedUse::end_epoch(unsigned t, bool cancelled) {

@@ -2,7 +2,7 @@
 // what every thread of every rank sends, relays from callbacks and broadcasts, under no_route and
 // nlnr, over several epochs; programs with per-thread work queues ending through test_empty only
 // when every thread's work is done; callbacks of a rank never running at once; cancellation
-// reaching every thread of every rank; misuse refused.
+// reaching every thread of every rank; a thread that fails stopping its siblings; misuse refused.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -190,6 +190,32 @@ TEST(MailboxThreads, CancellationReachesEveryThreadOfEveryRank) {
     courier::clear_cancellation();
     EXPECT_EQ(cancelled.load(), ranks * static_cast<int>(threads)) << ranks << " ranks";
   }
+}
+
+// A thread whose own code fails abandons its handle; the rank's other threads then stop with an
+// Error instead of waiting for it in wait_empty forever (without abandon() this test hangs).
+TEST(MailboxThreads, AThreadThatFailsOutsideTheMailboxStopsItsSiblings) {
+  std::atomic<int> stopped{0};
+  comm::run_local(1, [&](comm::Runtime& rt) {
+    mb::Config config;
+    config.threads = 2;
+    mb::Mailbox<std::uint64_t> box(
+        rt, [](mb::Mailbox<std::uint64_t>&, std::uint64_t) {}, config);
+    on_threads(2, [&](unsigned t) {
+      box.thread(t).async_send(0, t);
+      if (t == 1) {
+        box.thread(1).abandon();  // as algo's on_threads does when the thread's body throws
+        return;
+      }
+      try {
+        box.thread(0).wait_empty();
+      } catch (const courier::Error& e) {
+        EXPECT_NE(std::string(e.what()).find("another thread of this rank failed"), std::string::npos) << e.what();
+        stopped.fetch_add(1);
+      }
+    });
+  });
+  EXPECT_EQ(stopped.load(), 1);
 }
 
 TEST(MailboxThreads, ThreadsUseTheirHandlesAndCallbacksTheMailbox) {

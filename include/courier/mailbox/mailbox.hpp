@@ -142,6 +142,12 @@ class Mailbox {
     }
     // As Mailbox::stopping; never waits for the rank's lock (an answer a moment old will do).
     bool stopping() { return box_.shared_ ? box_.shared_->stopping() : box_.stopping(); }
+    // This thread stops for good: its own code failed outside the mailbox. The rank's other
+    // threads would wait for it in test_empty / wait_empty forever; from now on those calls throw
+    // Error instead, so they stop too (the failing thread reports why). No-op with T = 1.
+    void abandon() {
+      if (box_.shared_) box_.shared_->abandon();
+    }
 
    private:
     // must false: skipped while another thread holds the rank's lock, unless this thread's

@@ -53,6 +53,11 @@ class SharedUse {
   bool test_empty(unsigned t);
   // True once the run is being cancelled; never waits for the lock (an earlier answer will do).
   bool stopping();
+  // A thread failed outside the mailbox: the other threads' next steps throw (check_healthy).
+  void abandon() {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    failed_ = true;
+  }
   // Inside a callback: the thread running it. Elsewhere: meaningless.
   unsigned holder() const { return holder_; }
   // True when the calling thread holds this rank's lock (it is inside a callback or a hand-over).
@@ -91,7 +96,7 @@ class SharedUse {
   std::vector<std::uint64_t> seen_;  // [thread]: epochs it has seen end
   std::uint64_t epoch_ = 0;          // epochs ended
   bool cancelled_ = false;           // the last epoch ended cancelled
-  bool failed_ = false;              // a thread's locked step threw (a callback failed)
+  bool failed_ = false;              // a thread failed: a locked step threw (a callback), or abandon()
   std::atomic<bool> stopping_{false};
 };
 
