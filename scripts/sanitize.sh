@@ -18,6 +18,10 @@ jobs=$(nproc)
 common=(-G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG"
   -DCOURIER_BUILD_BENCH=OFF -DCOURIER_PYTHON=OFF)
 
+# A build-asan configured against Open MPI (before MPICH) starts afresh: FindMPI keeps what it found.
+if [ -f build-asan/CMakeCache.txt ] && ! grep -q 'MPI_CXX_COMPILER:FILEPATH=/usr/bin/mpicxx.mpich' build-asan/CMakeCache.txt; then
+  rm -rf build-asan
+fi
 cmake -S . -B build-asan "${common[@]}" -DCOURIER_SANITIZE=address,undefined "${mpich_cmake_args[@]}" >/dev/null
 cmake --build build-asan --parallel "$jobs"
 ctest --test-dir build-asan --output-on-failure --parallel "$jobs" --timeout 600 -E "$mpich_known_failures"
