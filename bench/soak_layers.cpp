@@ -84,7 +84,7 @@ struct Config {
 struct Shared {  // across the ranks of this process
   std::mutex mutex;
   std::uint64_t sent = 0, received = 0, bytes = 0, errors = 0;
-  std::uint64_t peak_buffered = 0, peak_deferred = 0, peak_in_flight = 0;  // mailbox: the largest rank's
+  std::uint64_t peak_buffered = 0, peak_backlog = 0, peak_in_flight = 0;  // mailbox: the largest rank's
   std::vector<std::string> messages;
   std::atomic<std::uint64_t> progress{0};
   void fail(int rank, std::string what) {
@@ -248,7 +248,7 @@ void soak_mailbox(comm::Runtime& runtime, const Config& config, Shared& shared) 
   const mailbox::Stats stats = box.local_stats();
   std::lock_guard lock(shared.mutex);
   shared.peak_buffered = std::max<std::uint64_t>(shared.peak_buffered, stats.peak_buffered_bytes);
-  shared.peak_deferred = std::max<std::uint64_t>(shared.peak_deferred, stats.peak_deferred_bytes);
+  shared.peak_backlog = std::max<std::uint64_t>(shared.peak_backlog, stats.peak_backlog_bytes);
   shared.peak_in_flight = std::max<std::uint64_t>(shared.peak_in_flight, stats.peak_in_flight_bytes);
 }
 
@@ -262,7 +262,7 @@ std::string what(const Config& config, const std::string& transport, int ranks) 
 int report(const std::string& description, const Shared& s, const MemoryWatch& memory, bool flat, double seconds,
            std::size_t max_backlog) {
   for (const std::string& e : s.messages) std::fprintf(stderr, "soak_layers: %s\n", e.c_str());
-  const bool bounded = max_backlog == 0 || s.peak_deferred <= max_backlog;
+  const bool bounded = max_backlog == 0 || s.peak_backlog <= max_backlog;
   const bool ok = s.errors == 0 && s.sent == s.received && flat && bounded;
   fmt::print("soak_layers {}: {}, commit {}\n", ok ? "PASS" : "FAIL", description, COURIER_COMMIT);
   fmt::print("  messages sent {}, received {}, {:.1f} MB, {:.1f} s, {:.2f} M msgs/s, errors {}\n", s.sent, s.received,
@@ -270,13 +270,13 @@ int report(const std::string& description, const Shared& s, const MemoryWatch& m
   fmt::print("  resident: {:.1f} MB at a fifth, {:.1f} MB at the end, peak {:.1f} MB: {}\n",
              static_cast<double>(memory.at_fifth) / 1e6, static_cast<double>(memory.last) / 1e6,
              static_cast<double>(memory.peak) / 1e6, flat ? "flat" : "GROWING");
-  if (s.peak_buffered + s.peak_deferred + s.peak_in_flight > 0)
+  if (s.peak_buffered + s.peak_backlog + s.peak_in_flight > 0)
     fmt::print("  mailbox peaks (largest rank): buffered {:.1f} MB, backlog {:.1f} MB, in flight {:.1f} MB\n",
-               static_cast<double>(s.peak_buffered) / 1e6, static_cast<double>(s.peak_deferred) / 1e6,
+               static_cast<double>(s.peak_buffered) / 1e6, static_cast<double>(s.peak_backlog) / 1e6,
                static_cast<double>(s.peak_in_flight) / 1e6);
   if (!bounded)
     fmt::print("  backlog {:.1f} MB on one rank, past --max-backlog {:.1f} MB\n",
-               static_cast<double>(s.peak_deferred) / 1e6, static_cast<double>(max_backlog) / 1e6);
+               static_cast<double>(s.peak_backlog) / 1e6, static_cast<double>(max_backlog) / 1e6);
   return ok ? 0 : 1;
 }
 
@@ -356,10 +356,10 @@ int main(int argc, char** argv) {
     memory.finish();
     std::uint64_t mine[4] = {shared.sent, shared.received, shared.bytes, shared.errors}, all[4];
     MPI_Allreduce(mine, all, 4, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
-    std::uint64_t peaks[3] = {shared.peak_buffered, shared.peak_deferred, shared.peak_in_flight}, largest[3];
+    std::uint64_t peaks[3] = {shared.peak_buffered, shared.peak_backlog, shared.peak_in_flight}, largest[3];
     MPI_Allreduce(peaks, largest, 3, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
     shared.peak_buffered = largest[0];
-    shared.peak_deferred = largest[1];
+    shared.peak_backlog = largest[1];
     shared.peak_in_flight = largest[2];
     int flat = memory.flat() ? 1 : 0, all_flat = 0;
     MPI_Allreduce(&flat, &all_flat, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);

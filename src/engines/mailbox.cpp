@@ -215,7 +215,7 @@ nlohmann::json to_json(const mailbox::Stats& s) {
           {"termination_waves", s.termination_waves},
           {"peak_buffered_bytes", s.peak_buffered_bytes},
           {"peak_in_flight_bytes", s.peak_in_flight_bytes},
-          {"peak_deferred_bytes", s.peak_deferred_bytes},
+          {"peak_backlog_bytes", s.peak_backlog_bytes},
           {"pauses", s.pauses}};
 }
 
@@ -407,7 +407,7 @@ std::string MailboxStats::describe(bool detail) const {
         "{} exchanges, {} retries, {} waves, peak {} B buffered and {} B waiting, {} pauses asked\n",
         r, reports[r].run_seconds, s.messages_delivered, s.messages_remote, s.batches_remote,
         s.average_remote_batch_bytes(), s.exchanges, s.send_retries, s.termination_waves, s.peak_buffered_bytes,
-        s.peak_deferred_bytes, s.pauses);
+        s.peak_backlog_bytes, s.pauses);
   }
   return text;
 }

@@ -1,10 +1,5 @@
 #include "flow.hpp"
 
-#include <cstring>
-#include <string>
-
-#include "courier/core/error.hpp"
-
 namespace courier::mailbox::detail {
 
 Flow::Flow(comm::Endpoint& endpoint, int rank, int ranks, std::size_t pause_bytes, std::size_t resume_bytes)
@@ -26,13 +21,7 @@ void Flow::ask(bool pause) {
 }
 
 void Flow::on_message(const comm::Completion& c) {
-  Message m;
-  if (c.size != sizeof m) {
-    throw Error("mailbox: a flow-control message of " + std::to_string(c.size) + " bytes arrived from rank " +
-                std::to_string(c.rank) + " (expected " + std::to_string(sizeof m) +
-                "); every rank must run the same program and build mailboxes in the same order");
-  }
-  std::memcpy(&m, c.data, sizeof m);
+  const auto m = read_control<Message>(c, "flow-control");
   const auto r = static_cast<std::size_t>(c.rank);
   if (m.sequence <= heard_[r]) return;  // overtaken by a later one
   heard_[r] = m.sequence;

@@ -2,12 +2,16 @@
 // Outbox: the mailbox's small control messages (termination, back pressure) in posting order. The
 // transport may refuse a send for now (comm::Post::retry); what it refused waits here and goes
 // first at the next flush, so control messages are never lost and never overtake each other.
+// read_control reads one back on arrival.
 #include <cstddef>
 #include <cstring>
 #include <deque>
 #include <span>
+#include <string>
 
+#include "courier/comm/completion.hpp"
 #include "courier/comm/endpoint.hpp"
+#include "courier/core/error.hpp"
 
 namespace courier::mailbox::detail {
 
@@ -46,5 +50,18 @@ class Outbox {
   comm::Endpoint& endpoint_;
   std::deque<Outgoing> queue_;
 };
+
+// The control message `c` carries; `what` names its kind for the error when its size is wrong.
+template <class Message>
+Message read_control(const comm::Completion& c, const char* what) {
+  Message m;
+  if (c.size != sizeof m) {
+    throw Error(std::string("mailbox: a ") + what + " message of " + std::to_string(c.size) +
+                " bytes arrived from rank " + std::to_string(c.rank) + " (expected " + std::to_string(sizeof m) +
+                "); every rank must run the same program and build mailboxes in the same order");
+  }
+  std::memcpy(&m, c.data, sizeof m);
+  return m;
+}
 
 }  // namespace courier::mailbox::detail

@@ -21,7 +21,7 @@ Stats& Stats::operator+=(const Stats& o) {
   pauses += o.pauses;
   peak_buffered_bytes = std::max(peak_buffered_bytes, o.peak_buffered_bytes);
   peak_in_flight_bytes = std::max(peak_in_flight_bytes, o.peak_in_flight_bytes);
-  peak_deferred_bytes = std::max(peak_deferred_bytes, o.peak_deferred_bytes);
+  peak_backlog_bytes = std::max(peak_backlog_bytes, o.peak_backlog_bytes);
   return *this;
 }
 
@@ -48,7 +48,7 @@ std::string format(const Stats& s) {
   line("pauses", s.pauses);
   line("peak_buffered_bytes", s.peak_buffered_bytes);
   line("peak_in_flight_bytes", s.peak_in_flight_bytes);
-  line("peak_deferred_bytes", s.peak_deferred_bytes);
+  line("peak_backlog_bytes", s.peak_backlog_bytes);
   char average[64];
   std::snprintf(average, sizeof average, "%.1f", s.average_remote_batch_bytes());
   out += "average_remote_batch_bytes ";

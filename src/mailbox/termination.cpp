@@ -1,6 +1,5 @@
 #include "termination.hpp"
 
-#include <cstring>
 #include <string>
 
 #include "courier/core/error.hpp"
@@ -10,13 +9,7 @@ namespace courier::mailbox::detail {
 Termination::Termination(comm::Endpoint& endpoint, int rank, int size) : rank_(rank), size_(size), outbox_(endpoint) {}
 
 void Termination::on_message(const comm::Completion& c) {
-  Message m;
-  if (c.size != sizeof m) {
-    throw Error("mailbox: a termination message of " + std::to_string(c.size) + " bytes arrived from rank " +
-                std::to_string(c.rank) + " (expected " + std::to_string(sizeof m) +
-                "); every rank must run the same program and build mailboxes in the same order");
-  }
-  std::memcpy(&m, c.data, sizeof m);
+  const auto m = read_control<Message>(c, "termination");
   if (m.cancel != 0) cancelling_ = true;  // probes, reports and "done" all pass the request on
   switch (c.tag) {
     case probe_tag:

@@ -117,7 +117,7 @@ Untyped::Untyped(comm::Runtime& runtime, const Config& config, std::size_t fixed
 }
 
 Untyped::~Untyped() {
-  for (const comm::Completion& c : deferred_) endpoint_.release(c);  // only if wait_empty was skipped
+  for (const comm::Completion& c : backlog_) endpoint_.release(c);  // only if wait_empty was skipped
   // Rendezvous batches still in flight read from buffers this mailbox owns: wait for them (after
   // wait_empty only their completions are left), but never forever.
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
@@ -230,7 +230,7 @@ void Untyped::exchange() {
     // Back pressure (flow.hpp): this rank's own sends go on once the buffers have room, little
     // waits to be handled, and no rank has asked this one to pause.
     const bool flow_sent = flow_->flush();
-    if (buffered_ < config_.capacity_bytes && !flow_->backlogged(deferred_bytes_) && !flow_->paused()) return;
+    if (buffered_ < config_.capacity_bytes && !flow_->backlogged(backlog_bytes_) && !flow_->paused()) return;
     if ((sent_all && flow_sent) || worked > 0) {
       backoff.reset();
     } else {
@@ -375,7 +375,7 @@ bool Untyped::send_batch(rank_t hop, BatchBuffer& batch, comm::tag_t tag) {
 }
 
 std::size_t Untyped::drain(std::size_t limit) {
-  // What has arrived is taken in first: set aside, where the backlog is counted and back pressure
+  // What has arrived is taken in first, into the backlog, where it is counted and back pressure
   // (flow.hpp) sees it, however slowly this rank handles. Then handled in arrival order while
   // the buffers have room.
   std::size_t work = 0;
@@ -384,12 +384,12 @@ std::size_t Untyped::drain(std::size_t limit) {
     ++work;
     take(c);
   }
-  for (std::size_t handled = 0; handled < limit && !deferred_.empty() && buffered_ < config_.capacity_bytes;
+  for (std::size_t handled = 0; handled < limit && !backlog_.empty() && buffered_ < config_.capacity_bytes;
        ++handled, ++work) {
-    const comm::Completion next = deferred_.front();
-    deferred_.pop_front();
-    deferred_bytes_ -= next.size;
-    flow_->on_drained(deferred_bytes_);
+    const comm::Completion next = backlog_.front();
+    backlog_.pop_front();
+    backlog_bytes_ -= next.size;
+    flow_->on_drained(backlog_bytes_);
     handle_data(next);
   }
   return work;
@@ -406,10 +406,10 @@ void Untyped::take(const comm::Completion& c) {
     // handling of another (relieve), and not while the buffers are full, so that forwarding and
     // callbacks do not fill them further: buffered bytes stay within the capacity plus one
     // batch. Refused sends need only progress, never handling, to clear.
-    deferred_.push_back(c);
-    deferred_bytes_ += c.size;
-    counters_.peak_deferred_bytes = std::max<std::uint64_t>(counters_.peak_deferred_bytes, deferred_bytes_);
-    flow_->on_taken(deferred_bytes_);
+    backlog_.push_back(c);
+    backlog_bytes_ += c.size;
+    counters_.peak_backlog_bytes = std::max<std::uint64_t>(counters_.peak_backlog_bytes, backlog_bytes_);
+    flow_->on_taken(backlog_bytes_);
     return;
   }
   const ReleaseOnExit release(endpoint_, c);
@@ -501,7 +501,7 @@ std::size_t Untyped::deliver_run(const std::byte* data, std::size_t bytes) {
 // the buffers are full, the remote batches go to the transport before handling goes on: sends
 // and progress only, nothing handled and no callback run in here, so nothing recurses. This
 // rank's own batches wait for the next flush. Finished rendezvous sends are collected first, so
-// the bound on batches in flight leaves room; arrivals are set aside. A batch the transport
+// the bound on batches in flight leaves room; arrivals join the backlog. A batch the transport
 // refuses stays, and the next try waits for another capacity's worth of sends.
 void Untyped::relieve() {
   if (buffered_ > counters_.peak_buffered_bytes) counters_.peak_buffered_bytes = buffered_;
@@ -560,7 +560,7 @@ bool Untyped::step(bool& progressed, bool may_idle) {
   // (test_empty's callers keep work queues), which it does before it calls again.
   if (counters_.messages_delivered != delivered) {
     progressed = true;
-  } else if (may_idle && buffered_ == 0 && deferred_.empty() && termination_->on_idle()) {
+  } else if (may_idle && buffered_ == 0 && backlog_.empty() && termination_->on_idle()) {
     progressed = true;
   }
   progress_if_needed();

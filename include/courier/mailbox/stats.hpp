@@ -21,10 +21,10 @@ struct Stats {
   std::uint64_t exchanges = 0;          // times the buffers reached capacity
   std::uint64_t send_retries = 0;       // batches the transport could not take at once
   std::uint64_t termination_waves = 0;  // counting waves this rank answered
-  std::uint64_t pauses = 0;             // back pressure: times this rank asked a sender to pause
+  std::uint64_t pauses = 0;             // back pressure: times this rank asked every other to pause
   std::uint64_t peak_buffered_bytes = 0;
   std::uint64_t peak_in_flight_bytes = 0;  // rendezvous batches handed over and not yet read
-  std::uint64_t peak_deferred_bytes = 0;   // batches arrived and not handled yet (the backlog)
+  std::uint64_t peak_backlog_bytes = 0;    // batches arrived and not handled yet (the backlog)
 
   // The measured counterpart of section III-E's average message size: bytes per remote batch.
   double average_remote_batch_bytes() const {

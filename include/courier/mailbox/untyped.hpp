@@ -198,7 +198,7 @@ class Untyped {
   bool send_batch(rank_t hop, BatchBuffer& batch, comm::tag_t tag);
   void handle_own(rank_t hop);  // this rank's own batches, handled in place
   std::size_t drain(std::size_t limit);
-  void take(const comm::Completion& c);                   // one completion; data batches are set aside for drain
+  void take(const comm::Completion& c);                   // one completion; data batches join the backlog for drain
   void handle_data(const comm::Completion& batch);        // a received batch, then released
   void handle_batch(const std::byte* data, std::size_t bytes);
   template <bool Sized>
@@ -239,8 +239,8 @@ class Untyped {
   std::vector<std::unique_ptr<BatchBuffer>> spares_;     // emptied batches, for reuse
   std::vector<std::unique_ptr<BatchBuffer>> in_flight_;  // rendezvous batches the transport still reads
   std::size_t in_flight_bytes_ = 0;
-  std::deque<comm::Completion> deferred_;  // batches taken in and not handled yet, in arrival order
-  std::size_t deferred_bytes_ = 0;         // their sizes, summed
+  std::deque<comm::Completion> backlog_;   // batches taken in and not handled yet, in arrival order
+  std::size_t backlog_bytes_ = 0;          // their sizes, summed
   std::size_t buffered_ = 0;               // see Window
   std::size_t window_bytes_ = 0;           // bytes in open windows, not yet in buffered_ (see settle)
   std::size_t relieve_at_ = SIZE_MAX;      // buffered bytes at which handling stops to send (relieve)
