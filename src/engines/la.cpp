@@ -185,6 +185,10 @@ RankOutcome run_rank(const LaKernel& kernel, const Loaded& loaded, const RunSpec
   s.model.skipped_nonzeros = collective.sum(out.stats.skipped_nonzeros);
   s.model.pulled_tiles = collective.sum(out.stats.pulled_tiles);
   s.model.sampled_iterations = out.stats.sampled_iterations;
+  s.model.broadcast_seconds = collective.max(out.stats.broadcast_seconds);
+  s.model.combine_seconds = collective.max(out.stats.combine_seconds);
+  s.model.apply_seconds = collective.max(out.stats.apply_seconds);
+  s.model.collective_seconds = collective.max(out.stats.collective_seconds);
   s.tile_map = spec.verbose ? grid.map() : "";
   for (const dist::Bytes& line :
        collective.all_gather(dist::Bytes(reinterpret_cast<const std::byte*>(where.data()),
@@ -318,6 +322,11 @@ nlohmann::json LaStats::to_json() const {
           {"skipped_nonzeros", model.skipped_nonzeros},
           {"pulled_tiles", model.pulled_tiles},
           {"sampled_iterations", model.sampled_iterations},
+          {"phase_seconds",
+           {{"broadcast", model.broadcast_seconds},
+            {"combine", model.combine_seconds},
+            {"apply", model.apply_seconds},
+            {"collective", model.collective_seconds}}},
           {"load_seconds", load_seconds},
           {"partition_seconds", partition_seconds},
           {"placement", placement}};
@@ -333,6 +342,10 @@ std::string LaStats::describe(bool verbose) const {
       model.pulled_tiles == 0 ? "" : fmt::format(", {} tile products pulled", model.pulled_tiles),
       model.sampled_iterations == 0 ? "" : fmt::format(", {} on the samples", model.sampled_iterations));
   if (verbose) {
+    text += fmt::format(
+        "Phases:     broadcast {:.4f} s, combine {:.4f} s, apply {:.4f} s, collective {:.4f} s (the slowest thread's "
+        "each)\n",
+        model.broadcast_seconds, model.combine_seconds, model.apply_seconds, model.collective_seconds);
     text += tile_map;
     for (const std::string& line : placement) text += "Placement:  " + line + "\n";
   }

@@ -375,6 +375,15 @@ TEST(LaEngine, ReportsItsTilesAndMessages) {
   EXPECT_GT(stats->model.messages, 0u);
   EXPECT_GT(stats->model.sparse_segments, 0u);  // the last rounds of cc have few labels moving
   EXPECT_GT(stats->model.iterations, 1u);
+  // Where the time went: every phase ran, and together they fit in the run (each is the slowest
+  // thread's, so their sum may pass the run's time by no more than the phases overlap).
+  const la::ModelStats& m = stats->model;
+  EXPECT_GT(m.broadcast_seconds, 0.0);
+  EXPECT_GT(m.combine_seconds, 0.0);
+  EXPECT_GT(m.apply_seconds, 0.0);
+  EXPECT_GT(m.collective_seconds, 0.0);
+  EXPECT_LE(std::max({m.broadcast_seconds, m.combine_seconds, m.apply_seconds, m.collective_seconds}),
+            result.run_seconds);
   ASSERT_EQ(stats->placement.size(), 2u);  // one line per rank: where its threads run
   EXPECT_EQ(stats->placement[1].rfind("rank 1: threads", 0), 0u) << stats->placement[1];
 }

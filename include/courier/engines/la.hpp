@@ -8,6 +8,7 @@
 // Options: units (threads: MPI*X; processes: the MPI+X mode), placement (staggered, cyclic),
 // activity-filter, computation-filter, endpoints (courier, or the raw-MPI baseline), direction
 // (auto, push, pull: for bfs), sampling (cc), pin.
+#include <algorithm>
 #include <any>
 #include <cstdint>
 #include <functional>
@@ -61,11 +62,16 @@ LaOutput run_program(const LaContext& context, const Program& program, Facts&& f
   model.run();
   using V = typename Program::V;
   using Stored = std::conditional_t<std::is_floating_point_v<V>, double, std::uint64_t>;
-  std::vector<Stored> mine;
   const la::Grid& grid = context.matrix.grid();
+  std::size_t size = 0;
+  for (unsigned k = 0; k < grid.size(); ++k)
+    if (grid.rank_of(grid.leader(k)) == context.matrix.rank()) size += model.values(k).size();
+  std::vector<Stored> mine(size);
+  auto to = mine.begin();
   for (unsigned k = 0; k < grid.size(); ++k)
     if (grid.rank_of(grid.leader(k)) == context.matrix.rank())
-      for (const V& v : model.values(k)) mine.push_back(static_cast<Stored>(v));
+      to = std::transform(model.values(k).begin(), model.values(k).end(), to,
+                          [](const V& v) { return static_cast<Stored>(v); });
   return LaOutput{std::move(mine), facts(model), model.stats()};
 }
 

@@ -91,6 +91,7 @@
 
 #include "courier/core/cancel.hpp"
 #include "courier/core/error.hpp"
+#include "courier/core/timer.hpp"
 #include "courier/la/matrix.hpp"
 #include "courier/la/pull.hpp"
 #include "courier/la/spmspv.hpp"
@@ -109,6 +110,10 @@ struct ModelStats {
   std::uint64_t skipped_nonzeros = 0;  // entries into sinks not multiplied (computation filtering)
   std::uint64_t pulled_tiles = 0;      // tile products pulled rather than pushed
   unsigned sampled_iterations = 0;     // run on the tiles' samples (SamplesFirst)
+  // Where the iterations' time went, in seconds, the slowest member's each: Broadcast (with the
+  // jumps and the wait for the last sends), Combine, Apply (with the wait for the partials), and the
+  // collective that ends an iteration (with the wait for the slowest member).
+  double broadcast_seconds = 0, combine_seconds = 0, apply_seconds = 0, collective_seconds = 0;
 };
 
 // What crosses ranks: a header, then dense values or (index, value) pairs.
@@ -263,24 +268,9 @@ class Model {
       }
       s.partials_expected = static_cast<unsigned>(std::count(followers.begin(), followers.end(), true));
       if (team_.broadcasts()) plan_group(k);
-      if (s.led_here) {
-        const std::size_t width = grid_.end(k) - grid_.begin(k);
-        s.value.resize(width);
-        s.x_dense.assign(width, static_cast<X>(S::identity));
-        if constexpr (Jumps<Program>) {
-          s.sent.resize(width);
-          s.parent.resize(width);
-          for (std::size_t v = 0; v < width; ++v) s.parent[v] = grid_.begin(k) + v;
-        }
-        s.y.assign(width, S::identity);
-        if constexpr (Buckets<Program>) s.holding.assign(width);
-        if (pulls_) {
-          s.settled.assign(width);
-          for (std::uint32_t d : matrix_.out_degrees(k)) s.edges += d;
-        }
-      }
     }
     frontier_.resize(grid_.threads());
+    todo_.resize(grid_.threads());
     for (unsigned m = 0; m < grid_.threads(); ++m) {
       const unsigned g = grid_.global(here, m);
       const std::span<const Tile> tiles = matrix_.tiles(m);
@@ -291,8 +281,6 @@ class Model {
         RowWork work{i, {}, {}, {}, {}, 0};
         for (const Tile& t : tiles)
           if (t.row == i) work.tiles.push_back(&t);
-        if (grid_.leader(i) != g) work.partial.assign(grid_.end(i) - grid_.begin(i), S::identity);
-        if (pulls_ && grid_.rank_of(grid_.leader(i)) != here) work.found.assign(grid_.end(i) - grid_.begin(i));
         rows_[m].push_back(std::move(work));
       }
     }
@@ -316,6 +304,35 @@ class Model {
     if (receiver >= 0) receives_[static_cast<unsigned>(receiver)].push_back(k);
   }
 
+  // The state a member keeps, allocated by the member itself, so that its pages are first touched
+  // on its own core (its NUMA node's memory) and members allocate in parallel. Nobody else reads
+  // it before the collective that ends the initialisation.
+  void allocate(unsigned member, const std::vector<unsigned>& led) {
+    const unsigned g = grid_.global(matrix_.rank(), member);
+    for (unsigned k : led) {
+      Segment& s = segments_[k];
+      const std::size_t width = grid_.end(k) - grid_.begin(k);
+      s.value.resize(width);
+      s.x_dense.assign(width, static_cast<X>(S::identity));
+      if constexpr (Jumps<Program>) {
+        s.sent.resize(width);
+        s.parent.resize(width);
+        for (std::size_t v = 0; v < width; ++v) s.parent[v] = grid_.begin(k) + v;
+      }
+      s.y.assign(width, S::identity);
+      if constexpr (Buckets<Program>) s.holding.assign(width);
+      if (pulls_) {
+        s.settled.assign(width);
+        for (std::uint32_t d : matrix_.out_degrees(k)) s.edges += d;
+      }
+    }
+    for (RowWork& work : rows_[member]) {
+      const unsigned i = work.row;
+      if (grid_.leader(i) != g) work.partial.assign(grid_.end(i) - grid_.begin(i), S::identity);
+      if (pulls_ && grid_.rank_of(grid_.leader(i)) != matrix_.rank()) work.found.assign(grid_.end(i) - grid_.begin(i));
+    }
+  }
+
   void member_loop(unsigned member) {
     const rank_t here = matrix_.rank();
     const unsigned g = grid_.global(here, member);
@@ -325,6 +342,7 @@ class Model {
     std::vector<unsigned> led;
     for (unsigned k = 0; k < grid_.size(); ++k)
       if (grid_.leader(k) == g) led.push_back(k);
+    allocate(member, led);
     Totals own{};
     for (unsigned k : led) {
       Segment& s = segments_[k];
@@ -363,16 +381,21 @@ class Model {
       if constexpr (Buckets<Program>)
         if (last[0] == 0 && last[4] > 0) end = next_bucket(member, led, end);  // the same on every member
       if (!program_.more(iteration, last[0] + last[4], last)) break;
+      Timer phase;
       team_.wait_until([&] { return pending.idle(); });  // what was sent last time has left
       for (unsigned k : receives_[member]) team_.expect(k, member, tag_of(Kind::x, k));
       if constexpr (Jumps<Program>)
         for (unsigned k : led) jump(k);
       for (unsigned k : led) broadcast(k, iteration, last, pending, mine);
+      mine.broadcast_seconds += phase.lap();
       const bool sinks = sinks_needed(iteration);
       for (RowWork& work : rows_[member]) combine(member, work, iteration, sinks, sampling, common, pending, mine);
+      mine.combine_seconds += phase.lap();
       Totals next{};
       for (unsigned k : led) apply(k, sinks, end, last, next);
+      mine.apply_seconds += phase.lap();
       last = team_.sum(member, next);
+      mine.collective_seconds += phase.lap();
       if (member == 0) {
         stats_.iterations = iteration + 1;
         stats_.sampled_iterations += sampling;
@@ -389,6 +412,10 @@ class Model {
     stats_.dense_segments += mine.dense_segments;
     stats_.skipped_nonzeros += mine.skipped_nonzeros;
     stats_.pulled_tiles += mine.pulled_tiles;
+    stats_.broadcast_seconds = std::max(stats_.broadcast_seconds, mine.broadcast_seconds);
+    stats_.combine_seconds = std::max(stats_.combine_seconds, mine.combine_seconds);
+    stats_.apply_seconds = std::max(stats_.apply_seconds, mine.apply_seconds);
+    stats_.collective_seconds = std::max(stats_.collective_seconds, mine.collective_seconds);
   }
 
   bool sinks_needed(unsigned iteration) const {
@@ -466,9 +493,22 @@ class Model {
       unsettled = 1 - static_cast<double>(row.settled_edges) / static_cast<double>(row.edges);
     else if (!local && !y.empty())
       unsettled = 1 - static_cast<double>(work.found_count) / static_cast<double>(y.size());
-    for (const Tile* tile : work.tiles) {
+    // The tiles whose x is here first, then the others as their x comes: a member waits only when
+    // every x it still needs is on its way.
+    std::vector<const Tile*>& todo = todo_[member];
+    todo.assign(work.tiles.begin(), work.tiles.end());
+    while (!todo.empty()) {
+      const auto here = [&](const Tile* t) {
+        return segments_[t->column].x_ready.load(std::memory_order_acquire) == iteration + 1;
+      };
+      auto next = std::find_if(todo.begin(), todo.end(), here);
+      if (next == todo.end()) {
+        team_.wait_until([&] { return std::any_of(todo.begin(), todo.end(), here); });
+        next = std::find_if(todo.begin(), todo.end(), here);
+      }
+      const Tile* tile = *next;
+      todo.erase(next);
       const Segment& column = segments_[tile->column];
-      team_.wait_until([&] { return column.x_ready.load(std::memory_order_acquire) == iteration + 1; });
       if (pulls_ && sinks && pull_pays(*tile, column, unsettled)) {
         pull(member, *tile, column, settled, y);
         ++mine.pulled_tiles;
@@ -532,9 +572,15 @@ class Model {
         team_.progress();
       }
     } else if (column.x_is_sparse) {
-      spmspv_sparse<S>(tile, std::span(column.x_pairs, column.x_count), std::span(y));
+      // In slices, with a round of progress between them: this member's sends go on meanwhile (a
+      // rendezvous x waits for its sender's progress to be put).
+      for (std::size_t first = 0; first < column.x_count; first += kProgressSlice) {
+        spmspv_sparse<S>(tile, std::span(column.x_pairs + first, std::min(column.x_count - first, kProgressSlice)),
+                         std::span(y));
+        team_.progress();
+      }
     } else {
-      // In slices, with a round of progress between them: this member's sends go on meanwhile.
+      // In slices, as above.
       const std::size_t columns = tile.nonempty_columns();
       for (std::size_t first = 0; first < columns; first += kProgressSlice) {
         spmspv_dense<S>(tile, std::span(column.x_values, column.x_count), std::span(y), first, first + kProgressSlice);
@@ -865,6 +911,7 @@ class Model {
   std::vector<std::vector<RowWork>> rows_;  // by member
   std::vector<std::vector<unsigned>> receives_;  // by member: the column groups whose x it takes by broadcast
   std::vector<Bits> frontier_;                   // by member: the x it pulls from, as a bitset
+  std::vector<std::vector<const Tile*>> todo_;   // by member: Combine's tiles not yet multiplied
   std::mutex stats_mutex_;
   ModelStats stats_;
   Totals totals_{};
