@@ -86,7 +86,7 @@ RankOutcome run_rank(const DslKernel& kernel, const Loaded& loaded, Generation g
         std::visit(
             [&](auto& mine) {
               using T = typename std::decay_t<decltype(mine)>::value_type;
-              mine = vertex::gather_masters<T>(e, mine);
+              mine = vertex::gather_masters<T>(e, std::move(mine));
             },
             outcome.output.values);
         // The phases of the slowest rank in each, and the counts of rank 0.

@@ -74,7 +74,7 @@ RankOutcome run_rank(const VertexKernel& kernel, const Loaded& loaded, sync::Cha
         std::visit(
             [&](auto& mine) {
               using T = typename std::decay_t<decltype(mine)>::value_type;
-              mine = vertex::gather_masters<T>(e, mine);
+              mine = vertex::gather_masters<T>(e, std::move(mine));
             },
             outcome.output.values);
       },

@@ -249,7 +249,7 @@ TEST(Engine, ARankThatHoldsTheFrontierRunsLevelsAloneUntilItsUpdatesMustTravel) 
           frontier.take(level.updated());
         }
         auto all =
-            gather_masters<std::uint32_t>(engine, {level.values().begin(), level.values().begin() + g.masters()});
+            gather_masters<std::uint32_t>(engine, std::span<const std::uint32_t>(level.values()).first(g.masters()));
         stats[engine.rank()] = engine.finish();
         if (engine.rank() == 0) levels = std::move(all);
       });

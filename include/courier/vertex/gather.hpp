@@ -46,18 +46,33 @@ std::vector<std::vector<T>> exchange_values(Engine& engine, const std::vector<st
 template <class T>
 std::vector<T> gather_masters(Engine& engine, std::span<const T> labels) {
   const auto& graph = engine.graph();
+  const bool root = engine.rank() == 0;
+  // Rank 0's own masters stay out of the exchange: they are copied once, straight into place.
   std::vector<std::vector<T>> outgoing(static_cast<std::size_t>(engine.ranks()));
-  outgoing[0].assign(labels.begin(), labels.begin() + graph.masters());
+  if (!root) outgoing[0].assign(labels.begin(), labels.begin() + graph.masters());
   auto received = exchange_values(engine, outgoing);
-  if (engine.rank() != 0) return {};
+  if (!root) return {};
   std::vector<T> all(graph.global_vertices());
   const auto& plan = graph.plan();
   for (rank_t r = 0; r < engine.ranks(); ++r) {
-    if (received[r].size() != plan.masters_end(r) - plan.masters_begin(r))
+    const std::span<const T> part = r == 0 ? labels.first(graph.masters()) : std::span<const T>(received[r]);
+    if (part.size() != plan.masters_end(r) - plan.masters_begin(r))
       throw Error("engine: a rank sent a different number of masters than the plan gives it");
-    std::copy(received[r].begin(), received[r].end(), all.begin() + static_cast<std::ptrdiff_t>(plan.masters_begin(r)));
+    std::copy(part.begin(), part.end(), all.begin() + static_cast<std::ptrdiff_t>(plan.masters_begin(r)));
   }
   return all;
+}
+
+// The same, given the labels to keep: on one rank that masters every vertex in global order they
+// are the answer as they are, with no copy (a copy of a large result is mostly page faults).
+template <class T>
+std::vector<T> gather_masters(Engine& engine, std::vector<T>&& labels) {
+  const auto& graph = engine.graph();
+  if (engine.ranks() == 1 && graph.masters() == graph.global_vertices() && graph.plan().masters_begin(0) == 0) {
+    labels.resize(graph.masters());
+    return std::move(labels);
+  }
+  return gather_masters<T>(engine, std::span<const T>(labels));
 }
 
 }  // namespace courier::vertex
