@@ -37,9 +37,9 @@ harness::Summary components(const harness::Output& out) {
 engines::MailboxResult on_mailbox(const engines::MailboxShare& share) {
   MailboxComponents cc = mailbox_cc(share.runtime, share.edges, share.vertices,
                                     {share.config, DelegatePolicy{share.delegate_threshold}});
-  return {describe::widen(cc.labels),
-          {cc.stats, cc.setup_stats, cc.setup_seconds, cc.seconds, cc.delegates, cc.delegate_threshold,
-           cc.label_changes}};
+  return {
+      describe::widen(std::move(cc.labels)),
+      {cc.stats, cc.setup_stats, cc.setup_seconds, cc.seconds, cc.delegates, cc.delegate_threshold, cc.label_changes}};
 }
 
 }  // namespace

@@ -86,6 +86,13 @@ std::vector<vertex_t> cc_union_find(Engine& engine) {
       for (local_t w : g.in().neighbors(u)) forest.join(u, w);
   });
   forest.compress();
+  if (engine.ranks() == 1) {
+    // Every vertex is a master here, in id order, so each root -- its set's smallest id -- is
+    // already the component's label: no round of labels.
+    std::vector<vertex_t> labels(g.masters());
+    engine.for_each_vertex(g.masters(), [&](local_t v) { labels[v] = g.global_id(forest.root(v)); });
+    return labels;
+  }
 
   Field<vertex_t, sync::Min> label(g, 0, kBothWays);
   for (local_t v = 0; v < g.proxies(); ++v) label[v] = g.global_id(v);

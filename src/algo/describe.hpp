@@ -2,6 +2,7 @@
 // What the algorithm descriptors (*_algorithm.cpp) share: the source option, the values' two
 // shapes, and the summaries of distances.
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "courier/harness/algorithm.hpp"
@@ -14,9 +15,13 @@ harness::OptionSpec source_option();
 const std::vector<std::uint64_t>& integers(const harness::Output& output);
 const std::vector<double>& reals(const harness::Output& output);
 
+// The values as the output's integers; already 8-byte values are moved, not copied.
 template <class T>
-std::vector<std::uint64_t> widen(const std::vector<T>& values) {
-  return std::vector<std::uint64_t>(values.begin(), values.end());
+std::vector<std::uint64_t> widen(std::vector<T>&& values) {
+  if constexpr (std::is_same_v<T, std::uint64_t>)
+    return std::move(values);
+  else
+    return std::vector<std::uint64_t>(values.begin(), values.end());
 }
 
 // Source, reached vertices, and the levels (bfs) or the sum and largest distance (sssp).
