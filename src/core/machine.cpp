@@ -4,6 +4,7 @@
 #include <hwloc.h>
 
 #include "courier/core/error.hpp"
+#include "process_topology.hpp"
 
 namespace courier {
 
@@ -41,19 +42,15 @@ Machine read(hwloc_topology_t topo, hwloc_const_bitmap_t allowed) {
 }  // namespace
 
 Machine Machine::of_this_process() {
-  // Loaded once: reading /sys takes milliseconds.
+  // Read once, from the process's topology.
   static const Machine machine = [] {
-    hwloc_topology_t topo = nullptr;
-    if (hwloc_topology_init(&topo) != 0) return Machine{};
-    Machine t;
-    if (hwloc_topology_load(topo) == 0) {
-      hwloc_bitmap_t allowed = hwloc_bitmap_alloc();
-      if (hwloc_get_cpubind(topo, allowed, HWLOC_CPUBIND_PROCESS) != 0)
-        hwloc_bitmap_copy(allowed, hwloc_topology_get_allowed_cpuset(topo));
-      t = read(topo, allowed);
-      hwloc_bitmap_free(allowed);
-    }
-    hwloc_topology_destroy(topo);
+    hwloc_topology_t topo = process_topology();
+    if (topo == nullptr) return Machine{};
+    hwloc_bitmap_t allowed = hwloc_bitmap_alloc();
+    if (hwloc_get_cpubind(topo, allowed, HWLOC_CPUBIND_PROCESS) != 0)
+      hwloc_bitmap_copy(allowed, hwloc_topology_get_allowed_cpuset(topo));
+    Machine t = read(topo, allowed);
+    hwloc_bitmap_free(allowed);
     return t;
   }();
   return machine;

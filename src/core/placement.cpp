@@ -5,12 +5,11 @@
 #include <cstdlib>
 #include <utility>
 
+#include "process_topology.hpp"
+
 namespace courier {
 
-namespace {
-
-// One topology for the process: loading it reads /sys, which takes milliseconds.
-hwloc_topology_t topology() {
+hwloc_topology_t process_topology() {
   static hwloc_topology_t topo = [] {
     hwloc_topology_t t = nullptr;
     if (hwloc_topology_init(&t) != 0) return static_cast<hwloc_topology_t>(nullptr);
@@ -22,6 +21,10 @@ hwloc_topology_t topology() {
   }();
   return topo;
 }
+
+namespace {
+
+hwloc_topology_t topology() { return process_topology(); }
 
 std::optional<int> env_int(const char* name) {
   const char* value = std::getenv(name);

@@ -8,6 +8,7 @@
 
 #include "courier/core/cancel.hpp"
 #include "courier/core/error.hpp"
+#include "courier/core/machine.hpp"
 #include "courier/core/parse_number.hpp"
 #include "courier/core/timer.hpp"
 #include "courier/dist/distributed_load.hpp"
@@ -117,6 +118,9 @@ RunResult run(const Registry& registry, const RunSpec& asked, const Launch& laun
     if (launch.under_mpi()) throw dist::LoadError(error.what());  // every rank agrees: rank 0 speaks
     throw;
   }
+  // The machine is read once a process (hwloc reads /sys: milliseconds), before any engine's clock
+  // starts: the engines place their threads by it.
+  (void)Machine::of_this_process();
   if (launch.under_mpi()) {
     try {
       done = engine.run(algorithm, spec, launch);
