@@ -33,6 +33,8 @@
 #include "courier/core/error.hpp"
 #include "courier/core/timer.hpp"
 #include "courier/graph/csr.hpp"
+#include "courier/harness/fault_injection.hpp"
+#include "courier/harness/launch.hpp"
 #include "courier/net/mpi_environment.hpp"
 #include "courier/sync/solo_channel.hpp"
 #include "courier/vertex/run.hpp"
@@ -112,10 +114,18 @@ Sample run_once(const dist::LocalGraph& share, const std::string& channel_name, 
   Timer timer;
   {
     const std::unique_ptr<sync::Stack> stack = sync::Stack::open(channel_spec(channel_name, threads), comm);
-    sample.stats = vertex::run(share, stack->channel(), threads, [&](vertex::Engine& e) {
-      mine = run_kernel(kernel, e);
-      sample.seconds = timer.elapsed();
-    }, placement);
+    // A rank that fails ends the whole run at once, as `courier run` does: unwinding would close its
+    // stack, collectively, while the other ranks wait for it in the algorithm's.
+    harness::ending_the_run_on_failure(share.rank(), share.ranks(), [&] {
+      sample.stats = vertex::run(
+          share, stack->channel(), threads,
+          [&](vertex::Engine& e) {
+            harness::maybe_fail(share.rank(), "run");
+            mine = run_kernel(kernel, e);
+            sample.seconds = timer.elapsed();
+          },
+          placement);
+    });
   }
   MPI_Allreduce(MPI_IN_PLACE, &sample.seconds, 1, MPI_DOUBLE, MPI_MAX, comm);
   sample.print = sum_over(comm, mine);
