@@ -76,7 +76,7 @@ def sync_layers(results, out):
     """Table II at this scale: each kernel's time on each sync layer, relative to lci."""
     panels = []
     for ranks in ("2ranks", "4ranks"):
-        path, _ = newest(results, f"engine_bench-{ranks}-*.json")
+        path, _ = newest(results, f"engine_bench-{ranks}-[0-9a-f]*.json")  # Open MPI's (MPICH's say -mpich-)
         if path:
             panels.append((ranks, path))
     if not panels:
@@ -85,7 +85,7 @@ def sync_layers(results, out):
     for axis, (ranks, path) in zip(axes[0], panels):
         times = collections.defaultdict(list)
         for row in rows_of(load(path)):
-            times[(row["graph"], row["kernel"], row["layer"])].append(row["seconds"])
+            times[(row["graph"], row["kernel"], row.get("channel", row.get("layer")))].append(row["seconds"])
         groups = sorted({(g, k) for g, k, _ in times})
         layers = [layer for layer in ("lci", "mpi-probe", "mpi-rma") if any(key[2] == layer for key in times)]
 
@@ -101,7 +101,7 @@ def sync_layers(results, out):
 
 def message_rate(results, out):
     """The runtime against MPI: 64 B message rate by threads, and latency by size."""
-    path, _ = newest(results, "comm_mpi_bench-*.json")
+    path, _ = newest(results, "comm_mpi_bench-[0-9a-f]*.json")  # Open MPI's (MPICH's say -mpich-)
     if not path:
         return None
     rows = rows_of(load(path))

@@ -65,12 +65,15 @@ std::vector<std::uint64_t> bfs(Engine& engine, const BfsOptions& options) {
       // The frontier holds exactly the proxies of the last level (every label written in the last
       // round was that level, and each write or sync marked it), and its bitset is 1/32 the size
       // of the levels, so the scan tests bits; each thread owns whole words of v's marks.
+      // Every vertex in it holds that level, so the next is read once, not at every reacher.
       const Bitset& current = frontier.bits();
+      const std::size_t first = current.first();
+      const std::uint32_t next = first < current.size() ? level[static_cast<local_t>(first)] + 1 : kUnvisited;
       engine.pull([&](local_t v, std::span<const local_t> in, edge_t) {
         if (level[v] != kUnvisited) return;
         for (local_t u : in)
           if (current.test(u)) {
-            level.set_exclusive(v, level[u] + 1);
+            level.set_exclusive(v, next);
             return;
           }
       });

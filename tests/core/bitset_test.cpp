@@ -139,3 +139,21 @@ TEST(Bitset, TidyDropsEmptiedWordsAndListsAgainASetThatShrank) {
   });
   EXPECT_LT(words, 50u * 40);  // tens of listed words a round, not 800
 }
+
+TEST(Bitset, FirstIsTheSmallestMemberListedOrNot) {
+  Bitset empty(1000);
+  EXPECT_EQ(empty.first(), 1000u);
+  for (const std::size_t size : {std::size_t{70}, std::size_t{5000}}) {
+    Bitset bits(size);
+    bits.set(size - 1);
+    EXPECT_EQ(bits.first(), size - 1);
+    bits.set(65);
+    bits.set(64);
+    EXPECT_EQ(bits.first(), 64u);
+    bits.reset(64);
+    EXPECT_EQ(bits.first(), 65u);                            // an emptied bit of a word that is still listed
+    for (std::size_t i = 66; i < size; i += 3) bits.set(i);  // past the list's room: scanned
+    bits.set(3);
+    EXPECT_EQ(bits.first(), 3u);
+  }
+}

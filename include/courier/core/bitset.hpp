@@ -165,6 +165,14 @@ class Bitset {
       if (words_[w].load(std::memory_order_relaxed) != 0) return true;
     return false;
   }
+  // The smallest member, or size() when there is none.
+  std::size_t first() const {
+    std::size_t found = size_;
+    for_each_word(0, word_count(), [&](std::size_t w, std::uint64_t word) {
+      if (found == size_) found = w * 64 + static_cast<std::size_t>(std::countr_zero(word));
+    });
+    return found;
+  }
   // Calls fn(i) for every set i in [begin, end), in order.
   template <class Fn>
   void for_each(std::size_t begin, std::size_t end, Fn&& fn) const {
