@@ -114,7 +114,9 @@ Loaded load_rank(const Algorithm& algorithm, const LaKernel& kernel, const RunSp
 }
 
 // The leaders' values, in segment order per rank, put together on rank 0 (empty elsewhere).
-harness::Values gather(const harness::Values& mine, const la::Grid& grid, const dist::Collective& collective) {
+harness::Values gather(harness::Values mine, const la::Grid& grid, const dist::Collective& collective) {
+  // One rank leads every segment, in order (la/grid.hpp): its values are the answer as they are.
+  if (collective.ranks == 1) return mine;
   return std::visit(
       [&](const auto& values) -> harness::Values {
         using T = typename std::decay_t<decltype(values)>::value_type;
@@ -169,7 +171,7 @@ RankOutcome run_rank(const LaKernel& kernel, const Loaded& loaded, const RunSpec
                            direction_of(spec.options.text("direction"))},
                  loaded.request);
   outcome.run_seconds = collective.max(timer.lap());
-  outcome.output = {gather(out.values, loaded.matrix->grid(), collective), std::move(out.facts)};
+  outcome.output = {gather(std::move(out.values), loaded.matrix->grid(), collective), std::move(out.facts)};
   LaStats& s = outcome.stats;
   const la::Grid& grid = loaded.matrix->grid();
   s.ranks = static_cast<unsigned>(grid.ranks());
