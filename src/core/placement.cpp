@@ -24,8 +24,6 @@ hwloc_topology_t process_topology() {
 
 namespace {
 
-hwloc_topology_t topology() { return process_topology(); }
-
 std::optional<int> env_int(const char* name) {
   const char* value = std::getenv(name);
   if (value == nullptr || *value == '\0') return std::nullopt;
@@ -88,7 +86,7 @@ std::vector<unsigned> placement_for(unsigned threads, const PlacementOptions& op
 }
 
 bool pin_this_thread(unsigned pu) {
-  hwloc_topology_t topo = topology();
+  hwloc_topology_t topo = process_topology();
   if (topo == nullptr) return false;
   hwloc_bitmap_t set = hwloc_bitmap_alloc();
   hwloc_bitmap_only(set, pu);
@@ -98,7 +96,7 @@ bool pin_this_thread(unsigned pu) {
 }
 
 std::optional<ThreadBinding> ThreadBinding::current() {
-  hwloc_topology_t topo = topology();
+  hwloc_topology_t topo = process_topology();
   if (topo == nullptr) return std::nullopt;
   ThreadBinding binding;
   hwloc_bitmap_t set = hwloc_bitmap_alloc();
@@ -119,8 +117,8 @@ ThreadBinding::~ThreadBinding() {
 }
 
 void ThreadBinding::restore() const {
-  if (set_ != nullptr && topology() != nullptr)
-    hwloc_set_cpubind(topology(), static_cast<hwloc_bitmap_t>(set_), HWLOC_CPUBIND_THREAD);
+  if (set_ != nullptr && process_topology() != nullptr)
+    hwloc_set_cpubind(process_topology(), static_cast<hwloc_bitmap_t>(set_), HWLOC_CPUBIND_THREAD);
 }
 
 }  // namespace courier
