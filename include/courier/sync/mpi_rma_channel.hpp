@@ -15,6 +15,9 @@
 // ChannelStats::setup_seconds is the time spent creating windows, buffer_bytes_peak counts the
 // windows plus the buffers messages are gathered into and copied out to (Bytes must own memory).
 //
+// A sent buffer is recycled once MPI_Win_complete returns, or, under an MPI whose puts outlive it
+// (MPICH with ch4:ucx, see rma_channel.cpp), at the next collective (sum_all, max_all, reserve).
+//
 // Thread level: the paper's channel puts from compute threads and polls from a helper thread, so it
 // needs MPI_THREAD_MULTIPLE. Here one communication thread issues every MPI call (puts handed to it
 // through a queue, window tests, collectives), which is simpler to reason about and needs only

@@ -5,9 +5,11 @@
 #include <cstdio>
 #include <cstring>
 #include <deque>
+#include <iterator>
 #include <map>
 #include <mutex>
 #include <string>
+#include <string_view>
 
 #include "courier/core/backoff.hpp"
 #include "courier/core/error.hpp"
@@ -34,6 +36,21 @@ std::size_t round_up(std::size_t bytes, std::size_t to = 8) { return (bytes + to
 // received a malformed size"). Open MPI was never affected.
 constexpr std::size_t kWindowGranule = 64;
 
+// MPICH with the ch4:ucx device (4.0.2, as Debian ships it) returns from MPI_Win_complete while
+// puts of more than about 64 KiB still read their origin buffers: a buffer written again at once
+// reaches its target with the new bytes, although the target's epoch completes as if all was well.
+// (A stand-alone program shows it: post/start, puts of 512 KiB, complete, then overwrite the
+// buffer; Open MPI, and MPICH over UCX's tcp transport, deliver the puts intact.) Under such an
+// MPI the channel keeps sent buffers until the next collective, which every rank enters only after
+// its earlier phases' messages have all arrived.
+bool puts_outlive_their_epoch() {
+  char version[MPI_MAX_LIBRARY_VERSION_STRING];
+  int length = 0;
+  net::mpi_check(MPI_Get_library_version(version, &length), "MPI_Get_library_version");
+  const std::string_view text(version, static_cast<std::size_t>(length));
+  return text.starts_with("MPICH") && text.find("ch4:ucx") != std::string_view::npos;
+}
+
 class RmaChannel final : public MpiRmaChannel {
  public:
   explicit RmaChannel(MPI_Comm comm);
@@ -51,9 +68,9 @@ class RmaChannel final : public MpiRmaChannel {
   void release(Bytes buffer) override { plumbing_.pool().recycle(std::move(buffer)); }
   void end_phase() override;
 
-  std::uint64_t sum_all(std::uint64_t value) override { return plumbing_.sum_all(value); }
-  double sum_all(double value) override { return plumbing_.sum_all(value); }
-  double max_all(double value) override { return plumbing_.max_all(value); }
+  std::uint64_t sum_all(std::uint64_t value) override { return after_collective(plumbing_.sum_all(value)); }
+  double sum_all(double value) override { return after_collective(plumbing_.sum_all(value)); }
+  double max_all(double value) override { return after_collective(plumbing_.max_all(value)); }
 
   void restart_buffer_peak() override { plumbing_.pool().restart_peak(); }
   ChannelStats stats() const override;
@@ -66,6 +83,14 @@ class RmaChannel final : public MpiRmaChannel {
     std::size_t bytes = 0;     // allocated: whole granules, at least the size word + capacity
     std::size_t capacity = 0;  // the largest message reserved so far (what its source may send)
   };
+
+  // Every rank has passed the phases that ended here before this collective: their puts are done.
+  template <class T>
+  T after_collective(T result) {
+    recycle_retired();
+    return result;
+  }
+  void recycle_retired();
 
   // comm thread
   Activity progress();
@@ -91,6 +116,12 @@ class RmaChannel final : public MpiRmaChannel {
   std::vector<SizeWord> size_words_;  // by destination: must stay put until the epoch completes
   std::vector<Bytes> in_flight_;
 
+  // Sent buffers kept from MPI_Win_complete until the next collective (puts_outlive_their_epoch):
+  // held_ while their phase is open, retired_ once it has ended here.
+  const bool hold_sent_;
+  std::mutex held_mutex_;
+  std::vector<Bytes> held_, retired_;
+
   // The phase
   std::size_t expected_sends_ = 0, expected_receives_ = 0;
   std::atomic<std::size_t> sent_{0}, taken_{0};
@@ -106,7 +137,8 @@ RmaChannel::RmaChannel(MPI_Comm comm)
     : plumbing_(comm, "mpi-rma"),
       windows_(static_cast<std::size_t>(plumbing_.ranks())),
       remote_capacity_(static_cast<std::size_t>(plumbing_.ranks()), 0),
-      size_words_(static_cast<std::size_t>(plumbing_.ranks()), 0) {
+      size_words_(static_cast<std::size_t>(plumbing_.ranks()), 0),
+      hold_sent_(puts_outlive_their_epoch()) {
   net::mpi_check(MPI_Comm_group(plumbing_.comm(), &everyone_), "MPI_Comm_group");
   plumbing_.thread().start([this] { return progress(); });
 }
@@ -132,6 +164,7 @@ void RmaChannel::reserve(std::span<const std::size_t> max_send, std::span<const 
     if (static_cast<rank_t>(s) != plumbing_.rank() && max_receive[s] > 0)
       need[s] = sizeof(SizeWord) + round_up(max_receive[s]);
   plumbing_.thread().call([&] { resize_windows(std::move(need)); });
+  recycle_retired();  // resize_windows was collective
 }
 
 void RmaChannel::begin_phase(std::span<const rank_t> to, std::span<const rank_t> from) {
@@ -208,6 +241,18 @@ void RmaChannel::end_phase() {
   }
   phase_open_ = false;
   phases_.fetch_add(1, std::memory_order_relaxed);
+  if (hold_sent_) {
+    std::lock_guard lock(held_mutex_);
+    std::move(held_.begin(), held_.end(), std::back_inserter(retired_));
+    held_.clear();
+  }
+}
+
+void RmaChannel::recycle_retired() {
+  if (!hold_sent_) return;
+  std::lock_guard lock(held_mutex_);
+  for (auto& sent : retired_) plumbing_.pool().recycle(std::move(sent));
+  retired_.clear();
 }
 
 ChannelStats RmaChannel::stats() const {
@@ -312,7 +357,12 @@ void RmaChannel::put(rank_t peer, Bytes message) {
   in_flight_.push_back(std::move(message));
   if (--puts_left_ > 0) return;
   net::mpi_check(MPI_Win_complete(win), "MPI_Win_complete");
-  for (auto& sent : in_flight_) plumbing_.pool().recycle(std::move(sent));
+  if (hold_sent_) {
+    std::lock_guard lock(held_mutex_);
+    std::move(in_flight_.begin(), in_flight_.end(), std::back_inserter(held_));
+  } else {
+    for (auto& sent : in_flight_) plumbing_.pool().recycle(std::move(sent));
+  }
   in_flight_.clear();
   access_done_.store(true, std::memory_order_release);
 }
