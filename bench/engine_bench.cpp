@@ -58,6 +58,7 @@ struct Options {
   unsigned threads = 0;  // 0: 1 per rank distributed, 2 in single-rank mode
   int repeats = 3;
   std::uint64_t delta = 32;
+  std::string direction;  // empty: each kernel's default (see KernelOptions)
   bool dedupe = false;
   bool verify = false;
   bool single = false;
@@ -198,8 +199,10 @@ void print_summary(const std::vector<Row>& rows, const Options& o) {
 int run_distributed(const Options& o, int world_rank, int world_size) {
   const unsigned threads = o.threads == 0 ? 1 : o.threads;
   if (world_rank == 0) {
-    fmt::print("engine_bench on {}, commit {}, {} MPI ranks, {} thread(s) per rank, {} repeats, sssp delta {}\n",
-               machine(), commit(), world_size, threads, o.repeats, o.delta);
+    fmt::print(
+        "engine_bench on {}, commit {}, {} MPI ranks, {} thread(s) per rank, {} repeats, sssp delta {}, direction {}\n",
+        machine(), commit(), world_size, threads, o.repeats, o.delta,
+        o.direction.empty() ? "each kernel's own" : o.direction);
     print_header();
   }
   std::vector<Row> rows;
@@ -209,9 +212,10 @@ int run_distributed(const Options& o, int world_rank, int world_size) {
     if (o.verify && world_rank == 0) {
       const graph::Csr csr = graph::build_csr(g.edges);
       for (const std::string& kernel : o.kernels)
-        reference[kernel] = run_reference(find_kernel(kernel, {.source = g.source, .delta = o.delta}), csr);
+        reference[kernel] =
+            run_reference(find_kernel(kernel, {.source = g.source, .delta = o.delta, .direction = o.direction}), csr);
     }
-    const KernelOptions kernel_options{.source = g.source, .delta = o.delta};
+    const KernelOptions kernel_options{.source = g.source, .delta = o.delta, .direction = o.direction};
     for (int ranks : o.ranks) {
       if (ranks > world_size) {
         if (world_rank == 0) fmt::print("(skipping {} ranks: run under mpirun -np {} or more)\n", ranks, ranks);
@@ -242,7 +246,11 @@ int run_distributed(const Options& o, int world_rank, int world_size) {
                                         channel, o.channels.front()));
             }
             if (world_rank == 0 && o.verify && !s.front().print.matches(reference.at(kernel)))
-              throw Error(fmt::format("engine_bench: {} on {} differs from the sequential reference", kernel, spec));
+              throw Error(
+                  fmt::format("engine_bench: {} on {} differs from the sequential reference ({:#x}, {:.17g} "
+                              "against the reference's {:#x}, {:.17g})",
+                              kernel, spec, s.front().print.exact, s.front().print.approximate,
+                              reference.at(kernel).exact, reference.at(kernel).approximate));
             r.seconds = median(seconds);
             r.compute = median(compute);
             r.comm = median(comm_time);
@@ -267,8 +275,13 @@ int run_distributed(const Options& o, int world_rank, int world_size) {
   }
   if (world_rank != 0) return 0;
   print_summary(rows, o);
-  nlohmann::json json = {{"benchmark", "engine_bench"}, {"machine", machine()}, {"commit", commit()},
-                         {"world_ranks", world_size},  {"repeats", o.repeats}, {"delta", o.delta},
+  nlohmann::json json = {{"benchmark", "engine_bench"},
+                         {"machine", machine()},
+                         {"commit", commit()},
+                         {"world_ranks", world_size},
+                         {"repeats", o.repeats},
+                         {"delta", o.delta},
+                         {"direction", o.direction.empty() ? "default" : o.direction},
                          {"rows", nlohmann::json::array()}};
   for (const Row& r : rows) json["rows"].push_back(to_json(r));
   std::ofstream(o.json) << json.dump(2) << "\n";
@@ -291,7 +304,7 @@ int run_single(const Options& o) {
     const graph::Csr csr = graph::build_csr(g.edges);
     const auto parts = dist::partition_in_memory(g.edges, dist::Policy::oec, 1, true);
     g.edges = {};
-    const KernelOptions kernel_options{.source = g.source, .delta = o.delta};
+    const KernelOptions kernel_options{.source = g.source, .delta = o.delta, .direction = o.direction};
     const double edges = static_cast<double>(csr.num_edges());
     sync::SoloChannel channel;
     for (const std::string& kernel : o.kernels) {
@@ -345,6 +358,10 @@ int main(int argc, char** argv) {
   app.add_option("--threads", o.threads, "Threads per rank (default 1; 2 with --single)");
   app.add_option("--repeats", o.repeats, "Median of this many runs per channel")->check(CLI::Range(1, 99));
   app.add_option("--delta", o.delta, "sssp's delta-stepping bucket width (0: Bellman-Ford)");
+  app.add_option("--direction", o.direction,
+                 "auto, push or pull for every kernel that takes it, cc by label propagation (paper 000's Fig. 4: "
+                 "Gemini's dual mode on each channel); default: each kernel's own")
+      ->check(CLI::IsMember({"auto", "push", "pull"}));
   app.add_flag("--dedupe", o.dedupe, "Remove duplicate edges after symmetrizing");
   app.add_flag("--verify", o.verify, "Check every result against the sequential reference");
   app.add_flag("--single", o.single, "One rank with --threads threads against the sequential reference");

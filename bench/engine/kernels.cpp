@@ -44,6 +44,8 @@ Kernel find_kernel(const std::string& name, const KernelOptions& options) {
   const harness::Algorithm& algorithm = registry.algorithm(name);
   for (const harness::OptionSpec& option : algorithm.options) {
     if (option.name == "delta") spec.options.set("delta", std::to_string(options.delta));
+    if (option.name == "direction" && !options.direction.empty()) spec.options.set("direction", options.direction);
+    if (option.name == "method" && !options.direction.empty()) spec.options.set("method", "label-propagation");
     if (option.name == "iterations") {
       spec.options.set("tolerance", "0");
       spec.options.set("iterations", std::to_string(options.pagerank_iterations));
@@ -54,8 +56,8 @@ Kernel find_kernel(const std::string& name, const KernelOptions& options) {
 }
 
 bool Fingerprint::matches(const Fingerprint& other) const {
-  return exact == other.exact &&
-         std::abs(approximate - other.approximate) <= 1e-9 * std::max(std::abs(approximate), std::abs(other.approximate));
+  return exact == other.exact && std::abs(approximate - other.approximate) <=
+                                     1e-7 * std::max(std::abs(approximate), std::abs(other.approximate));
 }
 
 void combine(Fingerprint& into, const Fingerprint& other) {
