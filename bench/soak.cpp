@@ -11,6 +11,7 @@
 //   soak --ranks 4 --threads 2 --messages 1e8               # local transport (ranks as threads)
 //   COURIER_CHAOS=7 soak --ranks 3 --messages 1e6           # chaos mode: faults and starvation
 //   mpirun -np 2 soak --transport mpi --threads 2 --messages 1e7
+//   mpirun -np 2 soak --transport ofi --threads 2 --messages 1e7     # libfabric (its shm provider here)
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -35,7 +36,11 @@
 #ifdef COURIER_HAVE_MPI
 #include <mpi.h>
 
+#include "courier/core/error.hpp"
 #include "courier/net/mpi_device.hpp"
+#ifdef COURIER_HAVE_OFI
+#include "courier/net/ofi_device.hpp"
+#endif
 #include "courier/net/mpi_environment.hpp"
 #endif
 
@@ -251,8 +256,8 @@ int main(int argc, char** argv) {
   Config config;
   std::string transport = "local";
   CLI::App app("soak: random messages, each checked and counted, until a count or a time");
-  app.add_option("--transport", transport, "local (ranks as threads) or mpi (under mpirun)")
-      ->check(CLI::IsMember({"local", "mpi"}));
+  app.add_option("--transport", transport, "local (ranks as threads), mpi or ofi (under mpirun)")
+      ->check(CLI::IsMember({"local", "mpi", "ofi"}));
   app.add_option("--ranks", config.ranks, "local: ranks as threads")->check(CLI::Range(1, 1024));
   app.add_option("--threads", config.threads, "sending threads per rank")->check(CLI::Range(1, 64));
   app.add_option("--messages", config.messages, "messages per rank (all its threads)");
@@ -281,7 +286,12 @@ int main(int argc, char** argv) {
     MPI_Comm_size(MPI_COMM_WORLD, &ranks);
     memory.start(shared.progress, config.seconds > 0 ? 1e300 : config.messages);
     {
+#ifdef COURIER_HAVE_OFI
+      comm::Runtime runtime(transport == "ofi" ? net::make_ofi_device() : net::make_mpi_device(), options);
+#else
+      if (transport == "ofi") throw Error("this build has no libfabric (ofi)");
       comm::Runtime runtime(net::make_mpi_device(), options);
+#endif
       run_rank(runtime, config, shared);
       runtime.shutdown();
     }
