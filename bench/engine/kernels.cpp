@@ -5,6 +5,7 @@
 #include "courier/algo/builtin.hpp"
 #include "courier/core/error.hpp"
 #include "courier/engines/vertex.hpp"
+#include "courier/graph/reference/unreached.hpp"
 #include "courier/harness/run.hpp"
 
 namespace courier::bench {
@@ -26,8 +27,11 @@ Fingerprint print_of(const harness::Values& values, std::size_t count, Global&& 
   std::visit(
       [&](const auto& all) {
         for (std::size_t i = 0; i < count; ++i) {
-          if constexpr (std::is_floating_point_v<typename std::decay_t<decltype(all)>::value_type>)
+          using T = typename std::decay_t<decltype(all)>::value_type;
+          if constexpr (std::is_floating_point_v<T>)
             add_real(print, global(i), all[i]);
+          else if constexpr (std::is_same_v<T, std::uint32_t>)  // 32-bit levels: as widen() reads them
+            add_integer(print, global(i), all[i] == harness::kNarrowUnreached ? graph::reference::kUnreached : all[i]);
           else
             add_integer(print, global(i), static_cast<std::uint64_t>(all[i]));
         }

@@ -10,7 +10,7 @@
 #include <algorithm>
 
 #include "courier/core/error.hpp"
-#include "courier/graph/reference/unreached.hpp"
+#include "courier/harness/values.hpp"
 #include "courier/sync/reduction.hpp"
 
 namespace courier::algo {
@@ -19,11 +19,11 @@ using namespace courier::vertex;
 
 namespace {
 
-constexpr std::uint32_t kUnvisited = UINT32_MAX;
+constexpr std::uint32_t kUnvisited = harness::kNarrowUnreached;
 
 }  // namespace
 
-std::vector<std::uint64_t> bfs(Engine& engine, const BfsOptions& options) {
+std::vector<std::uint32_t> bfs_levels(Engine& engine, const BfsOptions& options) {
   const dist::LocalGraph& g = engine.graph();
   if (options.source >= g.global_vertices())
     throw InputError(fmt::format("bfs: source {} is not a vertex (the graph has {}); pick a smaller --source",
@@ -84,10 +84,15 @@ std::vector<std::uint64_t> bfs(Engine& engine, const BfsOptions& options) {
     engine.sync(level);
     frontier.take(level.updated());
   }
-  std::vector<std::uint64_t> result(g.masters());
-  for (local_t v = 0; v < g.masters(); ++v)
-    result[v] = level[v] == kUnvisited ? graph::reference::kUnreached : level[v];
-  return result;
+  std::vector<std::uint32_t> levels = std::move(level.values());
+  levels.resize(g.masters());  // the masters come first; shrinking keeps the memory
+  return levels;
+}
+
+std::vector<std::uint64_t> bfs(Engine& engine, const BfsOptions& options) {
+  harness::Values levels = bfs_levels(engine, options);
+  harness::widen(levels);
+  return std::move(std::get<std::vector<std::uint64_t>>(levels));
 }
 
 }  // namespace courier::algo

@@ -35,7 +35,8 @@ harness::Algorithm bfs_algorithm() {
     return describe::distances(out.values, r.source, true);
   };
   a.kernels["vertex"] = std::make_shared<engines::VertexKernel>([](vertex::Engine& e, const harness::Request& r) {
-    return harness::Output{bfs(e, {.source = r.source, .direction = parse_direction(r.options.text("direction"))}), {}};
+    return harness::Output{
+        bfs_levels(e, {.source = r.source, .direction = parse_direction(r.options.text("direction"))}), {}};
   });
   auto la = std::make_shared<engines::LaKernel>();
   la->run = [](const engines::LaContext& context, const harness::Request& r) {

@@ -23,5 +23,8 @@ struct BfsOptions {
 // Breadth-first levels following edge directions, the same as graph::reference::bfs: one entry
 // per master of this rank (local ids 0..masters-1), kUnreached where not reached. Collective.
 std::vector<std::uint64_t> bfs(vertex::Engine& engine, const BfsOptions& options = {});
+// The same levels as the run keeps them, 4 bytes each (harness::kNarrowUnreached where not
+// reached): handed over without a copy, for a caller that widens them later or never.
+std::vector<std::uint32_t> bfs_levels(vertex::Engine& engine, const BfsOptions& options = {});
 
 }  // namespace courier::algo
