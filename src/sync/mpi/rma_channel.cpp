@@ -347,9 +347,17 @@ void RmaChannel::open_epochs(std::vector<rank_t> to, std::vector<rank_t> from) {
 
 void RmaChannel::put(rank_t peer, Bytes message) {
   const MPI_Win win = windows_[static_cast<std::size_t>(plumbing_.rank())].win;
-  SizeWord& size = size_words_[static_cast<std::size_t>(peer)];
-  size = message.size();
-  net::mpi_check(MPI_Put(&size, sizeof size, MPI_BYTE, peer, 0, sizeof size, MPI_BYTE, win), "MPI_Put");
+  const SizeWord size = message.size();
+  // The size word's origin must outlive the put as the message's does: a slot rewritten next phase,
+  // or, when puts outlive their epoch, a buffer held with the message.
+  std::byte* word = reinterpret_cast<std::byte*>(&size_words_[static_cast<std::size_t>(peer)]);
+  if (hold_sent_) {
+    in_flight_.push_back(plumbing_.pool().acquire(sizeof size));
+    in_flight_.back().resize(sizeof size);
+    word = in_flight_.back().data();
+  }
+  std::memcpy(word, &size, sizeof size);
+  net::mpi_check(MPI_Put(word, sizeof size, MPI_BYTE, peer, 0, sizeof size, MPI_BYTE, win), "MPI_Put");
   if (!message.empty()) {
     const int count = net::mpi_count(message.size(), "a message");
     net::mpi_check(MPI_Put(message.data(), count, MPI_BYTE, peer, sizeof size, count, MPI_BYTE, win), "MPI_Put");
