@@ -236,7 +236,9 @@ LocalGraph::LocalGraph(const PartitionPlan& plan, rank_t rank, const graph::CsrR
           if (rows.offsets[r + 1] > rows.offsets[r]) f(rows.first + r, rows.offsets[r + 1] - rows.offsets[r]);
       },
       rows.edges(), view_of(rows.weights));
-  if (with_in_edges) in_ = transpose(out_, proxies());
+  if (!with_in_edges) return;
+  in_is_out_ = rows.symmetric && plan.ranks() == 1;
+  if (!in_is_out_) in_ = transpose(out_, proxies());
 }
 
 LocalGraph::LocalGraph(const PartitionPlan& plan, rank_t rank, graph::CsrPart part, bool with_in_edges)
@@ -300,7 +302,7 @@ std::uint64_t bytes_of(const LocalCsr& csr) {
 GraphBytes LocalGraph::bytes() const {
   GraphBytes b;
   b.csr = bytes_of(out_);
-  b.in_edges = bytes_of(in_);
+  b.in_edges = bytes_of(in_);  // none when they are the out-edges
   b.proxies = bytes_of(mirror_ids_) + bytes_of(mirror_locals_);
   for (const auto& list : masters_on_) b.proxies += bytes_of(list);
   b.maps = bytes_of(mirror_bounds_) + (static_cast<std::uint64_t>(ranks()) + 1) * sizeof(vertex_t);

@@ -34,7 +34,11 @@ Csr load_graph(const std::string& graph, const LoadOptions& options) {
   if (options.memory && !transforms) return *options.memory;
   if (!transforms && !options.memory && !is_generator_spec(graph) && format_from_path(graph) == Format::csr)
     return read_csr(graph, options.read);
-  return build_csr(load_edge_list(graph, options));
+  Csr csr = build_csr(load_edge_list(graph, options));
+  // Symmetrized here, so known symmetric; dropping self loops and duplicates keeps it so. (A symmetric
+  // source transformed otherwise is not re-examined: unknown, which is always safe.)
+  csr.set_symmetric(options.symmetrize);
+  return csr;
 }
 
 }  // namespace courier::graph

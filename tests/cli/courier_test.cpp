@@ -118,6 +118,36 @@ TEST(Cli, GenerateInfoAndConvertAgree) {
 
 // Partitioned .csr files (issue 16): a run at the file's ranks and policy takes its parts as
 // written and writes the values a run on the plain file writes; info says what the file is for.
+// `convert --symmetrize` writes a .csr known symmetric: one rank pulls along its out-edges (no
+// in-edges of its own, "in-edges 0.00" in -v) and every algorithm equals the sequential reference;
+// two ranks transpose as before.
+TEST(Cli, ASymmetricCsrNeedsNoInEdgesOnOneRank) {
+  const fs::path dir = scratch("symmetric");
+  const std::string file = (dir / "sym.csr").string();
+  ASSERT_EQ(courier("convert kron:9 --weights --symmetrize -o " + file).status, 0);
+  EXPECT_NE(courier("info " + file).output.find("ymmetric"), std::string::npos);
+  for (const char* run : {"bfs --direction pull", "bfs", "cc --method label-propagation --direction pull", "cc",
+                          "pagerank", "sssp --direction pull", "bc --samples 3"})
+    for (int ranks : {1, 2}) {
+      const std::string where = std::string(run) + " at " + std::to_string(ranks) + " ranks";
+      const std::string expected = (dir / "expected.txt").string(), got = (dir / "got.txt").string();
+      const std::string algorithm = std::string(run).substr(0, std::string(run).find(' '));
+      const std::string reference = algorithm == "bc" ? "bc --samples 3" : algorithm;  // seq takes no direction
+      ASSERT_EQ(courier("run " + reference + " --engine seq --graph " + file + " --output " + expected).status, 0)
+          << where;
+      const Outcome out = courier("run " + std::string(run) + " --graph " + file + " --ranks " + std::to_string(ranks) +
+                                  " --verify -v --output " + got);
+      EXPECT_EQ(out.status, 0) << where << "\n" << out.output;
+      EXPECT_NE(out.output.find("Verification: PASS"), std::string::npos) << where << "\n" << out.output;
+      if (ranks == 1 && algorithm != "pagerank") {
+        EXPECT_NE(out.output.find("in-edges 0.00"), std::string::npos) << where << "\n" << out.output;
+      }
+      if (algorithm != "pagerank" && algorithm != "bc") {
+        EXPECT_EQ(read_text(got), read_text(expected)) << where;
+      }
+    }
+}
+
 TEST(Cli, PartitionedCsrRunsEqualPlainOnes) {
   const fs::path dir = scratch("partitioned");
   const std::string plain = (dir / "plain.csr").string(), part = (dir / "part.csr").string();

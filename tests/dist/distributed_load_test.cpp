@@ -10,6 +10,7 @@
 #include <fstream>
 #include <optional>
 #include <random>
+#include <set>
 
 #include "courier/dist/agreed_failure.hpp"
 #include "courier/graph/io.hpp"
@@ -429,6 +430,43 @@ TEST(DistributedLoad, OneRankLoadsACsrWithoutAShuffle) {
       EXPECT_EQ(got.graph.has_in_edges(), in);
       EXPECT_EQ(got.graph.mirrors(), 0u);
     }
+}
+
+// A .csr written as symmetric: one rank takes its out-edges as its in-edges (no transpose, no
+// copy); each vertex's in-edges, with their weights, are the same multiset as the transpose's. More
+// ranks transpose as before.
+TEST(DistributedLoad, OneRankOfASymmetricCsrTakesItsOutEdgesAsItsInEdges) {
+  const std::string path = temp_path("symmetric.csr");
+  graph::write_edge_list(path, graph::symmetrize(messy_graph(60, 300, 31, graph::WeightType::u32)),
+                         {.symmetric = true});
+  ASSERT_TRUE(graph::read_csr(path).symmetric());
+  DistributedLoadOptions options;
+  options.with_in_edges = true;
+  const DistributedGraph got = load_distributed(path, options, solo_collective());
+  const LocalGraph expected = reference(path, options, 1)[0];
+  EXPECT_TRUE(got.graph.in_edges_are_out_edges());
+  EXPECT_EQ(got.graph.bytes().in_edges, 0u);
+  const auto& weights = std::get<std::vector<std::uint32_t>>(got.graph.in().weights);
+  const auto& expected_weights = std::get<std::vector<std::uint32_t>>(expected.in().weights);
+  for (local_t v = 0; v < got.graph.proxies(); ++v) {
+    std::multiset<std::pair<local_t, std::uint32_t>> mine, theirs;
+    for (edge_t e = got.graph.in().offsets[v]; e < got.graph.in().offsets[v + 1]; ++e)
+      mine.insert({got.graph.in().targets[e], weights[e]});
+    for (edge_t e = expected.in().offsets[v]; e < expected.in().offsets[v + 1]; ++e)
+      theirs.insert({expected.in().targets[e], expected_weights[e]});
+    ASSERT_EQ(mine, theirs) << "vertex " << v;
+  }
+  const auto parts = load_on(path, options, 2);
+  const auto expected_parts = reference(path, options, 2);
+  for (rank_t r = 0; r < 2; ++r) {
+    EXPECT_FALSE(parts[r]->graph.in_edges_are_out_edges());
+    expect_same(parts[r]->graph, expected_parts[r]);
+  }
+  // Not known symmetric (the flag unset): transposed, even though the edges are symmetric.
+  const std::string plain = temp_path("plain.csr");
+  graph::write_edge_list(plain, graph::symmetrize(messy_graph(60, 300, 31, graph::WeightType::u32)));
+  EXPECT_FALSE(graph::read_csr(plain).symmetric());
+  EXPECT_FALSE(load_distributed(plain, options, solo_collective()).graph.in_edges_are_out_edges());
 }
 
 TEST(DistributedLoad, RanksFailingAtDifferentStepsAgreeOnTheLowest) {

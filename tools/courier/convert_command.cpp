@@ -124,6 +124,7 @@ void add_convert_command(CLI::App& app) {
       dist::write_partitioned(options->output, edges, dist::parse_policy(options->policy),
                               static_cast<rank_t>(options->partition));
     } else {
+      options->write.symmetric = options->load.symmetrize;  // renumbering keeps it so
       save_graph(options->output, edges, options->write);
     }
     if (!options->id_map.empty()) write_id_map(options->id_map, original_ids);  // only once the graph is written

@@ -42,6 +42,7 @@ void add_info_command(CLI::App& app) {
     fmt::print("Vertices:           {}\n", s.vertices);
     fmt::print("Edges:              {}\n", s.edges);
     fmt::print("Weights:            {}\n", graph::to_string(s.weights));
+    if (csr.symmetric()) fmt::print("Symmetric:          known (one rank takes its out-edges as its in-edges)\n");
     fmt::print("Out-degree:         min {}, max {}, mean {:.3f}\n", s.min_out_degree, s.max_out_degree,
                s.mean_out_degree);
     fmt::print("Self loops:         {}\n", s.self_loops);

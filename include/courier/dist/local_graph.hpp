@@ -88,8 +88,10 @@ class LocalGraph {
 
   edge_t edges() const { return out_.targets.size(); }
   const LocalCsr& out() const { return out_; }
-  bool has_in_edges() const { return !in_.offsets.empty(); }
-  const LocalCsr& in() const { return in_; }
+  bool has_in_edges() const { return in_is_out_ || !in_.offsets.empty(); }
+  // On one rank of a graph known symmetric the in-edges are the out-edges: no transpose, no copy.
+  const LocalCsr& in() const { return in_is_out_ ? out_ : in_; }
+  bool in_edges_are_out_edges() const { return in_is_out_; }
 
   GraphBytes bytes() const;
 
@@ -126,6 +128,7 @@ class LocalGraph {
   std::vector<std::vector<local_t>> masters_on_;
   LocalCsr out_;
   LocalCsr in_;
+  bool in_is_out_ = false;
 };
 
 // Tells every owner which of its masters this rank mirrors, so both sides agree on the order of

@@ -41,10 +41,16 @@ class Csr {
     return weights_as<W>().subspan(offsets_[v], degree(v));
   }
 
+  // Known symmetric: every edge's reverse is an edge with the same weight (made by --symmetrize,
+  // or read from a .csr written so), so the in-edges are the out-edges. False means unknown.
+  bool symmetric() const { return symmetric_; }
+  void set_symmetric(bool symmetric) { symmetric_ = symmetric; }
+
  private:
   Buffer<edge_t> offsets_;
   Buffer<vertex_t> targets_;
   CsrWeights weights_;
+  bool symmetric_ = false;
 };
 
 // Each vertex's out-edges in the order of targets (ties keep input order), weights alongside.

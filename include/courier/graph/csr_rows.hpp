@@ -19,6 +19,7 @@ struct CsrRows {
   Buffer<vertex_t> targets;  // the part's edges' targets: edge k of the part is the file's offsets[0] + k
   CsrWeights weights;        // the same edges' weights, or none
   std::shared_ptr<const MappedFile> file;
+  bool symmetric = false;  // the whole file's edges are (Csr::symmetric)
 
   vertex_t rows() const { return offsets.empty() ? 0 : offsets.size() - 1; }
   edge_t edges() const { return targets.size(); }

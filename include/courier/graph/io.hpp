@@ -86,6 +86,7 @@ struct WriteOptions {
   int base = 0;  // text edge lists: the id written for vertex 0
   int binary_id_bytes = 8;  // .bel/.bin: 4 or 8 (4 fails on ids >= 2^32)
   std::optional<Format> format = std::nullopt;  // instead of the extension's (Format::galois for a Galois .gr)
+  bool symmetric = false;  // the edges are known symmetric (--symmetrize): a .csr records it (Csr::symmetric)
 };
 
 // Any format, as an edge list (a .csr file is expanded).

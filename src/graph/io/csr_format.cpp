@@ -33,8 +33,10 @@ struct Header {
   std::uint64_t num_vertices;
   std::uint64_t num_edges;
   std::uint64_t checksum;     // of this header (with checksum = 0) and of the three arrays
-  std::uint64_t reserved[3];
+  std::uint64_t flags;        // kSymmetric; 0 in files written before it
+  std::uint64_t reserved[2];
 };
+constexpr std::uint64_t kSymmetric = 1;  // Csr::symmetric()
 static_assert(sizeof(Header) == 64);
 
 std::uint64_t padded8(std::uint64_t bytes) { return (bytes + 7) / 8 * 8; }
@@ -117,6 +119,7 @@ void write_csr_file(const std::string& path, const Csr& csr) {
   header.weight_type = static_cast<std::uint32_t>(csr.weight_type());
   header.num_vertices = csr.num_vertices();
   header.num_edges = csr.num_edges();
+  header.flags = csr.symmetric() ? kSymmetric : 0;
   const std::uint64_t weight_bytes = arrays.weights ? header.num_edges * 4 : 0;
   Progress progress("writing " + path, 2 * (arrays.offset_count * 8 + header.num_edges * 8 + weight_bytes));
   header.checksum = checksum(header, arrays, progress);
@@ -231,7 +234,9 @@ Csr read_csr_file(const std::string& path, const ReadOptions& options) {
   CsrWeights weights;
   if (type == WeightType::u32) weights = Buffer<std::uint32_t>(keep_alive, static_cast<const std::uint32_t*>(arrays.weights), m);
   if (type == WeightType::f32) weights = Buffer<float>(keep_alive, static_cast<const float*>(arrays.weights), m);
-  return Csr(std::move(offsets), std::move(targets), std::move(weights));
+  Csr csr(std::move(offsets), std::move(targets), std::move(weights));
+  csr.set_symmetric((mapped.header.flags & kSymmetric) != 0);
+  return csr;
 }
 
 }  // namespace courier::graph::io
@@ -313,6 +318,7 @@ EdgeSlice read_csr_part(const std::string& path, const ReadOptions& options, std
       slice.edges.weights = std::vector<float>();
     }
     rows.file = mapped.file;
+    rows.symmetric = (mapped.header.flags & kSymmetric) != 0;
     slice.rows = std::move(rows);
   } else {
     slice.edges.edges.reserve(end - begin);

@@ -201,7 +201,11 @@ void write_edge_list(const std::string& path, const EdgeList& edges, const Write
     case Format::binary: return io::write_binary(path, edges, options);
     case Format::dimacs: return io::write_dimacs(path, edges);
     case Format::metis: return io::write_metis(path, edges);
-    case Format::csr: return io::write_csr_file(path, build_csr(edges));
+    case Format::csr: {
+      Csr csr = build_csr(edges);
+      csr.set_symmetric(options.symmetric);
+      return io::write_csr_file(path, csr);
+    }
     case Format::galois:
       return io::write_galois(path, edges);
     case Format::webgraph:
@@ -216,7 +220,12 @@ void write_edge_list(const std::string& path, const EdgeList& edges, const Write
 void write_csr(const std::string& path, const Csr& csr, const WriteOptions& options) {
   const Format format = options.format.value_or(format_from_path(path));
   check(path, options);
-  if (format == Format::csr) return io::write_csr_file(path, csr);
+  if (format == Format::csr) {
+    if (!options.symmetric || csr.symmetric()) return io::write_csr_file(path, csr);
+    Csr marked = csr;  // borrows the same arrays
+    marked.set_symmetric(true);
+    return io::write_csr_file(path, marked);
+  }
   write_edge_list(path, to_edge_list(csr), options);
 }
 

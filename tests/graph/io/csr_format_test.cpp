@@ -54,6 +54,18 @@ TEST_F(CsrFormat, LoadsWithoutCopyingFromTheMapping) {
   EXPECT_EQ(multiset(to_edge_list(csr)), multiset(to_edge_list(original_)));
 }
 
+TEST_F(CsrFormat, KnownSymmetryIsKeptInTheHeader) {
+  EXPECT_FALSE(read_csr(path_).symmetric());  // not known: the flag is 0
+  Csr marked = original_;
+  marked.set_symmetric(true);
+  const std::string path = (dir_ / "symmetric.csr").string();
+  write_csr(path, marked);
+  EXPECT_TRUE(read_csr(path).symmetric());
+  EXPECT_EQ(read_bytes(path).substr(40, 8), std::string("\x01\0\0\0\0\0\0\0", 8));  // flags at byte 40
+  write_csr(path, original_, {.symmetric = true});                                  // or said when writing
+  EXPECT_TRUE(read_csr(path).symmetric());
+}
+
 TEST_F(CsrFormat, ErrorWrongMagic) {
   const std::string bad = damaged([](std::string& b) { b[0] = 'X'; });
   expect_input_error([&] { read_csr(bad); }, {bad + ": not a Courier .csr file", "magic"});
