@@ -209,13 +209,12 @@ int run_distributed(const Options& o, int world_rank, int world_size) {
   for (const std::string& spec : o.graphs) {
     const BenchGraph g = load_bench_graph(spec, o.dedupe);
     std::map<std::string, Fingerprint> reference;
+    const KernelOptions kernel_options{.source = g.source, .delta = o.delta, .direction = o.direction};
     if (o.verify && world_rank == 0) {
       const graph::Csr csr = graph::build_csr(g.edges);
       for (const std::string& kernel : o.kernels)
-        reference[kernel] =
-            run_reference(find_kernel(kernel, {.source = g.source, .delta = o.delta, .direction = o.direction}), csr);
+        reference[kernel] = run_reference(find_kernel(kernel, kernel_options), csr);
     }
-    const KernelOptions kernel_options{.source = g.source, .delta = o.delta, .direction = o.direction};
     for (int ranks : o.ranks) {
       if (ranks > world_size) {
         if (world_rank == 0) fmt::print("(skipping {} ranks: run under mpirun -np {} or more)\n", ranks, ranks);

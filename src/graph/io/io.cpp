@@ -221,9 +221,8 @@ void write_csr(const std::string& path, const Csr& csr, const WriteOptions& opti
   const Format format = options.format.value_or(format_from_path(path));
   check(path, options);
   if (format == Format::csr) {
-    if (!options.symmetric || csr.symmetric()) return io::write_csr_file(path, csr);
     Csr marked = csr;  // borrows the same arrays
-    marked.set_symmetric(true);
+    marked.set_symmetric(csr.symmetric() || options.symmetric);
     return io::write_csr_file(path, marked);
   }
   write_edge_list(path, to_edge_list(csr), options);
