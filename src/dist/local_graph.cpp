@@ -8,6 +8,7 @@
 #include <numeric>
 
 #include "courier/core/error.hpp"
+#include "courier/core/parallel.hpp"
 #include "courier/graph/weight_key.hpp"
 
 namespace courier::dist {
@@ -20,10 +21,9 @@ using graph::weight_of_key;
 // Sorts every row by (target, weight) in place. Rows arrive mostly sorted (a .csr's rows are, and
 // so are rows whose targets keep their order under the local ids), so a sorted row costs one look.
 template <class W>
-void sort_rows(LocalCsr& csr, std::vector<W>* weights) {
+void sort_rows(LocalCsr& csr, std::vector<W>* weights, local_t from, local_t to) {
   std::vector<std::uint64_t> pairs;  // (target, weight key), reused from row to row
-  const auto proxies = static_cast<local_t>(csr.offsets.size() - 1);
-  for (local_t v = 0; v < proxies; ++v) {
+  for (local_t v = from; v < to; ++v) {
     const edge_t a = csr.offsets[v], b = csr.offsets[v + 1];
     if (b - a < 2) continue;
     local_t* t = csr.targets.data() + a;
@@ -64,7 +64,7 @@ LocalCsr rows_by_source(local_t proxies, edge_t m, Visit&& visit, Runs&& runs, c
         std::vector<edge_t> next(csr.offsets.begin(), csr.offsets.end() - 1);
         if constexpr (std::is_same_v<Ws, std::monostate>) {
           visit([&](local_t s, local_t d) { csr.targets[next[s]++] = d; });
-          sort_rows<std::uint32_t>(csr, nullptr);
+          sort_rows<std::uint32_t>(csr, nullptr, 0, proxies);
         } else {
           std::vector<typename Ws::value_type> sorted(m);
           edge_t i = 0;
@@ -73,7 +73,7 @@ LocalCsr rows_by_source(local_t proxies, edge_t m, Visit&& visit, Runs&& runs, c
             csr.targets[at] = d;
             sorted[at] = w[i++];
           });
-          sort_rows(csr, &sorted);
+          sort_rows(csr, &sorted, 0, proxies);
           csr.weights = std::move(sorted);
         }
       },
@@ -220,9 +220,88 @@ LocalGraph::LocalGraph(const PartitionPlan& plan, rank_t rank, EdgeRuns edges, b
   if (with_in_edges) in_ = transpose(out_, proxies());
 }
 
+void LocalGraph::copy_rows(const graph::CsrRows& rows) {
+  constexpr edge_t kWindow = edge_t{1} << 21;  // edges read before their pages are released
+  const vertex_t n = plan_.vertices();
+  if (n >= std::numeric_limits<local_t>::max())
+    throw Error(fmt::format("rank {} would hold {} proxies, beyond 32-bit local ids: use more ranks", rank_, n));
+  mirror_bounds_.assign(static_cast<std::size_t>(plan_.ranks()) + 1, 0);
+  const edge_t m = rows.edges(), base = rows.edge_begin();
+  out_.offsets.resize(static_cast<std::size_t>(n) + 1);
+  for (vertex_t v = 0; v <= n; ++v) out_.offsets[v] = rows.offsets[v] - base;
+  out_.targets.resize(m);  // unwritten: the threads below touch its pages first
+  std::visit(
+      [&](const auto& w) {
+        using W = std::decay_t<decltype(w)>;
+        if constexpr (!std::is_same_v<W, std::monostate>) out_.weights = std::vector<typename W::value_type>(m);
+      },
+      rows.weights);
+  // Each thread takes the rows of an equal share of the edges (degrees are skewed) and copies them
+  // in one pass: targets narrowed and checked below n, each row checked sorted (a .csr's rows are)
+  // and sorted where it is not.
+  const unsigned split = threads_for(m);
+  std::vector<edge_t> bad(split, std::numeric_limits<edge_t>::max());
+  parallel_for(split, split, [&](std::uint64_t, std::uint64_t, unsigned t) {
+    const auto row_of = [&](edge_t k) {
+      return static_cast<vertex_t>(std::lower_bound(out_.offsets.begin(), out_.offsets.end() - 1, k) -
+                                   out_.offsets.begin());
+    };
+    const IndexRange share = chunk_of(m, split, t);
+    const vertex_t from = t == 0 ? 0 : row_of(share.begin), to = t + 1 == split ? n : row_of(share.end);
+    edge_t released = out_.offsets[from];
+    for (vertex_t v = from; v < to; ++v) {
+      const edge_t a = out_.offsets[v], b = out_.offsets[v + 1];
+      vertex_t largest = 0;
+      bool sorted = true;
+      for (edge_t k = a; k < b; ++k) {
+        const vertex_t target = rows.targets[k];
+        largest = std::max(largest, target);
+        sorted &= k == a || rows.targets[k - 1] <= target;
+        out_.targets[k] = static_cast<local_t>(target);
+      }
+      if (largest >= n) {
+        const vertex_t* row = rows.targets.data() + a;
+        bad[t] = a + static_cast<edge_t>(std::find_if(row, row + (b - a), [&](vertex_t x) { return x >= n; }) - row);
+        return;
+      }
+      std::visit(
+          [&](const auto& w) {
+            using W = std::decay_t<decltype(w)>;
+            if constexpr (std::is_same_v<W, std::monostate>) {
+              if (!sorted)
+                sort_rows<std::uint32_t>(out_, nullptr, static_cast<local_t>(v), static_cast<local_t>(v + 1));
+            } else {  // ties between targets are ordered by weight: sort_rows looks at the pairs
+              auto& mine = std::get<std::vector<typename W::value_type>>(out_.weights);
+              std::copy(w.data() + a, w.data() + b, mine.data() + a);
+              sort_rows(out_, &mine, static_cast<local_t>(v), static_cast<local_t>(v + 1));
+            }
+          },
+          rows.weights);
+      if (b - released >= kWindow) {
+        rows.release(released, b);
+        released = b;
+      }
+    }
+    rows.release(released, out_.offsets[to]);
+  });
+  if (const edge_t k = *std::min_element(bad.begin(), bad.end()); k != std::numeric_limits<edge_t>::max()) {
+    const auto s =
+        static_cast<vertex_t>(std::upper_bound(out_.offsets.begin(), out_.offsets.end(), k) - out_.offsets.begin()) - 1;
+    throw Error(fmt::format("LocalGraph: edge {} -> {} outside {} vertices", s, rows.targets[k], n));
+  }
+}
+
 LocalGraph::LocalGraph(const PartitionPlan& plan, rank_t rank, const graph::CsrRows& rows, bool with_in_edges)
     : LocalGraph(plan, rank) {
   constexpr edge_t kWindow = edge_t{1} << 21;  // edges read before their pages are released
+  if (plan.ranks() == 1 && rows.first == 0 && rows.rows() == plan.vertices()) {
+    copy_rows(rows);
+    if (with_in_edges) {
+      in_is_out_ = rows.symmetric;
+      if (!in_is_out_) in_ = transpose(out_, proxies());
+    }
+    return;
+  }
   build(
       [&](auto&& f) {
         for (edge_t a = 0; a < rows.edges(); a += kWindow) {
@@ -280,8 +359,8 @@ GraphBytes& GraphBytes::operator+=(const GraphBytes& other) {
 
 namespace {
 
-template <class T>
-std::uint64_t bytes_of(const std::vector<T>& v) {
+template <class T, class A>
+std::uint64_t bytes_of(const std::vector<T, A>& v) {
   return v.capacity() * sizeof(T);
 }
 

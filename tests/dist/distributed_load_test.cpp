@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <optional>
@@ -430,6 +431,58 @@ TEST(DistributedLoad, OneRankLoadsACsrWithoutAShuffle) {
       EXPECT_EQ(got.graph.has_in_edges(), in);
       EXPECT_EQ(got.graph.mirrors(), 0u);
     }
+}
+
+// One rank copies a .csr's rows on every thread, each thread an equal share of the edges (enough
+// edges here for two threads at least), narrowing the targets and sorting any row a foreign writer
+// left unsorted; the result is the in-memory partition's, weights and in-edges included.
+TEST(DistributedLoad, OneRankCopiesACsrsRowsOnEveryThread) {
+  for (graph::WeightType weights : {graph::WeightType::none, graph::WeightType::u32}) {
+    const std::string path = temp_path("copied.csr");
+    graph::write_edge_list(path, messy_graph(3000, 300000, 41, weights));
+    std::string bytes;
+    {
+      std::ifstream in(path, std::ios::binary);
+      bytes.assign(std::istreambuf_iterator<char>(in), {});
+    }
+    // Reverse every 7th row's targets (and weights) in place: rows out of order, checksum stale.
+    std::vector<edge_t> offsets(3001);
+    std::memcpy(offsets.data(), bytes.data() + 64, offsets.size() * 8);
+    auto* targets = reinterpret_cast<vertex_t*>(bytes.data() + 64 + offsets.size() * 8);
+    auto* ints = reinterpret_cast<std::uint32_t*>(targets + offsets.back());
+    edge_t reversed = 0;
+    for (vertex_t v = 0; v < 3000; v += 7) {
+      std::reverse(targets + offsets[v], targets + offsets[v + 1]);
+      if (weights != graph::WeightType::none) std::reverse(ints + offsets[v], ints + offsets[v + 1]);
+      reversed += offsets[v + 1] - offsets[v];
+    }
+    ASSERT_GT(reversed, 1000u);
+    const std::string unsorted = temp_path("unsorted.csr");
+    write_text_file(unsorted, bytes);
+    DistributedLoadOptions options;
+    options.load.read.verify_checksum = false;
+    options.with_in_edges = true;
+    for (const std::string& graph : {path, unsorted}) {
+      SCOPED_TRACE(graph);
+      const DistributedGraph got = load_distributed(graph, options, solo_collective());
+      expect_same(got.graph, reference(graph, options, 1)[0]);
+    }
+  }
+}
+
+// Rows handed over in memory (not read from a file, so not checked by a reader) are checked too:
+// a target beyond the graph is an error naming the edge.
+TEST(DistributedLoad, OneRankRejectsRowsWithATargetBeyondTheGraph) {
+  graph::CsrRows rows;
+  rows.offsets = Buffer<edge_t>(std::vector<edge_t>{0, 2, 2, 3});
+  rows.targets = Buffer<vertex_t>(std::vector<vertex_t>{1, 2, 9});
+  const PartitionPlan plan(Policy::oec, 1, std::vector<edge_t>{2, 0, 1});
+  try {
+    (void)LocalGraph(plan, 0, rows, true);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("edge 2 -> 9 outside 3 vertices"), std::string::npos) << e.what();
+  }
 }
 
 // A .csr written as symmetric: one rank takes its out-edges as its in-edges (no transpose, no

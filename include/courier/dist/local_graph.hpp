@@ -10,6 +10,7 @@
 #include <variant>
 #include <vector>
 
+#include "courier/core/uninit_vector.hpp"
 #include "courier/dist/collective.hpp"
 #include "courier/dist/partition_plan.hpp"
 #include "courier/graph/csr_rows.hpp"
@@ -23,7 +24,7 @@ using local_t = std::uint32_t;
 // Rows of local ids sorted by (target, weight), with weights alongside when the graph has them.
 struct LocalCsr {
   std::vector<edge_t> offsets;  // proxies + 1 entries
-  std::vector<local_t> targets;
+  UninitVector<local_t> targets;  // filled in parallel: resize leaves it unwritten
   graph::EdgeWeights weights;
 
   edge_t degree(local_t v) const { return offsets[v + 1] - offsets[v]; }
@@ -117,6 +118,9 @@ class LocalGraph {
   // edges one by one); weights are theirs in that order.
   template <class Visit, class Runs>
   void build(Visit&& visit, Runs&& runs, edge_t m, const WeightView& weights);
+  // One rank holding every row of a .csr: local ids are global ids, so the rows are the file's,
+  // copied on all cores with their targets narrowed (no scatter, no map).
+  void copy_rows(const graph::CsrRows& rows);
 
   PartitionPlan plan_;
   rank_t rank_;

@@ -36,6 +36,7 @@
 #include <variant>
 #include <vector>
 
+#include "courier/core/uninit_vector.hpp"
 #include "courier/graph/edge_list.hpp"
 #include "courier/graph/types.hpp"
 
@@ -73,10 +74,10 @@ struct CsrPart {
   std::vector<std::uint64_t> request_bounds;
   std::vector<std::uint32_t> requested;
   std::vector<edge_t> offsets;
-  std::vector<std::uint32_t> targets;
+  UninitVector<std::uint32_t> targets;  // copied out of the file: resize leaves it unwritten
   EdgeWeights weights;
   std::vector<edge_t> in_offsets;  // empty unless asked for
-  std::vector<std::uint32_t> in_sources;
+  UninitVector<std::uint32_t> in_sources;
   EdgeWeights in_weights;
 };
 

@@ -12,6 +12,7 @@
 #include "block_hash.hpp"
 #include "courier/core/atomic_file.hpp"
 #include "courier/core/hash.hpp"
+#include "courier/core/parallel.hpp"
 #include "courier/core/progress.hpp"
 #include "courier/graph/partitioned_csr.hpp"
 #include "formats.hpp"
@@ -219,6 +220,70 @@ Mapped map_csr(const std::string& path, const ReadOptions& options, bool scan_ta
   return Mapped{file, header, type, arrays};
 }
 
+// One pass over a part's blocks of the checksum's arrays, on all cores: the part's targets (edges
+// [edges.begin, edges.end)) checked below n, and with `hash` the blocks that start in its rows
+// (offset entries [rows.begin, rows.end)) or its edges hashed. An edge array's block is read once:
+// its pages go as soon as it is done. Returns the hashed blocks as (number, hash), numbered through
+// the arrays in the checksum's order.
+std::vector<std::pair<std::uint64_t, std::uint64_t>> read_part_blocks(const std::string& path, const Mapped& mapped,
+                                                                      std::span<const Hashed> arrays, IndexRange rows,
+                                                                      IndexRange edges, bool hash) {
+  struct Job {
+    std::size_t array;
+    std::uint64_t block, number;
+    IndexRange scan;  // targets to check, edge ids
+    bool hash;
+  };
+  std::vector<Job> jobs;
+  std::uint64_t numbered = 0;
+  for (std::size_t a = 0; a < arrays.size(); ++a) {
+    const std::uint64_t width = a == 0 ? 8 : arrays[a].size / std::max<std::uint64_t>(1, mapped.header.num_edges);
+    const IndexRange mine = a == 0 ? rows : edges;
+    const std::uint64_t from = mine.begin * width, to = mine.end * width;
+    // Blocks holding any of my bytes: the first may start in the part before, and is then only read.
+    for (std::uint64_t b = from / kBlock; b * kBlock < to; ++b) {
+      const bool starts_here = b * kBlock >= from;
+      IndexRange scan{};
+      if (a == 1) scan = {std::max(from, b * kBlock) / 8, std::min(to, (b + 1) * kBlock) / 8};
+      if ((hash && starts_here) || scan.end > scan.begin)
+        jobs.push_back({a, b, numbered + b, scan, hash && starts_here});
+    }
+    numbered += block_count(arrays[a].size);
+  }
+  const vertex_t n = mapped.header.num_vertices;
+  const vertex_t* targets = mapped.arrays.targets;
+  std::vector<std::uint64_t> hashes(jobs.size());
+  std::vector<std::uint64_t> bad(parallel_parts(jobs.size(), threads_for(jobs.size(), 1)), ~std::uint64_t{0});
+  parallel_for(jobs.size(), threads_for(jobs.size(), 1), [&](std::uint64_t i0, std::uint64_t i1, unsigned t) {
+    for (std::uint64_t i = i0; i < i1; ++i) {
+      const Job& job = jobs[i];
+      const Hashed& array = arrays[job.array];
+      vertex_t largest = 0;  // the maximum first, a loop that vectorises; the culprit only when there is one
+      for (std::uint64_t k = job.scan.begin; k < job.scan.end; ++k) largest = std::max(largest, targets[k]);
+      if (largest >= n) {
+        std::uint64_t k = job.scan.begin;
+        while (targets[k] < n) ++k;
+        bad[t] = std::min(bad[t], k);
+      }
+      if (job.hash) hashes[i] = hash_block(array.data, array.size, array.seed, job.block);
+      if (job.array > 0) {
+        const auto* data = static_cast<const char*>(array.data);
+        const std::uint64_t begin = job.block * kBlock, size = std::min(kBlock, array.size - begin);
+        mapped.file->release(data + begin, size);
+      }
+    }
+  });
+  if (const std::uint64_t k = *std::min_element(bad.begin(), bad.end()); k != ~std::uint64_t{0})
+    throw_input_error(path, 0,
+                      fmt::format("corrupted targets: edge {} (byte {}) points to {}, beyond the {} vertices: the "
+                                  "file is corrupted, or its writer does not follow the .csr format",
+                                  k, sizeof(Header) + (n + 1) * 8 + k * 8, targets[k], n));
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> out;
+  for (std::size_t i = 0; i < jobs.size(); ++i)
+    if (jobs[i].hash) out.emplace_back(jobs[i].number, hashes[i]);
+  return out;
+}
+
 }  // namespace
 
 Csr read_csr_file(const std::string& path, const ReadOptions& options) {
@@ -283,23 +348,9 @@ EdgeSlice read_csr_part(const std::string& path, const ReadOptions& options, std
   const edge_t begin = offsets[first], end = offsets[last];
   const vertex_t* targets = mapped.arrays.targets;
   const MappedFile& file = *mapped.file;
-  // This part's targets below n, a window at a time, each window's pages released once read
-  // (the checksum would catch a bad target too, but only once every part is read).
-  constexpr edge_t kWindow = edge_t{1} << 21;
-  for (edge_t a = begin; a < end; a += kWindow) {
-    const edge_t b = std::min(end, a + kWindow);
-    vertex_t largest = 0;
-    for (edge_t k = a; k < b; ++k) largest = std::max(largest, targets[k]);
-    if (largest >= n) {
-      edge_t k = a;
-      while (targets[k] < n) ++k;
-      throw_input_error(path, 0,
-                        fmt::format("corrupted targets: edge {} (byte {}) points to {}, beyond the {} vertices: the "
-                                    "file is corrupted, or its writer does not follow the .csr format",
-                                    k, sizeof(Header) + (n + 1) * 8 + k * 8, targets[k], n));
-    }
-    file.release(targets + a, (b - a) * sizeof(vertex_t));
-  }
+  const std::vector<Hashed> hashed = hashed_arrays(mapped.header, mapped.arrays);
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> checksum_blocks = read_part_blocks(
+      path, mapped, hashed, {first, part + 1 == parts ? n + 1 : last}, {begin, end}, options.verify_checksum);
 
   EdgeSlice slice;
   slice.edges.num_vertices = n;
@@ -341,23 +392,7 @@ EdgeSlice read_csr_part(const std::string& path, const ReadOptions& options, std
   slice.declared_records = m;
 
   if (options.verify_checksum) {
-    // This part hashes the checksum's blocks that start in its own rows: bytes [first, last) of the
-    // offsets (the last part also the final offset) and [begin, end) of the edges' arrays. The
-    // blocks are numbered through the arrays in the checksum's order.
-    const std::vector<Hashed> hashed = hashed_arrays(mapped.header, mapped.arrays);
-    const std::uint64_t row_end = part + 1 == parts ? n + 1 : last;
-    const std::uint64_t ranges[3][2] = {{first * 8, row_end * 8}, {begin * 8, end * 8}, {begin * 4, end * 4}};
-    std::uint64_t numbered = 0;
-    for (std::size_t a = 0; a < hashed.size(); ++a) {
-      const auto [from, to] = ranges[a];
-      for (std::uint64_t b = (from + kBlock - 1) / kBlock; b * kBlock < to; ++b) {
-        slice.facts.checksum_blocks.push_back({numbered + b, hash_block(hashed[a].data, hashed[a].size, hashed[a].seed, b)});
-        if (a > 0)  // an edge array's block, read once: its pages go (the offsets stay, a vertex's 8 bytes)
-          file.release(static_cast<const char*>(hashed[a].data) + b * kBlock,
-                       std::min(kBlock, hashed[a].size - b * kBlock));
-      }
-      numbered += block_count(hashed[a].size);
-    }
+    slice.facts.checksum_blocks = std::move(checksum_blocks);
     // Every part's blocks together make the checksum, compared with the header's on every part.
     slice.check_parts = [path, header = mapped.header, hashed](std::span<const SliceFacts> all) {
       std::uint64_t total = 0;

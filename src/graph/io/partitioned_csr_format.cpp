@@ -162,8 +162,9 @@ Opened open_checked(const std::string& path) {
 
 // Copies `count` elements at byte `at` of the file into `out`, a block at a time, hashing each
 // block and releasing its pages once copied.
-template <class T>
-void copy_out(const MappedFile& file, std::uint64_t at, std::uint64_t count, std::vector<T>& out, PartHash& hash) {
+template <class Vector>
+void copy_out(const MappedFile& file, std::uint64_t at, std::uint64_t count, Vector& out, PartHash& hash) {
+  using T = typename Vector::value_type;
   out.resize(count);
   const std::uint64_t size = count * sizeof(T);
   std::vector<std::uint64_t> hashes(io::block_count(size));
@@ -263,7 +264,7 @@ CsrPart read_partitioned_part(const std::string& path, std::uint32_t part, bool 
   for (std::uint64_t i = 0; i < out.requested.size(); ++i)
     if (out.requested[i] >= out.masters)
       fail(2, i, 4, fmt::format("requested {} is not one of the {} masters", out.requested[i], out.masters));
-  const auto check_rows = [&](int array, const std::vector<edge_t>& offsets, const std::vector<std::uint32_t>& ids) {
+  const auto check_rows = [&](int array, const std::vector<edge_t>& offsets, std::span<const std::uint32_t> ids) {
     for (std::uint64_t v = 0; v <= proxies; ++v) {
       const edge_t k = offsets[v];
       if ((v == 0 && k != 0) || (v == proxies && k != e.edges) || (v > 0 && k < offsets[v - 1]))
