@@ -65,7 +65,7 @@ class LocalGraph {
   // The same from runs of edges.
   LocalGraph(const PartitionPlan& plan, rank_t rank, EdgeRuns edges, bool with_in_edges);
   // The same from a .csr file's rows (graph/csr_rows.hpp) that all belong to this rank (one rank,
-  // or a file written partitioned), read in windows whose pages are released once read.
+  // or its masters' rows under oec), read in windows whose pages are released once read.
   LocalGraph(const PartitionPlan& plan, rank_t rank, const graph::CsrRows& rows, bool with_in_edges);
   // Part `rank` of a partitioned .csr file (graph/partitioned_csr.hpp) written with this plan, as
   // written: its rows (and in-edges, if read), mirrors and the masters each peer mirrors are taken

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <string>
 
 #include "courier/core/buffer.hpp"
 #include "courier/core/mapped_file.hpp"
@@ -42,5 +43,10 @@ struct CsrRows {
     }
   }
 };
+
+// Rows [first, last) of the .csr file at `path`, borrowed from its mapping: for a rank whose rows
+// are not the part it read (dist/: under oec, its masters' rows). The header and offsets are checked
+// again; the targets are left to the reader's parts, which checked all of them between them.
+CsrRows map_csr_rows(const std::string& path, vertex_t first, vertex_t last);
 
 }  // namespace courier::graph

@@ -220,6 +220,24 @@ Mapped map_csr(const std::string& path, const ReadOptions& options, bool scan_ta
   return Mapped{file, header, type, arrays};
 }
 
+// Rows [first, last) of a mapped file, borrowed from the mapping.
+CsrRows rows_of(const Mapped& mapped, vertex_t first, vertex_t last) {
+  const std::shared_ptr<const void> keep_alive = mapped.file;
+  const edge_t begin = mapped.arrays.offsets[first], end = mapped.arrays.offsets[last];
+  CsrRows rows;
+  rows.first = first;
+  rows.offsets = Buffer<edge_t>(keep_alive, mapped.arrays.offsets + first, last - first + 1);
+  rows.targets = Buffer<vertex_t>(keep_alive, mapped.arrays.targets + begin, end - begin);
+  if (mapped.type == WeightType::u32)
+    rows.weights = Buffer<std::uint32_t>(keep_alive, static_cast<const std::uint32_t*>(mapped.arrays.weights) + begin,
+                                         end - begin);
+  else if (mapped.type == WeightType::f32)
+    rows.weights = Buffer<float>(keep_alive, static_cast<const float*>(mapped.arrays.weights) + begin, end - begin);
+  rows.file = mapped.file;
+  rows.symmetric = (mapped.header.flags & kSymmetric) != 0;
+  return rows;
+}
+
 // One pass over a part's blocks of the checksum's arrays, on all cores: the part's targets (edges
 // [edges.begin, edges.end)) checked below n, and with `hash` the blocks that start in its rows
 // (offset entries [rows.begin, rows.end)) or its edges hashed. An edge array's block is read once:
@@ -355,22 +373,9 @@ EdgeSlice read_csr_part(const std::string& path, const ReadOptions& options, std
   EdgeSlice slice;
   slice.edges.num_vertices = n;
   if (options.csr_rows) {
-    const std::shared_ptr<const void> keep_alive = mapped.file;
-    CsrRows rows;
-    rows.first = first;
-    rows.offsets = Buffer<edge_t>(keep_alive, mapped.arrays.offsets + first, last - first + 1);
-    rows.targets = Buffer<vertex_t>(keep_alive, targets + begin, end - begin);
-    if (mapped.type == WeightType::u32) {
-      rows.weights = Buffer<std::uint32_t>(keep_alive, static_cast<const std::uint32_t*>(mapped.arrays.weights) + begin,
-                                           end - begin);
-      slice.edges.weights = std::vector<std::uint32_t>();
-    } else if (mapped.type == WeightType::f32) {
-      rows.weights = Buffer<float>(keep_alive, static_cast<const float*>(mapped.arrays.weights) + begin, end - begin);
-      slice.edges.weights = std::vector<float>();
-    }
-    rows.file = mapped.file;
-    rows.symmetric = (mapped.header.flags & kSymmetric) != 0;
-    slice.rows = std::move(rows);
+    slice.rows = rows_of(mapped, first, last);
+    if (mapped.type == WeightType::u32) slice.edges.weights = std::vector<std::uint32_t>();
+    if (mapped.type == WeightType::f32) slice.edges.weights = std::vector<float>();
   } else {
     slice.edges.edges.reserve(end - begin);
     for (vertex_t v = first; v < last; ++v)
@@ -420,3 +425,17 @@ EdgeSlice read_csr_part(const std::string& path, const ReadOptions& options, std
 }
 
 }  // namespace courier::graph::io
+
+namespace courier::graph {
+
+CsrRows map_csr_rows(const std::string& path, vertex_t first, vertex_t last) {
+  ReadOptions structural;
+  structural.verify_checksum = false;
+  const io::Mapped mapped = io::map_csr(path, structural, false);
+  if (first > last || last > mapped.header.num_vertices)
+    throw Error(
+        fmt::format("{}: rows {}..{} asked of a graph of {} vertices", path, first, last, mapped.header.num_vertices));
+  return io::rows_of(mapped, first, last);
+}
+
+}  // namespace courier::graph
