@@ -117,9 +117,13 @@ struct Pagerank {
   typename S::X broadcast(vertex_t, const V& rank, std::uint32_t out_degree, const Totals&) const {
     return static_cast<typename S::X>(out_degree == 0 ? 0.0 : rank / static_cast<double>(out_degree));
   }
-  bool apply(vertex_t, typename S::Y y, V& rank, std::uint32_t out_degree, const Totals& last, Totals& next) const {
+  double base = 0;  // what every vertex gets besides its in-neighbours' shares, this step (prepare)
+  void prepare(const Totals& last) {
     const double dangling = std::max(0.0, 1.0 - last[2]);
-    const double next_rank = (1.0 - damping) / n + damping * dangling / n + damping * y;
+    base = (1.0 - damping) / n + damping * dangling / n;
+  }
+  bool apply(vertex_t, typename S::Y y, V& rank, std::uint32_t out_degree, const Totals&, Totals& next) const {
+    const double next_rank = base + damping * y;
     next[1] += std::abs(next_rank - rank);
     rank = next_rank;
     if (out_degree != 0) next[2] += next_rank;

@@ -25,6 +25,11 @@
 // before the first iteration, apply() for the next; slots 0 and 4 are the model's (vertices
 // active next, vertices held back for a later bucket), slots 1-3 the program's.
 //
+// A program whose apply() reads the totals through terms the same for every vertex (pagerank's
+// teleport and dangling shares) may compute them once per Apply pass, on the pass's own copy:
+//   void prepare(const Totals& last);
+// (the compiler cannot lift a division out of the loop's conditional code by itself).
+//
 // Computation filtering (section 7.6): a stationary program may also say
 //   bool needs_sinks(unsigned iteration) const;  // must this iteration compute vertices without out-edges?
 // On a matrix split at the sinks, an iteration that does not need them multiplies no entry into a
@@ -136,6 +141,11 @@ concept FiltersComputation = requires(const Program& p, unsigned iteration) {
 };
 
 template <class Program>
+concept Prepares = requires(Program& p, const Totals& last) {
+  p.prepare(last);
+};
+
+template <class Program>
 concept SamplesFirst = Program::samples_first;
 inline constexpr double kSampledUntil = 1024;
 
@@ -204,6 +214,7 @@ class Model {
   struct Segment {
     bool led_here = false;
     std::vector<V> value;
+    std::vector<std::uint32_t> with_out_edges;  // leader, stationary: the vertices that are columns of some tile
     std::vector<std::uint32_t> active_list;  // leader, non-stationary: what changed last, ascending
     std::vector<std::uint32_t> x_set;        // leader, non-stationary: where x_dense is off the placeholder
     std::vector<V> sent;                     // leader, Jumps: the labels as last broadcast
@@ -314,6 +325,11 @@ class Model {
       const std::size_t width = grid_.end(k) - grid_.begin(k);
       s.value.resize(width);
       s.x_dense.assign(width, static_cast<X>(S::identity));
+      if constexpr (Program::stationary) {
+        const auto degrees = matrix_.out_degrees(k);
+        for (std::size_t v = 0; v < width; ++v)
+          if (degrees[v] != 0) s.with_out_edges.push_back(static_cast<std::uint32_t>(v));
+      }
       if constexpr (Jumps<Program>) {
         s.sent.resize(width);
         s.parent.resize(width);
@@ -432,7 +448,8 @@ class Model {
     bool sparse = false;
     s.x_sparse.clear();
     if constexpr (Program::stationary) {
-      for (std::size_t v = 0; v < s.value.size(); ++v)
+      // A vertex without out-edges is no tile's column: its x is never read, and stays the placeholder.
+      for (std::uint32_t v : s.with_out_edges)
         s.x_dense[v] = program_.broadcast(first + v, s.value[v], degrees[v], last);
     } else {
       // Only the vertices that changed (apply listed them, ascending); the last x's go back to the
@@ -717,23 +734,25 @@ class Model {
     // (pagerank's divisions by n) leave the loop.
     const Totals before = last;
     Totals sums{};
-    const Program program = program_;
+    Program program = program_;
+    if constexpr (Prepares<Program>) program.prepare(before);
     std::vector<Y*> partials;
     for (std::vector<Y>* partial : s.local_partials) partials.push_back(partial->data());
-    for (std::size_t v = 0; v < s.value.size(); ++v) {
+    const auto apply_one = [&](std::size_t v) {
+      // (A stationary program's lines are all written anyway: no branch to miss.)
       Y y = s.y[v];
-      if (y != S::identity) s.y[v] = S::identity;
+      if (Program::stationary || y != S::identity) s.y[v] = S::identity;
       for (Y* partial : partials) {
         Y& in = partial[v];
-        if (in == S::identity) continue;
+        if (!Program::stationary && in == S::identity) continue;
         y = S::add(y, in);
         in = S::identity;
       }
-      if (!sinks && degrees[v] == 0) continue;
-      if (!Program::stationary && y == S::identity) continue;
+      if (!sinks && degrees[v] == 0) return;
+      if (!Program::stationary && y == S::identity) return;
       if constexpr (Jumps<Program>) {
         sums[0] += hook(first + v, s.value[v], s.parent[v], y);
-        continue;
+        return;
       }
       const bool changed = program.apply(first + v, y, s.value[v], degrees[v], before, sums);
       bool active = changed;
@@ -741,7 +760,13 @@ class Model {
       if (!Program::stationary && active) s.active_list.push_back(static_cast<std::uint32_t>(v));
       if (changed) mark_settled(s, v, degrees[v]);
       sums[0] += active;
-    }
+    };
+    // Without the sinks no tile multiplied into one: their y and partials hold the identity, and a
+    // stationary program visits only the others (in order, with no branch on the degree to miss).
+    if (Program::stationary && !sinks)
+      for (std::uint32_t v : s.with_out_edges) apply_one(v);
+    else
+      for (std::size_t v = 0; v < s.value.size(); ++v) apply_one(v);
     if constexpr (Buckets<Program>) sums[4] += static_cast<double>(s.held_count);
     for (std::size_t i = 0; i < sums.size(); ++i) next[i] += sums[i];
     s.local_partials.clear();
