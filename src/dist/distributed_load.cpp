@@ -178,7 +178,7 @@ DistributedGraph partition(graph::EdgeList mine, const DistributedLoadOptions& o
 // partition() for a .csr part's rows, untransformed: degrees from the offsets, the shuffle straight
 // from the mapping into runs of one source, and one rank builds its rows from the mapping with no
 // shuffle (nor a pass over the targets for in-degrees).
-DistributedGraph partition_rows(const std::string& path, const graph::CsrRows& rows, graph::EdgeList typed,
+DistributedGraph partition_rows(const graph::CsrRows& rows, graph::EdgeList typed,
                                 const DistributedLoadOptions& options, const Collective& collective) {
   Steps step(options);
   Timer timer;
@@ -216,7 +216,7 @@ DistributedGraph partition_rows(const std::string& path, const graph::CsrRows& r
   if (options.policy == Policy::oec) {  // a row goes whole to its source's master: mine are in the file
     step("local graph");
     const graph::CsrRows mine =
-        graph::map_csr_rows(path, plan.masters_begin(collective.rank), plan.masters_end(collective.rank));
+        graph::map_csr_rows(rows, plan.masters_begin(collective.rank), plan.masters_end(collective.rank));
     return finish(LocalGraph(plan, collective.rank, mine, options.with_in_edges), loaded_edges, weight_type, largest,
                   timer, collective);
   }
@@ -349,7 +349,7 @@ DistributedGraph load_distributed(const std::string& graph, const DistributedLoa
     if (slice.rows && slice.edges.num_vertices <= (vertex_t{1} << 32)) {
       const double load_seconds = collective.max(timer.lap());
       DistributedGraph out = agreeing_on_failure(collective, "partitioning", [&](const Collective& aware) {
-        return partition_rows(graph, *slice.rows, std::move(slice.edges), options, aware);
+        return partition_rows(*slice.rows, std::move(slice.edges), options, aware);
       });
       out.load_seconds = load_seconds;
       return out;

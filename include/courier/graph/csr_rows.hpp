@@ -44,9 +44,10 @@ struct CsrRows {
   }
 };
 
-// Rows [first, last) of the .csr file at `path`, borrowed from its mapping: for a rank whose rows
-// are not the part it read (dist/: under oec, its masters' rows). The header and offsets are checked
-// again; the targets are left to the reader's parts, which checked all of them between them.
-CsrRows map_csr_rows(const std::string& path, vertex_t first, vertex_t last);
+// Rows [first, last) of the .csr file that `read` (a part of it, as its reader made it) was read
+// from, borrowed from the same mapping (whose offsets that reader checked): for a rank whose rows
+// are not the part it read (dist/: under oec, its masters' rows). Their targets were checked by the
+// readers of the other parts.
+CsrRows map_csr_rows(const CsrRows& read, vertex_t first, vertex_t last);
 
 }  // namespace courier::graph

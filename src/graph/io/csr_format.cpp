@@ -366,6 +366,9 @@ EdgeSlice read_csr_part(const std::string& path, const ReadOptions& options, std
   const edge_t begin = offsets[first], end = offsets[last];
   const vertex_t* targets = mapped.arrays.targets;
   const MappedFile& file = *mapped.file;
+  // The structural check read every offset: keep this part's only (8 bytes a vertex on every rank).
+  file.release(offsets.data(), first * sizeof(edge_t));
+  file.release(offsets.data() + last + 1, (n - last) * sizeof(edge_t));
   const std::vector<Hashed> hashed = hashed_arrays(mapped.header, mapped.arrays);
   std::vector<std::pair<std::uint64_t, std::uint64_t>> checksum_blocks = read_part_blocks(
       path, mapped, hashed, {first, part + 1 == parts ? n + 1 : last}, {begin, end}, options.verify_checksum);
@@ -428,13 +431,19 @@ EdgeSlice read_csr_part(const std::string& path, const ReadOptions& options, std
 
 namespace courier::graph {
 
-CsrRows map_csr_rows(const std::string& path, vertex_t first, vertex_t last) {
-  ReadOptions structural;
-  structural.verify_checksum = false;
-  const io::Mapped mapped = io::map_csr(path, structural, false);
-  if (first > last || last > mapped.header.num_vertices)
-    throw Error(
-        fmt::format("{}: rows {}..{} asked of a graph of {} vertices", path, first, last, mapped.header.num_vertices));
+CsrRows map_csr_rows(const CsrRows& read, vertex_t first, vertex_t last) {
+  if (!read.file) throw Error("map_csr_rows: rows not read from a .csr file");
+  const MappedFile& file = *read.file;
+  io::Mapped mapped{read.file, {}, WeightType::none, {}};
+  std::memcpy(&mapped.header, file.data(), sizeof mapped.header);  // read, and checked, by read's reader
+  mapped.type = static_cast<WeightType>(mapped.header.weight_type);
+  const std::uint64_t n = mapped.header.num_vertices, m = mapped.header.num_edges;
+  const char* base = file.data();
+  mapped.arrays = {reinterpret_cast<const edge_t*>(base + sizeof(io::Header)), n + 1,
+                   reinterpret_cast<const vertex_t*>(base + sizeof(io::Header) + (n + 1) * 8),
+                   mapped.type == WeightType::none ? nullptr : base + sizeof(io::Header) + (n + 1) * 8 + m * 8};
+  if (first > last || last > n)
+    throw Error(fmt::format("{}: rows {}..{} asked of a graph of {} vertices", file.path(), first, last, n));
   return io::rows_of(mapped, first, last);
 }
 
