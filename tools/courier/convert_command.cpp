@@ -106,8 +106,26 @@ void add_convert_command(CLI::App& app) {
           fmt::format("--output-format is for .gr outputs (DIMACS or Galois), and {} says its format by "
                       "its extension: drop the option",
                       options->output));
-    announce("reading", options->input);
     Timer timer;
+    graph::GeneratorOptions generator;
+    generator.seed = options->load.seed;
+    generator.weights = options->load.weights;
+    generator.threads = options->load.threads;
+    const graph::LoadOptions& load = options->load;
+    if (graph::parse_generator_spec(options->input, generator) && !options->partition && !options->compact_ids &&
+        !load.symmetrize && !load.drop_self_loops && !load.dedupe &&
+        graph::format_from_path(options->output) == graph::Format::csr) {
+      // Straight from the generator, a window of rows at a time: no edge list in memory.
+      announce("writing", options->output);
+      const bool lattice = generator.kind == graph::Generator::path || generator.kind == graph::Generator::grid;
+      graph::write_generated_csr(options->output, generator, std::uint64_t{1} << 31, lattice);
+      if (!quiet())
+        fmt::print("Converted {} ({} vertices, {} edges) to {} in {:.3f} s\n", options->input,
+                   graph::generated_vertex_count(generator), graph::generated_edge_count(generator), options->output,
+                   timer.lap());
+      return;
+    }
+    announce("reading", options->input);
     options->load.read.check_id_range = !options->compact_ids;  // nothing per vertex is built before
     graph::EdgeList edges = graph::load_edge_list(options->input, options->load);
     std::vector<graph::vertex_t> original_ids;

@@ -15,6 +15,7 @@
 #include "courier/core/parallel.hpp"
 #include "courier/core/progress.hpp"
 #include "courier/graph/partitioned_csr.hpp"
+#include "csr_layout.hpp"
 #include "formats.hpp"
 #include "numbers.hpp"
 
@@ -23,24 +24,6 @@ namespace courier::graph::io {
 static_assert(std::endian::native == std::endian::little, ".csr files are mapped as is: little-endian hosts only");
 
 namespace {
-
-constexpr char kMagic[8] = {'C', 'O', 'U', 'R', 'C', 'S', 'R', '\n'};
-constexpr std::uint32_t kVersion = 1;
-
-struct Header {
-  char magic[8];
-  std::uint32_t version;
-  std::uint32_t weight_type;  // WeightType
-  std::uint64_t num_vertices;
-  std::uint64_t num_edges;
-  std::uint64_t checksum;     // of this header (with checksum = 0) and of the three arrays
-  std::uint64_t flags;        // kSymmetric; 0 in files written before it
-  std::uint64_t reserved[2];
-};
-constexpr std::uint64_t kSymmetric = 1;  // Csr::symmetric()
-static_assert(sizeof(Header) == 64);
-
-std::uint64_t padded8(std::uint64_t bytes) { return (bytes + 7) / 8 * 8; }
 
 std::uint64_t hash_array(const void* data, std::uint64_t size, std::uint64_t seed, Progress& progress) {
   const std::uint64_t blocks = block_count(size);
@@ -64,24 +47,31 @@ std::uint64_t hash_array(const void* data, std::uint64_t size, std::uint64_t see
   return combine_blocks(size, seed, hashes);
 }
 
-struct Arrays {
-  const edge_t* offsets;
-  std::uint64_t offset_count;
-  const vertex_t* targets;
-  const void* weights;  // nullptr if none
-};
+[[noreturn]] void throw_checksum_mismatch(const std::string& path, std::uint64_t declared, std::uint64_t actual) {
+  throw_input_error(path, 0,
+                    fmt::format("checksum mismatch (header {:016x}, data {:016x}): the file is corrupted; "
+                                "write it again from its source",
+                                declared, actual));
+}
+
+const void* weights_data(const Csr& csr) {
+  return std::visit(
+      [](const auto& w) -> const void* {
+        if constexpr (std::is_same_v<std::decay_t<decltype(w)>, std::monostate>)
+          return nullptr;
+        else
+          return w.data();
+      },
+      csr.weights());
+}
+
+}  // namespace
 
 std::uint64_t header_hash(Header header) {
   header.checksum = 0;
   return hash_bytes(&header, sizeof header, 1);
 }
 
-// The arrays the checksum covers, in the order it combines them, each with its seed.
-struct Hashed {
-  const void* data;
-  std::uint64_t size;
-  std::uint64_t seed;
-};
 std::vector<Hashed> hashed_arrays(const Header& header, const Arrays& arrays) {
   std::vector<Hashed> out{{arrays.offsets, arrays.offset_count * 8, 2}, {arrays.targets, header.num_edges * 8, 3}};
   if (arrays.weights) out.push_back({arrays.weights, header.num_edges * 4, 4});
@@ -93,22 +83,6 @@ std::uint64_t checksum(const Header& header, const Arrays& arrays, Progress& pro
   for (const Hashed& a : hashed_arrays(header, arrays)) h = hash_combine(h, hash_array(a.data, a.size, a.seed, progress));
   return h;
 }
-
-[[noreturn]] void throw_checksum_mismatch(const std::string& path, std::uint64_t declared, std::uint64_t actual) {
-  throw_input_error(path, 0, fmt::format("checksum mismatch (header {:016x}, data {:016x}): the file is corrupted; "
-                                         "write it again from its source", declared, actual));
-}
-
-const void* weights_data(const Csr& csr) {
-  return std::visit(
-      [](const auto& w) -> const void* {
-        if constexpr (std::is_same_v<std::decay_t<decltype(w)>, std::monostate>) return nullptr;
-        else return w.data();
-      },
-      csr.weights());
-}
-
-}  // namespace
 
 void write_csr_file(const std::string& path, const Csr& csr) {
   const edge_t zero = 0;
