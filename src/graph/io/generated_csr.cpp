@@ -15,6 +15,7 @@
 #include <variant>
 #include <vector>
 
+#include "block_hash.hpp"
 #include "courier/core/atomic_file.hpp"
 #include "courier/core/error.hpp"
 #include "courier/core/mapped_file.hpp"
@@ -172,8 +173,22 @@ void write_generated_csr(const std::string& path, const GeneratorOptions& option
     const io::Arrays arrays{reinterpret_cast<const edge_t*>(at), n + 1,
                             reinterpret_cast<const vertex_t*>(at + (n + 1) * 8),
                             options.weights ? at + (n + 1) * 8 + m * 8 : nullptr};
+    // Block by block on all cores, each block's pages let go once hashed (a file of many GB).
     Progress hashing("checking " + path, mapped.size());
-    header.checksum = io::checksum(header, arrays, hashing);
+    std::uint64_t sum = io::header_hash(header);
+    for (const io::Hashed& array : io::hashed_arrays(header, arrays)) {
+      std::vector<std::uint64_t> hashes(io::block_count(array.size));
+      parallel_for(hashes.size(), threads_for(hashes.size(), 1), [&](std::uint64_t a, std::uint64_t b, unsigned) {
+        for (std::uint64_t k = a; k < b; ++k) {
+          hashes[k] = io::hash_block(array.data, array.size, array.seed, k);
+          const std::uint64_t begin = k * io::kBlock, size = std::min(io::kBlock, array.size - begin);
+          mapped.release(static_cast<const char*>(array.data) + begin, size);
+          hashing.add(size);
+        }
+      });
+      sum = hash_combine(sum, io::combine_blocks(array.size, array.seed, hashes));
+    }
+    header.checksum = sum;
     if (::pwrite(fd, &header, sizeof header, 0) != static_cast<ssize_t>(sizeof header))
       throw Error(fmt::format("{}: cannot write: {}", written_path, std::strerror(errno)));
   }
