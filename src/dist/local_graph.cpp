@@ -18,7 +18,7 @@ namespace {
 using graph::weight_key;
 using graph::weight_of_key;
 
-// Sorts every row by (target, weight) in place. Rows arrive mostly sorted (a .csr's rows are, and
+// Sorts rows [from, to) by (target, weight) in place. Rows arrive mostly sorted (a .csr's rows are, and
 // so are rows whose targets keep their order under the local ids), so a sorted row costs one look.
 template <class W>
 void sort_rows(LocalCsr& csr, std::vector<W>* weights, local_t from, local_t to) {
@@ -315,9 +315,7 @@ LocalGraph::LocalGraph(const PartitionPlan& plan, rank_t rank, const graph::CsrR
           if (rows.offsets[r + 1] > rows.offsets[r]) f(rows.first + r, rows.offsets[r + 1] - rows.offsets[r]);
       },
       rows.edges(), view_of(rows.weights));
-  if (!with_in_edges) return;
-  in_is_out_ = rows.symmetric && plan.ranks() == 1;
-  if (!in_is_out_) in_ = transpose(out_, proxies());
+  if (with_in_edges) in_ = transpose(out_, proxies());  // a part of a graph: its in-edges are elsewhere too
 }
 
 LocalGraph::LocalGraph(const PartitionPlan& plan, rank_t rank, graph::CsrPart part, bool with_in_edges)

@@ -2,8 +2,9 @@
 // write_generated_csr). Edge i of a generator is a pure function of (seed, i), so the edges can be
 // drawn again as often as needed: once to count each source's edges, then once per window of
 // sources whose rows fit the buffer, each window's rows filled in the order drawn, sorted and
-// appended. The checksum is computed over the finished file, which is mapped back, and the header
-// goes in last. Memory: the offsets (8 bytes a vertex), one window and one slice of edges.
+// appended (weights written at their place). The checksum is computed over the finished file, which
+// is mapped back, and the header goes in last. Memory: the offsets (8 bytes a vertex), one window
+// and one slice of edges.
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <unistd.h>
@@ -96,21 +97,29 @@ void write_generated_csr(const std::string& path, const GeneratorOptions& option
                     path));
   file.write(&header, sizeof header);  // rewritten with its checksum at the end
   file.write(offsets.data(), offsets.size() * sizeof(edge_t));
-  // Targets window by window; the weights, which follow all the targets, to a second file first.
-  std::string weights_path;
+  // Targets window by window, appended; the weights, which follow all the targets, written at their
+  // place in the same temporary through a second descriptor (the gap between fills as targets come).
+  const std::uint64_t weights_at = sizeof header + (n + 1) * 8 + m * 8;
   int weights_fd = -1;
   if (options.weights) {
-    weights_path = file.temporary_path() + ".weights";
-    weights_fd = ::open(weights_path.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-    if (weights_fd < 0) throw Error(fmt::format("{}: cannot create: {}", weights_path, std::strerror(errno)));
+    weights_fd = ::open(file.temporary_path().c_str(), O_WRONLY | O_CLOEXEC);
+    if (weights_fd < 0) throw Error(fmt::format("{}: cannot reopen: {}", file.temporary_path(), std::strerror(errno)));
   }
-  struct Cleanup {
+  struct Closer {
     int fd;
-    std::string path;
-    ~Cleanup() {
-      if (fd >= 0) ::close(fd), ::unlink(path.c_str());
+    ~Closer() {
+      if (fd >= 0) ::close(fd);
     }
-  } cleanup{weights_fd, weights_path};
+  } weights_closer{weights_fd};
+  const auto put_weights = [&](const void* data, std::uint64_t bytes, std::uint64_t at) {
+    for (std::uint64_t done = 0; done < bytes;) {
+      const ssize_t put =
+          ::pwrite(weights_fd, static_cast<const char*>(data) + done, bytes - done, static_cast<off_t>(at + done));
+      if (put < 0 && errno == EINTR) continue;
+      if (put <= 0) throw Error(fmt::format("{}: cannot write: {}", file.temporary_path(), std::strerror(errno)));
+      done += static_cast<std::uint64_t>(put);
+    }
+  };
 
   Progress writing("writing " + path, m, 64u << 20, "edges");
   std::vector<vertex_t> targets;
@@ -141,22 +150,16 @@ void write_generated_csr(const std::string& path, const GeneratorOptions& option
                        options.weights ? weights.data() : static_cast<std::uint32_t*>(nullptr));
     });
     file.write(targets.data(), count * sizeof(vertex_t));
-    if (options.weights && count > 0 &&
-        ::write(weights_fd, weights.data(), count * sizeof(std::uint32_t)) != static_cast<ssize_t>(count * 4))
-      throw Error(fmt::format("{}: cannot write: {}", weights_path, std::strerror(errno)));
+    if (options.weights) put_weights(weights.data(), count * sizeof(std::uint32_t), weights_at + base * 4);
     writing.add(count);
     from = to;
   }
   targets = {};
   weights = {};
   next = {};
-  if (options.weights) {  // the weights after the targets, padded to 8 bytes
-    const MappedFile written(weights_path);
-    constexpr std::uint64_t kStep = 64u << 20;
-    for (std::uint64_t at = 0; at < written.size(); at += kStep)
-      file.write(written.data() + at, std::min<std::uint64_t>(kStep, written.size() - at));
+  if (options.weights) {  // the file's end: the weights are in place, then the padding
     const char padding[8] = {};
-    file.write(padding, io::padded8(m * 4) - m * 4);
+    put_weights(padding, io::padded8(m * 4) - m * 4, weights_at + m * 4);
   }
 
   // The checksum over the file as written, then the header with it in place.
@@ -164,10 +167,7 @@ void write_generated_csr(const std::string& path, const GeneratorOptions& option
   {
     const int fd = ::open(written_path.c_str(), O_RDWR | O_CLOEXEC);
     if (fd < 0) throw Error(fmt::format("{}: cannot reopen: {}", written_path, std::strerror(errno)));
-    struct Closer {
-      int fd;
-      ~Closer() { ::close(fd); }
-    } closer{fd};
+    const Closer closer{fd};
     const MappedFile mapped(written_path);
     const char* at = mapped.data() + sizeof header;
     const io::Arrays arrays{reinterpret_cast<const edge_t*>(at), n + 1,
