@@ -9,6 +9,7 @@
 #include <variant>
 
 #include "courier/core/error.hpp"
+#include "courier/core/parallel.hpp"
 
 namespace courier::la {
 
@@ -121,24 +122,39 @@ Built build_tiles(const Grid& grid, rank_t rank, graph::EdgeList edges) {
       if (weighted) std::swap(weights[next[t]], weights[next[to]]);
       ++next[to];
     }
+  // Each non-empty tile built alone, on the rank's threads; then each column's out-degrees counted
+  // from the tiles' columns.
+  std::vector<std::pair<unsigned, unsigned>> nonempty;  // (i, j)
   for (unsigned i = 0; i < n; ++i)
-    for (unsigned j = 0; j < n; ++j) {
+    for (unsigned j = 0; j < n; ++j)
+      if (start[static_cast<std::size_t>(i) * n + j] != start[static_cast<std::size_t>(i) * n + j + 1])
+        nonempty.emplace_back(i, j);
+  std::vector<Tcsc> made(nonempty.size());
+  parallel_for(nonempty.size(), std::max(1u, grid.threads()), [&](std::uint64_t a, std::uint64_t b, unsigned) {
+    for (std::uint64_t x = a; x < b; ++x) {
+      const auto [i, j] = nonempty[x];
       const std::size_t t = static_cast<std::size_t>(i) * n + j;
-      if (start[t] == start[t + 1]) continue;
       const graph::vertex_t row0 = grid.begin(i), column0 = grid.begin(j);
-      std::vector<std::uint32_t>& counts = built.counts[j];
-      if (counts.empty()) counts.assign(grid.end(j) - column0, 0);
       TcscBuilder by_rows(static_cast<std::uint32_t>(grid.end(i) - row0), weighted);
-      for (std::uint64_t k = start[t]; k < start[t + 1]; ++k) {
+      for (std::uint64_t k = start[t]; k < start[t + 1]; ++k)
         by_rows.count(static_cast<std::uint32_t>(all[k].dst - row0));
-        ++counts[all[k].src - column0];
-      }
       by_rows.allocate();
       for (std::uint64_t k = start[t]; k < start[t + 1]; ++k)
         by_rows.place(static_cast<std::uint32_t>(all[k].src - column0), static_cast<std::uint32_t>(all[k].dst - row0),
                       weighted ? weights[k] : 1.0f);
-      built.tiles[grid.local_of(grid.owner(i, j))].push_back(Tile{i, j, by_rows.finish().turned(true), {}, {}, {}});
+      made[x] = by_rows.finish().turned(true);
     }
+  });
+  for (std::size_t x = 0; x < nonempty.size(); ++x) {
+    const auto [i, j] = nonempty[x];
+    std::vector<std::uint32_t>& counts = built.counts[j];
+    if (counts.empty()) counts.assign(grid.end(j) - grid.begin(j), 0);
+    const auto columns = made[x].columns();
+    const auto pointers = made[x].pointers();
+    for (std::size_t c = 0; c < columns.size(); ++c)
+      counts[columns[c]] += static_cast<std::uint32_t>(pointers[c + 1] - pointers[c]);
+    built.tiles[grid.local_of(grid.owner(i, j))].push_back(Tile{i, j, std::move(made[x]), {}, {}, {}});
+  }
   return built;
 }
 
@@ -198,9 +214,13 @@ Matrix::Matrix(const Grid& grid, rank_t rank, graph::EdgeList edges, const dist:
         std::memcpy(sinks[i].data(), at, sinks[i].size());
       });
   }
+  // Each tile's other forms are its own: made on the rank's threads, each thread a share of the tiles.
+  std::vector<Tile*> mine;
   for (std::vector<Tile>& member : tiles_)
-    for (Tile& tile : member) {
-      nonzeros_ += tile.entries.nonzeros();
+    for (Tile& tile : member) mine.push_back(&tile), nonzeros_ += tile.entries.nonzeros();
+  parallel_for(mine.size(), std::max(1u, grid.threads()), [&](std::uint64_t a, std::uint64_t b, unsigned) {
+    for (std::uint64_t k = a; k < b; ++k) {
+      Tile& tile = *mine[k];
       if (by_rows) tile.by_rows = tile.entries.turned(false);  // a pull reads no values
       if (split_) std::tie(tile.entries, tile.to_sinks) = tile.entries.split(sinks.at(tile.row));
       if (sampled) tile.sample = sample_of(tile.entries, grid.end(tile.row) - grid.begin(tile.row));
@@ -209,6 +229,7 @@ Matrix::Matrix(const Grid& grid, rank_t rank, graph::EdgeList edges, const dist:
         tile.to_sinks = tile.to_sinks.turned(true);
       }
     }
+  });
 }
 
 std::size_t Matrix::bytes() const {
