@@ -20,6 +20,7 @@
 #include "courier/core/atomic_file.hpp"
 #include "courier/core/error.hpp"
 #include "courier/core/mapped_file.hpp"
+#include "courier/core/memory.hpp"
 #include "courier/core/parallel.hpp"
 #include "courier/graph/generate.hpp"
 #include "courier/graph/io.hpp"
@@ -71,6 +72,10 @@ void write_generated_csr(const std::string& path, const GeneratorOptions& option
   const WeightType type = options.weights ? WeightType::u32 : WeightType::none;
   const std::uint64_t edge_bytes = options.weights ? 12 : 8;
   const edge_t window_edges = std::max<edge_t>(1, buffer_bytes / edge_bytes);
+  // The offsets and a window's cursors (8 bytes a vertex each at most), a window, a slice.
+  check_memory(fmt::format("writing the .csr of {}", generator_spec(options)),
+               2 * (n + 1) * sizeof(edge_t) + std::min(m, window_edges) * edge_bytes + kSlice * (sizeof(Edge) + 4),
+               "take a smaller graph, or run from the spec itself (--graph kron:S), each rank generating its share");
 
   // Each source's edges, then the offsets.
   std::vector<edge_t> offsets(static_cast<std::size_t>(n) + 1, 0);
