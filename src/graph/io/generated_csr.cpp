@@ -77,6 +77,12 @@ void write_generated_csr(const std::string& path, const GeneratorOptions& option
                2 * (n + 1) * sizeof(edge_t) + std::min(m, window_edges) * edge_bytes + kSlice * (sizeof(Edge) + 4),
                "take a smaller graph, or run from the spec itself (--graph kron:S), each rank generating its share");
 
+  AtomicFile file(path);
+  if (file.temporary_path().empty())
+    throw InputError(
+        fmt::format("{}: a generated .csr is written to a regular file (its checksum is computed over "
+                    "what was written): name one",
+                    path));
   // Each source's edges, then the offsets.
   std::vector<edge_t> offsets(static_cast<std::size_t>(n) + 1, 0);
   Progress counting("counting " + generator_spec(options), m, 64u << 20, "edges");
@@ -94,12 +100,6 @@ void write_generated_csr(const std::string& path, const GeneratorOptions& option
   header.num_edges = m;
   header.flags = symmetric ? io::kSymmetric : 0;
 
-  AtomicFile file(path);
-  if (file.temporary_path().empty())
-    throw InputError(
-        fmt::format("{}: a generated .csr is written to a regular file (its checksum is computed over "
-                    "what was written): name one",
-                    path));
   file.write(&header, sizeof header);  // rewritten with its checksum at the end
   file.write(offsets.data(), offsets.size() * sizeof(edge_t));
   // Targets window by window, appended; the weights, which follow all the targets, written at their
