@@ -208,15 +208,13 @@ DistributedGraph partition_rows(const graph::CsrRows& rows, graph::EdgeList type
     return PartitionPlan(options.policy, collective.ranks, global_counts(std::move(in), collective));
   }();
 
-  if (collective.ranks == 1) {  // every edge is this rank's: no shuffle, rows straight from the mapping
+  // No shuffle where a rank's rows are in the file: one rank holds every edge, and under oec a row
+  // goes whole to its source's master, so a rank's rows are its masters'.
+  if (collective.ranks == 1 || options.policy == Policy::oec) {
     step("local graph");
-    return finish(LocalGraph(plan, collective.rank, rows, options.with_in_edges), loaded_edges, weight_type, largest,
-                  timer, collective);
-  }
-  if (options.policy == Policy::oec) {  // a row goes whole to its source's master: mine are in the file
-    step("local graph");
-    const graph::CsrRows mine =
-        graph::map_csr_rows(rows, plan.masters_begin(collective.rank), plan.masters_end(collective.rank));
+    const graph::CsrRows mine = collective.ranks == 1 ? rows
+                                                      : graph::map_csr_rows(rows, plan.masters_begin(collective.rank),
+                                                                            plan.masters_end(collective.rank));
     return finish(LocalGraph(plan, collective.rank, mine, options.with_in_edges), loaded_edges, weight_type, largest,
                   timer, collective);
   }

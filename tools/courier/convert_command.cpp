@@ -117,8 +117,7 @@ void add_convert_command(CLI::App& app) {
         graph::format_from_path(options->output) == graph::Format::csr) {
       // Straight from the generator, a window of rows at a time: no edge list in memory.
       announce("writing", options->output);
-      const bool lattice = generator.kind == graph::Generator::path || generator.kind == graph::Generator::grid;
-      graph::write_generated_csr(options->output, generator, std::uint64_t{1} << 31, lattice);
+      graph::write_generated_csr(options->output, generator);
       if (!quiet())
         fmt::print("Converted {} ({} vertices, {} edges) to {} in {:.3f} s\n", options->input,
                    graph::generated_vertex_count(generator), graph::generated_edge_count(generator), options->output,

@@ -85,8 +85,7 @@ void add_generate_command(CLI::App& app) {
     Timer timer;
     if (graph::format_from_path(options->output) == graph::Format::csr) {
       // Window by window, never the whole edge list (graph::write_generated_csr).
-      const bool lattice = generator.kind == graph::Generator::path || generator.kind == graph::Generator::grid;
-      graph::write_generated_csr(options->output, generator, std::uint64_t{1} << 31, lattice);
+      graph::write_generated_csr(options->output, generator);
       if (!quiet())
         fmt::print("Generated {}: {} vertices, {} edges, written to {} in {:.3f} s\n", spec,
                    graph::generated_vertex_count(generator), graph::generated_edge_count(generator), options->output,

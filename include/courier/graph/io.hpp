@@ -99,11 +99,11 @@ void write_edge_list(const std::string& path, const EdgeList& edges, const Write
 void write_csr(const std::string& path, const Csr& csr, const WriteOptions& options = {});
 
 // The graph `options` generates, written as a .csr (the same file write_edge_list writes of
-// generate(options)) without its edge list in memory: the generator runs once to count each
-// source's edges, then once per window of sources whose rows fit `buffer_bytes`. Memory: 8 bytes
-// a vertex besides the window. For graphs too large to hold (kron:26: 1.07 G edges, 17 GB as a
-// list). `symmetric` sets the header's flag (Csr::symmetric). `path` must be a regular file.
+// generate(options), a path or grid marked known symmetric) without its edge list in memory: the
+// generator runs once to count each source's edges, then once per window of sources whose rows fit
+// `buffer_bytes`. Memory: 8 bytes a vertex besides the window. For graphs too large to hold
+// (kron:26: 1.07 G edges, 17 GB as a list). `path` must be a regular file.
 void write_generated_csr(const std::string& path, const GeneratorOptions& options,
-                         std::uint64_t buffer_bytes = std::uint64_t{1} << 31, bool symmetric = false);
+                         std::uint64_t buffer_bytes = std::uint64_t{1} << 31);
 
 }  // namespace courier::graph

@@ -25,12 +25,15 @@ static_assert(std::endian::native == std::endian::little, ".csr files are mapped
 
 namespace {
 
-std::uint64_t hash_array(const void* data, std::uint64_t size, std::uint64_t seed, Progress& progress) {
+std::uint64_t hash_array(const void* data, std::uint64_t size, std::uint64_t seed, Progress& progress,
+                         const MappedFile* release) {
   const std::uint64_t blocks = block_count(size);
   std::vector<std::uint64_t> hashes(blocks);
   const auto hash_one = [&](std::uint64_t b) {
     hashes[b] = hash_block(data, size, seed, b);
-    progress.add(std::min(kBlock, size - b * kBlock));
+    const std::uint64_t bytes = std::min(kBlock, size - b * kBlock);
+    if (release) release->release(static_cast<const char*>(data) + b * kBlock, bytes);
+    progress.add(bytes);
   };
   const unsigned threads = static_cast<unsigned>(
       std::min<std::uint64_t>(std::max(1u, std::thread::hardware_concurrency()), blocks));
@@ -78,9 +81,10 @@ std::vector<Hashed> hashed_arrays(const Header& header, const Arrays& arrays) {
   return out;
 }
 
-std::uint64_t checksum(const Header& header, const Arrays& arrays, Progress& progress) {
+std::uint64_t checksum(const Header& header, const Arrays& arrays, Progress& progress, const MappedFile* release) {
   std::uint64_t h = header_hash(header);
-  for (const Hashed& a : hashed_arrays(header, arrays)) h = hash_combine(h, hash_array(a.data, a.size, a.seed, progress));
+  for (const Hashed& a : hashed_arrays(header, arrays))
+    h = hash_combine(h, hash_array(a.data, a.size, a.seed, progress, release));
   return h;
 }
 
@@ -149,18 +153,13 @@ Mapped map_csr(const std::string& path, const ReadOptions& options, bool scan_ta
   const std::uint64_t n = header.num_vertices, m = header.num_edges;
   constexpr std::uint64_t kLimit = std::uint64_t{1} << 56;  // keeps the size arithmetic from overflowing
   const std::uint64_t weight_bytes = type == WeightType::none ? 0 : m * 4;
-  const std::uint64_t expected = n < kLimit && m < kLimit
-                                     ? sizeof(Header) + (n + 1) * 8 + m * 8 + padded8(weight_bytes)
-                                     : 0;
+  const std::uint64_t expected = n < kLimit && m < kLimit ? weights_at(n, m) + padded8(weight_bytes) : 0;
   if (file->size() != expected)
     throw_input_error(path, 0, fmt::format("size {} bytes does not match the header ({} vertices, {} edges, {} weights "
                                            "need {} bytes): the file is truncated or corrupted",
                                            file->size(), n, m, to_string(type), expected));
 
-  const char* base = file->data();
-  const Arrays arrays{reinterpret_cast<const edge_t*>(base + sizeof(Header)), n + 1,
-                      reinterpret_cast<const vertex_t*>(base + sizeof(Header) + (n + 1) * 8),
-                      type == WeightType::none ? nullptr : base + sizeof(Header) + (n + 1) * 8 + m * 8};
+  const Arrays arrays = arrays_in(file->data(), header);
   if (options.verify_checksum) {
     Progress progress("checking " + path, file->size());
     const std::uint64_t actual = checksum(header, arrays, progress);
@@ -188,7 +187,7 @@ Mapped map_csr(const std::string& path, const ReadOptions& options, bool scan_ta
         path, 0,
         fmt::format("corrupted edge {} (byte {}): vertex {} points to {}, but the graph has "
                     "vertices 0..{}: the file is corrupted, or its writer does not follow the .csr format",
-                    k, sizeof(Header) + (n + 1) * 8 + k * 8, source, arrays.targets[k], n == 0 ? 0 : n - 1));
+                    k, targets_at(n) + k * 8, source, arrays.targets[k], n == 0 ? 0 : n - 1));
   }
 
   return Mapped{file, header, type, arrays};
@@ -269,7 +268,7 @@ std::vector<std::pair<std::uint64_t, std::uint64_t>> read_part_blocks(const std:
     throw_input_error(path, 0,
                       fmt::format("corrupted targets: edge {} (byte {}) points to {}, beyond the {} vertices: the "
                                   "file is corrupted, or its writer does not follow the .csr format",
-                                  k, sizeof(Header) + (n + 1) * 8 + k * 8, targets[k], n));
+                                  k, targets_at(n) + k * 8, targets[k], n));
   std::vector<std::pair<std::uint64_t, std::uint64_t>> out;
   for (std::size_t i = 0; i < jobs.size(); ++i)
     if (jobs[i].hash) out.emplace_back(jobs[i].number, hashes[i]);
@@ -411,11 +410,8 @@ CsrRows map_csr_rows(const CsrRows& read, vertex_t first, vertex_t last) {
   io::Mapped mapped{read.file, {}, WeightType::none, {}};
   std::memcpy(&mapped.header, file.data(), sizeof mapped.header);  // read, and checked, by read's reader
   mapped.type = static_cast<WeightType>(mapped.header.weight_type);
-  const std::uint64_t n = mapped.header.num_vertices, m = mapped.header.num_edges;
-  const char* base = file.data();
-  mapped.arrays = {reinterpret_cast<const edge_t*>(base + sizeof(io::Header)), n + 1,
-                   reinterpret_cast<const vertex_t*>(base + sizeof(io::Header) + (n + 1) * 8),
-                   mapped.type == WeightType::none ? nullptr : base + sizeof(io::Header) + (n + 1) * 8 + m * 8};
+  mapped.arrays = io::arrays_in(file.data(), mapped.header);
+  const std::uint64_t n = mapped.header.num_vertices;
   if (first > last || last > n)
     throw Error(fmt::format("{}: rows {}..{} asked of a graph of {} vertices", file.path(), first, last, n));
   return io::rows_of(mapped, first, last);

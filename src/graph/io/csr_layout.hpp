@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "courier/core/mapped_file.hpp"
 #include "courier/core/progress.hpp"
 #include "courier/graph/types.hpp"
 
@@ -41,9 +42,22 @@ struct Hashed {
   std::uint64_t size;
   std::uint64_t seed;
 };
+// Where the targets and the weights start in a file of n vertices and m edges, in bytes.
+inline std::uint64_t targets_at(std::uint64_t n) { return sizeof(Header) + (n + 1) * 8; }
+inline std::uint64_t weights_at(std::uint64_t n, std::uint64_t m) { return targets_at(n) + m * 8; }
+// The arrays of a file whose bytes start at `base`, as its header lays them out.
+inline Arrays arrays_in(const char* base, const Header& header) {
+  const std::uint64_t n = header.num_vertices, m = header.num_edges;
+  return {reinterpret_cast<const edge_t*>(base + sizeof(Header)), n + 1,
+          reinterpret_cast<const vertex_t*>(base + targets_at(n)),
+          header.weight_type == static_cast<std::uint32_t>(WeightType::none) ? nullptr : base + weights_at(n, m)};
+}
+
 std::uint64_t header_hash(Header header);
 std::vector<Hashed> hashed_arrays(const Header& header, const Arrays& arrays);
-// The header's checksum field: of the header (with checksum = 0) and of the arrays, block by block.
-std::uint64_t checksum(const Header& header, const Arrays& arrays, Progress& progress);
+// The header's checksum field: of the header (with checksum = 0) and of the arrays, block by block
+// on all cores. With `release`, the mapping the arrays are in: each block's pages go once hashed.
+std::uint64_t checksum(const Header& header, const Arrays& arrays, Progress& progress,
+                       const MappedFile* release = nullptr);
 
 }  // namespace courier::graph::io

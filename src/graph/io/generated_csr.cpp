@@ -16,7 +16,6 @@
 #include <variant>
 #include <vector>
 
-#include "block_hash.hpp"
 #include "courier/core/atomic_file.hpp"
 #include "courier/core/error.hpp"
 #include "courier/core/mapped_file.hpp"
@@ -46,7 +45,6 @@ template <class W>
 void sort_window_rows(const std::vector<edge_t>& offsets, vertex_t from, vertex_t to, edge_t base, vertex_t* targets,
                       W* weights) {
   std::vector<std::pair<vertex_t, W>> pairs;
-  std::vector<edge_t> order;
   for (vertex_t v = from; v < to; ++v) {
     vertex_t* t = targets + (offsets[v] - base);
     const std::size_t d = offsets[v + 1] - offsets[v];
@@ -65,8 +63,7 @@ void sort_window_rows(const std::vector<edge_t>& offsets, vertex_t from, vertex_
 
 }  // namespace
 
-void write_generated_csr(const std::string& path, const GeneratorOptions& options, std::uint64_t buffer_bytes,
-                         bool symmetric) {
+void write_generated_csr(const std::string& path, const GeneratorOptions& options, std::uint64_t buffer_bytes) {
   const vertex_t n = generated_vertex_count(options);
   const edge_t m = generated_edge_count(options);
   const WeightType type = options.weights ? WeightType::u32 : WeightType::none;
@@ -98,13 +95,15 @@ void write_generated_csr(const std::string& path, const GeneratorOptions& option
   header.weight_type = static_cast<std::uint32_t>(type);
   header.num_vertices = n;
   header.num_edges = m;
-  header.flags = symmetric ? io::kSymmetric : 0;
+  // A lattice gives every edge in both directions (generate.hpp): known symmetric.
+  const bool lattice = options.kind == Generator::path || options.kind == Generator::grid;
+  header.flags = lattice ? io::kSymmetric : 0;
 
   file.write(&header, sizeof header);  // rewritten with its checksum at the end
   file.write(offsets.data(), offsets.size() * sizeof(edge_t));
   // Targets window by window, appended; the weights, which follow all the targets, written at their
   // place in the same temporary through a second descriptor (the gap between fills as targets come).
-  const std::uint64_t weights_at = sizeof header + (n + 1) * 8 + m * 8;
+  const std::uint64_t weights_at = io::weights_at(n, m);
   int weights_fd = -1;
   if (options.weights) {
     weights_fd = ::open(file.temporary_path().c_str(), O_WRONLY | O_CLOEXEC);
@@ -174,26 +173,9 @@ void write_generated_csr(const std::string& path, const GeneratorOptions& option
     if (fd < 0) throw Error(fmt::format("{}: cannot reopen: {}", written_path, std::strerror(errno)));
     const Closer closer{fd};
     const MappedFile mapped(written_path);
-    const char* at = mapped.data() + sizeof header;
-    const io::Arrays arrays{reinterpret_cast<const edge_t*>(at), n + 1,
-                            reinterpret_cast<const vertex_t*>(at + (n + 1) * 8),
-                            options.weights ? at + (n + 1) * 8 + m * 8 : nullptr};
-    // Block by block on all cores, each block's pages let go once hashed (a file of many GB).
     Progress hashing("checking " + path, mapped.size());
-    std::uint64_t sum = io::header_hash(header);
-    for (const io::Hashed& array : io::hashed_arrays(header, arrays)) {
-      std::vector<std::uint64_t> hashes(io::block_count(array.size));
-      parallel_for(hashes.size(), threads_for(hashes.size(), 1), [&](std::uint64_t a, std::uint64_t b, unsigned) {
-        for (std::uint64_t k = a; k < b; ++k) {
-          hashes[k] = io::hash_block(array.data, array.size, array.seed, k);
-          const std::uint64_t begin = k * io::kBlock, size = std::min(io::kBlock, array.size - begin);
-          mapped.release(static_cast<const char*>(array.data) + begin, size);
-          hashing.add(size);
-        }
-      });
-      sum = hash_combine(sum, io::combine_blocks(array.size, array.seed, hashes));
-    }
-    header.checksum = sum;
+    header.checksum =
+        io::checksum(header, io::arrays_in(mapped.data(), header), hashing, &mapped);  // pages go as hashed
     if (::pwrite(fd, &header, sizeof header, 0) != static_cast<ssize_t>(sizeof header))
       throw Error(fmt::format("{}: cannot write: {}", written_path, std::strerror(errno)));
   }
