@@ -7,7 +7,8 @@
 
 namespace courier::mailbox::detail {
 
-SharedUse::SharedUse(Untyped& untyped, unsigned threads) : untyped_(untyped), votes_(threads, 0), seen_(threads, 0) {
+SharedUse::SharedUse(Untyped& untyped, unsigned threads)
+    : untyped_(untyped), votes_(threads, 0), fed_(threads, 0), seen_(threads, 0) {
   if (threads == 0) throw InputError("mailbox: 0 threads; give at least 1");
 }
 
@@ -42,12 +43,15 @@ bool SharedUse::test_empty(unsigned t) {
     return true;
   }
   const Holding holding(*this, t);
-  bool others_idle = true;
+  // Callbacks t ran while handing over may have given it work it has not done yet.
+  const bool fed = fed_[t] != 0;
+  fed_[t] = 0;
+  bool may_idle = !fed;
   for (unsigned u = 0; u < votes_.size(); ++u)
-    if (u != t && votes_[u] == 0) others_idle = false;
+    if (u != t && votes_[u] == 0) may_idle = false;
   bool ran_callbacks = false, done = false;
   try {
-    done = untyped_.shared_step(others_idle, ran_callbacks);
+    done = untyped_.shared_step(may_idle, ran_callbacks);
   } catch (const Cancelled&) {
     stopping_ = true;
     end_epoch(t, true);
@@ -57,7 +61,7 @@ bool SharedUse::test_empty(unsigned t) {
     throw;
   }
   if (untyped_.stopping()) stopping_ = true;
-  votes_[t] = ran_callbacks ? 0 : 1;
+  votes_[t] = ran_callbacks || fed ? 0 : 1;
   if (done) end_epoch(t, false);
   return done;
 }

@@ -7,8 +7,9 @@
 // callbacks of one rank never run at the same time as each other.
 //
 // Ending an epoch: the rank counts as idle (answers the termination's probes) only while every one
-// of its threads is idle. Thread t votes idle in each test_empty step that ran no callback on it
-// (its callbacks may have given it work); a vote lasts until t's next step or hand-over. When the
+// of its threads is idle. Thread t votes idle in each test_empty step that ran no callback on it,
+// neither in the step nor in a hand-over since its last step (its callbacks may have given it
+// work); a vote lasts until t's next step or hand-over. When the
 // termination ends the epoch, every thread's next test_empty returns true once (or throws
 // Cancelled), and the votes start afresh for the next epoch.
 #include <atomic>
@@ -40,12 +41,14 @@ class SharedUse {
     }
     const Holding holding(*this, t);
     votes_[t] = 0;  // t is sending: not idle
+    const std::uint64_t delivered = untyped_.delivered();
     try {
       work(untyped_);
     } catch (...) {
       failed_ = true;
       throw;
     }
+    if (untyped_.delivered() != delivered) fed_[t] = 1;
     return true;
   }
 
@@ -93,6 +96,7 @@ class SharedUse {
   // Under mutex_:
   unsigned holder_ = 0;
   std::vector<std::uint8_t> votes_;  // [thread]: idle in its last step
+  std::vector<std::uint8_t> fed_;    // [thread]: ran callbacks in a hand-over since its last step
   std::vector<std::uint64_t> seen_;  // [thread]: epochs it has seen end
   std::uint64_t epoch_ = 0;          // epochs ended
   bool cancelled_ = false;           // the last epoch ended cancelled

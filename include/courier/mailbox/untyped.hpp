@@ -92,6 +92,8 @@ class Untyped {
   // this rank from counting as idle (another of its threads is still working); ran_callbacks
   // says whether the step ran any. Throws Cancelled as test_empty does.
   bool shared_step(bool may_idle, bool& ran_callbacks);
+  // Messages whose callbacks have run so far.
+  std::uint64_t delivered() const { return counters_.messages_delivered; }
   bool stopping();
   // A batch whose records do not fit its size: ranks disagree on the message type.
   Stats stats() const;
