@@ -329,6 +329,13 @@ graph::EdgeList read_part(const std::string& graph, const graph::LoadOptions& op
   return std::move(read_slice(graph, load, collective).edges);
 }
 
+graph::EdgeSlice read_part_rows(const std::string& graph, const graph::LoadOptions& options,
+                                const Collective& collective) {
+  graph::LoadOptions load = options;
+  load.read.csr_rows = true;
+  return read_slice(graph, load, collective);
+}
+
 DistributedGraph load_distributed(const std::string& graph, const DistributedLoadOptions& options,
                                   const Collective& collective) {
   Timer timer;

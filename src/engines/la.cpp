@@ -59,17 +59,60 @@ vertex_t largest_out_degree(const la::Matrix& matrix, const dist::Collective& co
   return at;
 }
 
-// Collective: this rank's part read, transformed, sent to the owners of its tiles, and built into
-// tiles. Every error here is the same on every rank (dist::LoadError).
+// This rank's part of a .csr file as edges: for a program that needs both directions of a file
+// that does not hold them.
+graph::EdgeList edges_of(const graph::CsrRows& rows, graph::EdgeList typed) {
+  typed.edges.reserve(rows.edges());
+  rows.visit(0, rows.edges(), [&](vertex_t u, vertex_t v, graph::edge_t) { typed.edges.push_back({u, v}); });
+  std::visit(
+      [&](const auto& w) {
+        using W = std::decay_t<decltype(w)>;
+        if constexpr (!std::is_same_v<W, std::monostate>)
+          typed.weights = std::vector<typename W::value_type>(w.begin(), w.end());
+      },
+      rows.weights);
+  rows.release(0, rows.edges());
+  return typed;
+}
+
+// The rows of every column group where a member of `rank` owns a tile: [first, last).
+std::pair<vertex_t, vertex_t> column_hull(const la::Grid& grid, rank_t rank) {
+  vertex_t first = grid.vertices(), last = 0;
+  for (unsigned i = 0; i < grid.size(); ++i)
+    for (unsigned j = 0; j < grid.size(); ++j)
+      if (grid.rank_of(grid.owner(i, j)) == rank)
+        first = std::min(first, grid.begin(j)), last = std::max(last, grid.end(j));
+  return {std::min(first, last), last};
+}
+
+// Collective: this rank's part read and built into tiles. A .csr read as it is goes by its rows:
+// each rank reads its tiles' entries out of the file (no edge list, no shuffle). Any other input is
+// read as edges, transformed and sent to the owners of their tiles. Every error here is the same
+// on every rank (dist::LoadError).
 Loaded load_rank(const Algorithm& algorithm, const LaKernel& kernel, const RunSpec& spec, sync::Stack& stack) {
   const dist::Collective collective = stack.collective();
   Loaded loaded{{}, {spec.options, graph::kNoVertex}};
   Timer timer;
-  graph::EdgeList part = dist::read_part(spec.graph, spec.load, collective);
-  if (spec.load.symmetrize || kernel.both_directions) part = graph::symmetrize(part);
-  if (spec.load.drop_self_loops) part = graph::remove_self_loops(part);
-  if (kernel.reversed)
-    for (graph::Edge& e : part.edges) std::swap(e.src, e.dst);
+  const graph::LoadOptions& load = spec.load;
+  std::optional<graph::CsrRows> rows;
+  graph::EdgeList part;
+  if (!load.symmetrize && !load.drop_self_loops && !load.dedupe && !kernel.reversed) {
+    graph::EdgeSlice slice = dist::read_part_rows(spec.graph, load, collective);
+    rows = std::move(slice.rows);
+    part = std::move(slice.edges);
+    if (rows && kernel.both_directions && !rows->symmetric) {  // the same file on every rank
+      part = edges_of(*rows, std::move(part));
+      rows.reset();
+    }
+  } else {
+    part = dist::read_part(spec.graph, load, collective);
+  }
+  if (!rows) {
+    if (load.symmetrize || kernel.both_directions) part = graph::symmetrize(part);
+    if (load.drop_self_loops) part = graph::remove_self_loops(part);
+    if (kernel.reversed)
+      for (graph::Edge& e : part.edges) std::swap(e.src, e.dst);
+  }
   if (kernel.weights == LaKernel::Weights::ignored) part.weights = std::monostate{};
   const auto weight_type =
       static_cast<graph::WeightType>(collective.max(static_cast<std::uint64_t>(part.weight_type())));
@@ -83,22 +126,29 @@ Loaded load_rank(const Algorithm& algorithm, const LaKernel& kernel, const RunSp
   const bool mpi_plus_x = spec.options.text("units") == "processes";
   const la::Grid grid(collective.ranks, mpi_plus_x ? 1 : spec.threads, loaded.vertices,
                       spec.options.text("placement") == "cyclic" ? la::Placement::cyclic : la::Placement::staggered);
-  graph::EdgeList mine = dist::shuffle_edges(
-      std::move(part),
-      [&grid](vertex_t src, vertex_t dst) {
-        return grid.rank_of(grid.owner(grid.segment_of(dst), grid.segment_of(src)));
-      },
-      weight_type, graph::edge_t{1} << 20, collective);
-  if (spec.load.dedupe) mine = graph::remove_duplicate_edges(mine);
-  loaded.edges = collective.sum(mine.edges.size());
   // A program that samples pulls only when it leaves its samples.
   const bool samples = kernel.samples && spec.options.flag("sampling");
-  const bool pulls =
-      kernel.pulls && (samples || !kernel.samples) && spec.options.text("direction") != "push" && !mpi_plus_x;
-  const bool rows_only = kernel.sums_by_rows && spec.options.text("direction") != "push";
-  loaded.matrix.emplace(grid, collective.rank, std::move(mine), collective,
-                        kernel.filters_computation && spec.options.flag("computation-filter"), pulls, samples,
-                        rows_only);
+  const la::Forms forms{.split_sinks = kernel.filters_computation && spec.options.flag("computation-filter"),
+                        .by_rows = kernel.pulls && (samples || !kernel.samples) &&
+                                   spec.options.text("direction") != "push" && !mpi_plus_x,
+                        .sampled = samples,
+                        .rows_only = kernel.sums_by_rows && spec.options.text("direction") != "push"};
+  if (rows) {
+    const auto [first, last] = column_hull(grid, collective.rank);
+    const graph::CsrRows mine = collective.ranks == 1 ? std::move(*rows) : graph::map_csr_rows(*rows, first, last);
+    rows.reset();
+    loaded.matrix.emplace(grid, collective.rank, mine, part.has_weights(), collective, forms);
+  } else {
+    graph::EdgeList mine = dist::shuffle_edges(
+        std::move(part),
+        [&grid](vertex_t src, vertex_t dst) {
+          return grid.rank_of(grid.owner(grid.segment_of(dst), grid.segment_of(src)));
+        },
+        weight_type, graph::edge_t{1} << 20, collective);
+    if (load.dedupe) mine = graph::remove_duplicate_edges(mine);
+    loaded.matrix.emplace(grid, collective.rank, std::move(mine), collective, forms);
+  }
+  loaded.edges = collective.sum(loaded.matrix->nonzeros());
   loaded.partition_seconds = collective.max(timer.lap());
   if (algorithm.needs.source) {
     const vertex_t asked = spec.options.vertex("source");

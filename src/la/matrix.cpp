@@ -13,6 +13,13 @@
 
 namespace courier::la {
 
+// What building a rank's tiles gives: the tiles, and the entries per column seen here (its
+// out-degree counts, before the ranks' are summed), by column group.
+struct detail::Built {
+  std::vector<std::vector<Tile>> tiles;  // by member, by row group then column group
+  std::vector<std::vector<std::uint32_t>> counts;
+};
+
 namespace {
 
 float weight_at(const graph::EdgeWeights& weights, std::size_t k) {
@@ -83,10 +90,24 @@ Tcsc sample_of(const Tcsc& tile, std::size_t rows_wide) {
 // range, whose counters (one per row or column of the tile) stay in cache, by two counting sorts:
 // by rows, then turned, which orders each column's rows (cheaper than sorting every column). Takes the
 // edges over and lets them go on return, before the tiles are turned, split or sampled.
-struct Built {
-  std::vector<std::vector<Tile>> tiles;  // by member, by row group then column group
-  std::vector<std::vector<std::uint32_t>> counts;
-};
+using detail::Built;
+
+// The tiles `made` (tile (i, j) = nonempty[x]) filed by member, row group then column group, and
+// their columns' entries counted.
+Built gathered(const Grid& grid, const std::vector<std::pair<unsigned, unsigned>>& nonempty, std::vector<Tcsc> made) {
+  Built built{std::vector<std::vector<Tile>>(grid.threads()), std::vector<std::vector<std::uint32_t>>(grid.size())};
+  for (std::size_t x = 0; x < nonempty.size(); ++x) {
+    const auto [i, j] = nonempty[x];
+    std::vector<std::uint32_t>& counts = built.counts[j];
+    if (counts.empty()) counts.assign(grid.end(j) - grid.begin(j), 0);
+    const auto columns = made[x].columns();
+    const auto pointers = made[x].pointers();
+    for (std::size_t c = 0; c < columns.size(); ++c)
+      counts[columns[c]] += static_cast<std::uint32_t>(pointers[c + 1] - pointers[c]);
+    built.tiles[grid.local_of(grid.owner(i, j))].push_back(Tile{i, j, std::move(made[x]), {}, {}, {}});
+  }
+  return built;
+}
 
 Built build_tiles(const Grid& grid, rank_t rank, graph::EdgeList edges) {
   const unsigned n = grid.size();
@@ -96,7 +117,6 @@ Built build_tiles(const Grid& grid, rank_t rank, graph::EdgeList edges) {
   for (std::size_t k = 0; k < weights.size(); ++k) weights[k] = weight_at(edges.weights, k);
   edges.weights = std::monostate{};
   std::vector<graph::Edge>& all = edges.edges;
-  Built built{std::vector<std::vector<Tile>>(grid.threads()), std::vector<std::vector<std::uint32_t>>(n)};
   const auto tile_of = [&](const graph::Edge& e) {
     return static_cast<std::size_t>(grid.segment_of(e.dst)) * n + grid.segment_of(e.src);
   };
@@ -145,33 +165,191 @@ Built build_tiles(const Grid& grid, rank_t rank, graph::EdgeList edges) {
       made[x] = by_rows.finish().turned(true);
     }
   });
-  for (std::size_t x = 0; x < nonempty.size(); ++x) {
-    const auto [i, j] = nonempty[x];
-    std::vector<std::uint32_t>& counts = built.counts[j];
-    if (counts.empty()) counts.assign(grid.end(j) - grid.begin(j), 0);
-    const auto columns = made[x].columns();
-    const auto pointers = made[x].pointers();
-    for (std::size_t c = 0; c < columns.size(); ++c)
-      counts[columns[c]] += static_cast<std::uint32_t>(pointers[c + 1] - pointers[c]);
-    built.tiles[grid.local_of(grid.owner(i, j))].push_back(Tile{i, j, std::move(made[x]), {}, {}, {}});
+  return gathered(grid, nonempty, std::move(made));
+}
+
+// Sorts the entries [from, to) of one column of `p` by row, values alongside.
+template <class Parts>
+void sort_column(Parts& p, std::uint64_t from, std::uint64_t to) {
+  std::vector<std::pair<std::uint32_t, float>> column;
+  for (std::uint64_t e = from; e < to; ++e) column.emplace_back(p.rows[e], p.values.empty() ? 1.0f : p.values[e]);
+  std::sort(column.begin(), column.end());
+  for (std::uint64_t e = from; e < to; ++e) {
+    p.rows[e] = column[e - from].first;
+    if (!p.values.empty()) p.values[e] = column[e - from].second;
   }
-  return built;
+}
+
+// This rank's tiles straight from a .csr file's rows, with no edge list: row u's targets are
+// column u's entries (a file's out-edges are A's columns). `file` holds at least the rows of every
+// column group where this rank owns a tile. Its rows are cut into chunks of about equal edges,
+// none across a column group, and each chunk is read twice on the rank's threads: once to count
+// its entries and non-empty columns per tile, once to place them where those counts put them, so
+// every tile is allocated once, at its size. A row's entries of one tile are placed together, so
+// each column is contiguous even where a row is not sorted, and such a column is sorted on the spot
+// (a .csr's rows are sorted; a hand-made file's may not be). Each chunk's pages go once it is read.
+Built build_tiles(const Grid& grid, rank_t rank, const graph::CsrRows& file, bool weighted) {
+  const unsigned n = grid.size(), threads = std::max(1u, grid.threads());
+  std::vector<std::uint8_t> owned(static_cast<std::size_t>(n) * n);  // [j * n + i]: tile (i, j) is here
+  for (unsigned i = 0; i < n; ++i)
+    for (unsigned j = 0; j < n; ++j)
+      owned[static_cast<std::size_t>(j) * n + i] = grid.rank_of(grid.owner(i, j)) == rank;
+  const graph::vertex_t first = file.first, last = first + file.rows();
+  const graph::edge_t base = file.edge_begin();
+  const auto edge_of = [&](graph::vertex_t u) { return file.offsets[u - first] - base; };  // row u's first
+
+  struct Chunk {
+    unsigned j;
+    graph::vertex_t from, to;  // rows, global ids
+  };
+  std::vector<Chunk> chunks;
+  const graph::edge_t share = std::max<graph::edge_t>(1, file.edges() / (4 * threads));
+  for (unsigned j = 0; j < n; ++j) {
+    const auto column = std::span(owned).subspan(static_cast<std::size_t>(j) * n, n);
+    if (std::find(column.begin(), column.end(), 1) == column.end()) continue;
+    const graph::vertex_t a = grid.begin(j), b = grid.end(j);
+    if (a < first || b > last)
+      throw Error(
+          fmt::format("la matrix: rows {}..{} do not hold column group {} (vertices {}..{})", first, last, j, a, b));
+    for (graph::vertex_t u = a; u < b;) {
+      const auto past = std::lower_bound(file.offsets.begin() + (u - first) + 1, file.offsets.begin() + (b - first),
+                                         file.offsets[u - first] + share);
+      const graph::vertex_t v = first + static_cast<graph::vertex_t>(past - file.offsets.begin());
+      chunks.push_back({j, u, v});
+      u = v;
+    }
+  }
+
+  // Per chunk and row group: entries and non-empty columns, then where the chunk's go in its tiles.
+  std::vector<std::uint64_t> entries(chunks.size() * n, 0), columns(chunks.size() * n, 0);
+  // Calls entry(u, i, target, k) for each edge k = u -> target of chunk c into a tile of this rank
+  // (row group i), and done(u) after each row.
+  const auto visit = [&](const Chunk& c, auto&& entry, auto&& done) {
+    const std::uint8_t* mine = owned.data() + static_cast<std::size_t>(c.j) * n;
+    for (graph::vertex_t u = c.from; u < c.to; ++u) {
+      for (graph::edge_t k = edge_of(u); k < edge_of(u + 1); ++k) {
+        const graph::vertex_t target = file.targets[k];
+        if (target >= grid.vertices())
+          throw Error(fmt::format("la matrix: edge {} -> {} outside {} vertices", u, target, grid.vertices()));
+        const unsigned i = grid.segment_of(target);
+        if (mine[i]) entry(u, i, target, k);
+      }
+      done(u);
+    }
+    file.release(edge_of(c.from), edge_of(c.to));
+  };
+  parallel_for(chunks.size(), threads, [&](std::uint64_t a, std::uint64_t b, unsigned) {
+    std::vector<graph::vertex_t> seen(n, graph::kNoVertex);  // the last row with an entry in row group i
+    for (std::uint64_t x = a; x < b; ++x) {
+      std::uint64_t* e = entries.data() + x * n;
+      std::uint64_t* c = columns.data() + x * n;
+      visit(
+          chunks[x],
+          [&](graph::vertex_t u, unsigned i, graph::vertex_t, graph::edge_t) {
+            ++e[i];
+            if (seen[i] != u) seen[i] = u, ++c[i];
+          },
+          [](graph::vertex_t) {});
+    }
+  });
+
+  struct Parts {
+    std::vector<std::uint32_t> columns, rows;
+    std::vector<std::uint64_t> pointers;
+    std::vector<float> values;
+  };
+  std::vector<std::pair<unsigned, unsigned>> nonempty;                // (i, j), by row group then column group
+  std::vector<std::size_t> tile_at(static_cast<std::size_t>(n) * n);  // [j * n + i]: its place in nonempty
+  std::vector<std::uint64_t> total_entries(static_cast<std::size_t>(n) * n, 0), total_columns(total_entries.size(), 0);
+  for (std::size_t x = 0; x < chunks.size(); ++x)
+    for (unsigned i = 0; i < n; ++i) {
+      const std::size_t t = static_cast<std::size_t>(chunks[x].j) * n + i;
+      // From here on: where chunk x's entries and columns start in tile (i, j).
+      std::swap(entries[x * n + i], total_entries[t]);
+      total_entries[t] += entries[x * n + i];
+      std::swap(columns[x * n + i], total_columns[t]);
+      total_columns[t] += columns[x * n + i];
+    }
+  for (unsigned i = 0; i < n; ++i)
+    for (unsigned j = 0; j < n; ++j)
+      if (total_entries[static_cast<std::size_t>(j) * n + i] > 0)
+        tile_at[static_cast<std::size_t>(j) * n + i] = nonempty.size(), nonempty.emplace_back(i, j);
+  std::vector<Parts> parts(nonempty.size());
+  parallel_for(parts.size(), threads, [&](std::uint64_t a, std::uint64_t b, unsigned) {
+    for (std::uint64_t x = a; x < b; ++x) {
+      const std::size_t t = static_cast<std::size_t>(nonempty[x].second) * n + nonempty[x].first;
+      parts[x].columns.resize(total_columns[t]);
+      parts[x].pointers.resize(total_columns[t] + 1);
+      parts[x].rows.resize(total_entries[t]);
+      if (weighted) parts[x].values.resize(total_entries[t]);
+      parts[x].pointers.back() = total_entries[t];
+    }
+  });
+
+  std::visit(
+      [&](const auto& w) {
+        using W = std::decay_t<decltype(w)>;
+        parallel_for(chunks.size(), threads, [&](std::uint64_t a, std::uint64_t b, unsigned) {
+          std::vector<graph::vertex_t> seen(n, graph::kNoVertex);
+          for (std::uint64_t x = a; x < b; ++x) {
+            const Chunk& c = chunks[x];
+            std::uint64_t* entry_at = entries.data() + x * n;
+            std::uint64_t* column_at = columns.data() + x * n;
+            const std::size_t* tile = tile_at.data() + static_cast<std::size_t>(c.j) * n;
+            graph::vertex_t previous = 0;
+            bool sorted = true;
+            visit(
+                c,
+                [&](graph::vertex_t u, unsigned i, graph::vertex_t target, graph::edge_t k) {
+                  Parts& p = parts[tile[i]];
+                  if (seen[i] != u) {
+                    seen[i] = u;
+                    p.columns[column_at[i]] = static_cast<std::uint32_t>(u - grid.begin(c.j));
+                    p.pointers[column_at[i]++] = entry_at[i];
+                  }
+                  sorted &= target >= previous;
+                  previous = target;
+                  p.rows[entry_at[i]] = static_cast<std::uint32_t>(target - grid.begin(i));
+                  if constexpr (!std::is_same_v<W, std::monostate>)
+                    if (weighted) p.values[entry_at[i]] = static_cast<float>(w[k]);
+                  ++entry_at[i];
+                },
+                [&](graph::vertex_t u) {
+                  if (!sorted)
+                    for (unsigned i = 0; i < n; ++i)
+                      if (seen[i] == u)
+                        sort_column(parts[tile[i]], parts[tile[i]].pointers[column_at[i] - 1], entry_at[i]);
+                  previous = 0;
+                  sorted = true;
+                });
+          }
+        });
+      },
+      file.weights);
+  std::vector<Tcsc> made(parts.size());
+  for (std::size_t x = 0; x < parts.size(); ++x)
+    made[x] = Tcsc(std::move(parts[x].columns), std::move(parts[x].pointers), std::move(parts[x].rows),
+                   std::move(parts[x].values));
+  return gathered(grid, nonempty, std::move(made));
 }
 
 }  // namespace
 
-Matrix::Matrix(const Grid& grid, rank_t rank, graph::EdgeList edges, const dist::Collective& collective,
-               bool split_sinks, bool by_rows, bool sampled, bool rows_only)
-    : grid_(grid),
-      rank_(rank),
-      weighted_(edges.has_weights()),
-      split_(split_sinks),
-      by_rows_(by_rows),
-      sampled_(sampled),
-      rows_only_(rows_only),
-      out_degrees_(grid.size()) {
+Matrix::Matrix(const Grid& grid, rank_t rank, graph::EdgeList edges, const dist::Collective& collective, Forms forms)
+    : grid_(grid), rank_(rank), weighted_(edges.has_weights()), forms_(forms), out_degrees_(grid.size()) {
+  finish(build_tiles(grid, rank, std::move(edges)), collective);
+}
+
+Matrix::Matrix(const Grid& grid, rank_t rank, const graph::CsrRows& file, bool weighted,
+               const dist::Collective& collective, Forms forms)
+    : grid_(grid), rank_(rank), weighted_(weighted), forms_(forms), out_degrees_(grid.size()) {
+  finish(build_tiles(grid, rank, file, weighted), collective);
+}
+
+void Matrix::finish(Built built, const dist::Collective& collective) {
+  const Grid& grid = grid_;
+  const rank_t rank = rank_;
   const unsigned n = grid.size();
-  Built built = build_tiles(grid, rank, std::move(edges));
   tiles_ = std::move(built.tiles);
   std::vector<std::vector<std::uint32_t>>& counts = built.counts;
   // Each segment's counts go to the rank of its leader, which sums them.
@@ -195,7 +373,7 @@ Matrix::Matrix(const Grid& grid, rank_t rank, graph::EdgeList edges, const dist:
   // Split: the leader of each segment tells the owners of its row group which of its vertices are
   // without out-edges.
   std::vector<std::vector<std::uint8_t>> sinks(n);  // by row group, where this rank owns tiles
-  if (split_) {
+  if (forms_.split_sinks) {
     std::vector<dist::Bytes> flags(static_cast<std::size_t>(grid.ranks()));
     for (unsigned i = 0; i < n; ++i) {
       if (out_degrees_[i].empty()) continue;
@@ -221,10 +399,10 @@ Matrix::Matrix(const Grid& grid, rank_t rank, graph::EdgeList edges, const dist:
   parallel_for(mine.size(), std::max(1u, grid.threads()), [&](std::uint64_t a, std::uint64_t b, unsigned) {
     for (std::uint64_t k = a; k < b; ++k) {
       Tile& tile = *mine[k];
-      if (by_rows) tile.by_rows = tile.entries.turned(false);  // a pull reads no values
-      if (split_) std::tie(tile.entries, tile.to_sinks) = tile.entries.split(sinks.at(tile.row));
-      if (sampled) tile.sample = sample_of(tile.entries, grid.end(tile.row) - grid.begin(tile.row));
-      if (rows_only) {
+      if (forms_.by_rows) tile.by_rows = tile.entries.turned(false);  // a pull reads no values
+      if (forms_.split_sinks) std::tie(tile.entries, tile.to_sinks) = tile.entries.split(sinks.at(tile.row));
+      if (forms_.sampled) tile.sample = sample_of(tile.entries, grid.end(tile.row) - grid.begin(tile.row));
+      if (forms_.rows_only) {
         tile.entries = tile.entries.turned(true);
         tile.to_sinks = tile.to_sinks.turned(true);
       }

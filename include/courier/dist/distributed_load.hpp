@@ -14,6 +14,7 @@
 #include "courier/dist/collective.hpp"
 #include "courier/dist/local_graph.hpp"
 #include "courier/graph/load.hpp"
+#include "courier/graph/slice.hpp"
 
 namespace courier::dist {
 
@@ -56,6 +57,10 @@ class LoadError : public InputError {
 // transforms applied. Any rank's failure throws LoadError, the same message, on every rank.
 // Collective: what load_distributed and the mailbox engine read.
 graph::EdgeList read_part(const std::string& graph, const graph::LoadOptions& load, const Collective& collective);
+// The same, but a plain .csr file's part comes as its rows borrowed from the file's mapping
+// (graph/csr_rows.hpp: `rows`, with `edges` holding none but the agreed vertex count and weight
+// type), never expanded into an EdgeList. Any other input comes as read_part's edges. Collective.
+graph::EdgeSlice read_part_rows(const std::string& graph, const graph::LoadOptions& load, const Collective& collective);
 
 // GRAPH (a file or a generator spec) read in parts and partitioned. Collective. A partitioned .csr
 // file written for this run's rank count and policy, read without transforms, is not partitioned:

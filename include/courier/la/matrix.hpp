@@ -20,11 +20,16 @@
 #include <vector>
 
 #include "courier/dist/collective.hpp"
+#include "courier/graph/csr_rows.hpp"
 #include "courier/graph/edge_list.hpp"
 #include "courier/la/grid.hpp"
 #include "courier/la/tcsc.hpp"
 
 namespace courier::la {
+
+namespace detail {
+struct Built;
+}
 
 struct Tile {
   unsigned row = 0, column = 0;  // its row group (segment of destinations) and column group (sources)
@@ -38,14 +43,27 @@ struct Tile {
 // neighbours.
 inline constexpr std::size_t kSampleEntries = 2;
 
+// The forms a program wants its tiles in besides by columns (see above).
+struct Forms {
+  bool split_sinks = false;
+  bool by_rows = false;
+  bool sampled = false;
+  bool rows_only = false;
+};
+
 class Matrix {
  public:
   // `edges` (weights alongside, or none) are every edge whose tile a member of `rank` owns; the
-  // matrix takes them over and lets them go once they are in tiles. Collective: the out-degrees are summed over ranks,
-  // and, to split the tiles at the sinks
-  // (`split_sinks`), sent from each segment's leader to the owners of its row group.
-  Matrix(const Grid& grid, rank_t rank, graph::EdgeList edges, const dist::Collective& collective,
-         bool split_sinks = false, bool by_rows = false, bool sampled = false, bool rows_only = false);
+  // matrix takes them over and lets them go once they are in tiles. Collective: the out-degrees
+  // are summed over ranks, and, to split the tiles at the sinks, sent from each segment's leader
+  // to the owners of its row group.
+  Matrix(const Grid& grid, rank_t rank, graph::EdgeList edges, const dist::Collective& collective, Forms forms = {});
+  // The same from a .csr file's rows, with no edge list: a row's targets are its column's entries
+  // (the file's out-edges are A's columns). `file` holds at least the rows of every column group
+  // where a member of `rank` owns a tile; each rank reads the entries of its own tiles out of them
+  // and lets their pages go. `weighted`: keep the file's weights (it has some).
+  Matrix(const Grid& grid, rank_t rank, const graph::CsrRows& file, bool weighted, const dist::Collective& collective,
+         Forms forms = {});
 
   const Grid& grid() const { return grid_; }
   rank_t rank() const { return rank_; }
@@ -54,21 +72,21 @@ class Matrix {
   // The out-degrees of segment i's vertices; i must be led by a member of this rank.
   std::span<const std::uint32_t> out_degrees(unsigned segment) const { return out_degrees_[segment]; }
   bool weighted() const { return weighted_; }
-  bool split() const { return split_; }
-  bool by_rows() const { return by_rows_; }
-  bool sampled() const { return sampled_; }
-  bool rows_only() const { return rows_only_; }
+  bool split() const { return forms_.split_sinks; }
+  bool by_rows() const { return forms_.by_rows; }
+  bool sampled() const { return forms_.sampled; }
+  bool rows_only() const { return forms_.rows_only; }
   std::uint64_t nonzeros() const { return nonzeros_; }  // on this rank
   std::size_t bytes() const;                            // the tiles' memory on this rank
 
  private:
+  // Collective: the out-degrees, the split at the sinks and the other forms of the tiles built.
+  void finish(detail::Built built, const dist::Collective& collective);
+
   Grid grid_;
   rank_t rank_;
   bool weighted_ = false;
-  bool split_ = false;
-  bool by_rows_ = false;
-  bool sampled_ = false;
-  bool rows_only_ = false;
+  Forms forms_;
   std::uint64_t nonzeros_ = 0;
   std::vector<std::vector<Tile>> tiles_;                 // by member
   std::vector<std::vector<std::uint32_t>> out_degrees_;  // by segment: empty unless led here
