@@ -72,6 +72,11 @@ class FunctionGenerator {
   void return_statement(const Return& r);
   void call_statement(const CallStatement& c);
   void keep_scalars();
+  // Before a neighbour loop of the optimised generation: the scalars it reads copied into locals
+  // (renamed_ names them while the loop is written), and a Reducer view of each property it reduces
+  // in place (reducers_). Each returns what it added, for the loop's end to take away.
+  std::vector<const Symbol*> snapshot_scalars(const Stmt& loop);
+  std::vector<std::pair<const Symbol*, std::string>> reducer_views(const Stmt& loop);
   void branch(const Stmt& s);
   bool contains_pulse(const Block& b) const;
 
@@ -124,7 +129,8 @@ class FunctionGenerator {
   bool degrees_ = false, adjacency_ = false;
   std::vector<const Symbol*> kept_;  // top-level scalars declared so far
   std::map<const Expr*, std::string> hoisted_;    // optimised generation: the name computed in its place
-  std::map<const Symbol*, std::string> renamed_;  // while computing a hoisted expression: its node's name
+  std::map<const Symbol*, std::string> renamed_;  // a hoisted expression's node, or a scalar's copy in a loop
+  std::map<std::pair<const Symbol*, std::string>, std::string> reducers_;  // (property, op): its view's name
   const Expr* computing_ = nullptr;               // the hoisted expression being computed (not replaced)
   bool narrows_ = false;                          // some reduction is narrowed: check before returning
   mutable bool widen_ = false;                    // writing a narrowed value: int arithmetic in 64 bits

@@ -3,6 +3,7 @@
 // walks the master's row in CSR order (optimised) or its neighbours' ids (naive).
 #include <fmt/format.h>
 
+#include "../accesses.hpp"
 #include "courier/dsl/walk.hpp"
 #include "generator.hpp"
 
@@ -255,6 +256,11 @@ void FunctionGenerator::reduction(const Stmt& s, const Reduction& r) {
     out_.line(fmt::format("{}.push(member_, {}, {});", plan->helper, target, value));
     return;
   }
+  if (const auto view = reducers_.find({p->symbol, op}); view != reducers_.end()) {
+    out_.line(
+        fmt::format("{}.reduce({}, {}{});", view->second, target, value, plan->also.empty() ? "" : ", " + plan->also));
+    return;
+  }
   out_.line(fmt::format("{}.reduce<{}>({}, {}{});", name(p->symbol), op, target, value,
                         plan->also.empty() ? "" : ", " + plan->also));
 }
@@ -294,22 +300,77 @@ void FunctionGenerator::neighbour_loop(const Stmt& s, const Forall& f) {
   const bool incoming = f.domain == DomainKind::InNeighbors;
   const std::string edge = fmt::format("edge_{}_", nbr);
   compute_hoisted_locals(s);
+  std::vector<const Symbol*> snapshots;
+  std::vector<std::pair<const Symbol*, std::string>> views;
   if (naive()) {
     out_.open(fmt::format("for (const rt::local {} : {}.{}({}))", nbr, graph_,
                           incoming ? "in_neighbors" : "out_neighbors", v));
   } else {
+    // What the loop works with, as locals of this node: the row as a span, the scalars it reads and
+    // a view of each property it reduces, which the C++ compiler keeps in registers across the
+    // loop (through references it reloads them after every update, which might alias them).
+    snapshots = snapshot_scalars(s);
+    views = reducer_views(s);
     const char* kind = incoming ? "in" : "out";
-    out_.open(
-        fmt::format("for (rt::edge {0} = {1}.{2}_begin({3}); {0} < {1}.{2}_end({3}); ++{0})", edge, graph_, kind, v));
-    out_.line(fmt::format("{}const rt::local {} = {}.{}({});", maybe_unused(f.symbol), nbr, graph_,
-                          incoming ? "in_source" : "out_target", edge));
+    const std::string row = fmt::format("row_{}_", nbr), first = fmt::format("first_{}_", nbr),
+                      k = fmt::format("k_{}_", nbr);
+    out_.line(fmt::format("const std::span<const rt::local> {} = {}.{}_neighbors({});", row, graph_, kind, v));
+    out_.line(fmt::format("[[maybe_unused]] const rt::edge {} = {}.{}_begin({});", first, graph_, kind, v));
+    out_.open(fmt::format("for (std::size_t {0} = 0; {0} < {1}.size(); ++{0})", k, row));
+    out_.line(fmt::format("[[maybe_unused]] const rt::edge {} = {} + {};", edge, first, k));
+    out_.line(fmt::format("{}const rt::local {} = {}[{}];", maybe_unused(f.symbol), nbr, row, k));
   }
   neighbours_[f.symbol] = {edge, incoming, of};
   if (of == bfs_variable_ && !incoming) out_.line(fmt::format("if (!{}.child({}, {})) continue;", bfs_, v, nbr));
   if (f.filter) out_.line(fmt::format("if (!{}) continue;", expr(*f.filter)));
   statements(f.body);
   neighbours_.erase(f.symbol);
+  for (const Symbol* scalar : snapshots) renamed_.erase(scalar);
+  for (const auto& view : views) reducers_.erase(view);
   out_.close();
+}
+
+std::vector<const Symbol*> FunctionGenerator::snapshot_scalars(const Stmt& loop) {
+  // The function's scalars (declared outside every vertex loop) that the loop reads and never
+  // updates: inside a vertex loop they change only at its end (a shared reduction goes through a
+  // helper), so a copy taken at each node is theirs.
+  std::set<const Symbol*> read, updated;
+  for_each_statement(loop, [&](const Stmt& st) {
+    for (const Access& a : own_accesses(st)) (a.update ? updated : read).insert(a.symbol);
+  });
+  std::vector<const Symbol*> taken;
+  for (const Symbol* sym : read) {
+    const TypeKind k = sym->type.kind;
+    const bool scalar = k == TypeKind::Int || k == TypeKind::Long || k == TypeKind::Float || k == TypeKind::Double ||
+                        k == TypeKind::Bool || k == TypeKind::Node;
+    if (!scalar || sym->kind == SymbolKind::LoopVariable || sym->vertex_depth != 0 || updated.count(sym) ||
+        renamed_.count(sym))
+      continue;
+    const std::string copy = fmt::format("{}_here_", name(sym));
+    out_.line(fmt::format("const {} {} = {};", cpp_type(sym->type), copy, name(sym)));
+    renamed_[sym] = copy;
+    taken.push_back(sym);
+  }
+  return taken;
+}
+
+std::vector<std::pair<const Symbol*, std::string>> FunctionGenerator::reducer_views(const Stmt& loop) {
+  std::vector<std::pair<const Symbol*, std::string>> made;
+  for (const Stmt* st : reductions_in(loop)) {
+    const Reduction& r = *st->as<Reduction>();
+    const auto* p = r.target->as<PropertyRef>();
+    const ReductionPlan* plan = reduction_plan(*st);
+    if (!p || !plan || plan->queued || r.scope == ReductionTarget::Shared || r.scope == ReductionTarget::Private ||
+        p->symbol->type.kind != TypeKind::NodeProperty || p->symbol->type.element == TypeKind::Bool)
+      continue;
+    const std::pair<const Symbol*, std::string> key{p->symbol, reduction_op(r.op)};
+    if (reducers_.count(key)) continue;
+    const std::string view = fmt::format("{}_by_{}_", name(p->symbol), made.size());
+    out_.line(fmt::format("const auto {} = {}.reducer<{}>();", view, name(p->symbol), key.second));
+    reducers_[key] = view;
+    made.push_back(key);
+  }
+  return made;
 }
 
 void FunctionGenerator::fixed_point(const FixedPoint& fp) {

@@ -147,6 +147,43 @@ class NodeProperty {
   void reduce(local v, T x, Also&& also) {
     if (reduce<Op>(v, x)) also(v);
   }
+  // reduce() through a view taken where a loop over one node's edges starts: the view's pointers
+  // and flags are its own, so the compiler keeps them in registers across the loop, where through
+  // the property it reloads them after every update (a store might alias them). The neighbour
+  // loops of the optimised generation reduce through one; it lives no longer than its loop.
+  template <class Op>
+  class Reducer {
+   public:
+    explicit Reducer(NodeProperty& p)
+        : values_(p.values_.data()),
+          mirror_slots_(p.template accumulates<Op>() ? p.partial_.data() : p.values_.data()),
+          masters_(p.g_.masters()),
+          tracked_(p.tracked_),
+          pending_(&p.pending_),
+          changed_(&p.changed_) {}
+    template <class Also = NoAlso>
+    void reduce(local v, T x, Also&& also = {}) const {
+      if (v < masters_) {
+        if (!combine_atomic<Op>(values_[v], x)) return;
+        if (tracked_) changed_->set(v);
+        also(v);
+        return;
+      }
+      if (combine_atomic<Op>(mirror_slots_[v], x)) pending_->set(v);
+    }
+
+   private:
+    T* values_;
+    T* mirror_slots_;  // partial_ when the reduction accumulates, else the mirrors' own values
+    local masters_;
+    bool tracked_;
+    Bitset* pending_;
+    Bitset* changed_;
+  };
+  template <class Op>
+  Reducer<Op> reducer() {
+    return Reducer<Op>(*this);
+  }
   // The pulse's end: every rank's mirrors into their masters (collective); also(m) for each master
   // that changed by them.
   template <class Op, class Also = NoAlso>
