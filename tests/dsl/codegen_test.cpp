@@ -64,7 +64,7 @@ TEST(Codegen, OptimisedSsspAppliesTheTransformations) {
   EXPECT_TRUE(has(cpp, "const rt::edge e = edge_nbr_;")) << cpp;
   EXPECT_TRUE(
       has(cpp,
-          "dist_by_0_.reduce(nbr, g.narrow<std::int32_t, rt::Min>((std::int64_t{dist.load(v)} + weight.out(e)), "
+          "dist_by_0_.reduce(nbr, g.narrow<std::int32_t, rt::Min>((std::int64_t{dist_by_0_.load(v)} + weight.out(e)), "
           "\"test.sp:16:56\"), also_16_);"))
       << cpp;
   EXPECT_FALSE(has(cpp, "dist.reduce<")) << cpp;
@@ -186,7 +186,7 @@ TEST(Codegen, ScalarsANeighbourLoopReadsAreCopiedBeforeIt) {
 // sweep reaches no reduction, so it is not reduction-exclusive and reads through the window.
 TEST(Codegen, TheBypassOnlyInsideReductionExclusiveStatements) {
   const std::string cpp = shipped("bc");
-  EXPECT_TRUE(has(cpp, "sigma_by_0_.reduce(w, sigma.load(v));")) << cpp;
+  EXPECT_TRUE(has(cpp, "sigma_by_0_.reduce(w, sigma_by_0_.load(v));")) << cpp;
   EXPECT_TRUE(has(cpp, "sigma.refresh(rt::Fetch::all);")) << cpp;
   EXPECT_TRUE(has(cpp, "delta.refresh(rt::Fetch::changed);")) << cpp;
   EXPECT_TRUE(has(cpp, "if (!bfs_14_.child(v, w)) continue;")) << cpp;

@@ -36,6 +36,9 @@ std::string FunctionGenerator::node_read(const Symbol* property, const Expr& ele
   if (vertex_loops_ == 0 && convergence_element_.empty()) {
     return fmt::format("{}.value_of({})", name(property), expr(element));
   }
+  if (bypass())
+    for (const auto& [reduced, view] : reducers_)  // read through the loop's view of it, if it has one
+      if (reduced.first == property) return fmt::format("{}.load({})", view, local_of(element));
   return fmt::format("{}.{}({})", name(property), bypass() ? "load" : "get", local_of(element));
 }
 

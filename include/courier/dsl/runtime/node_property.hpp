@@ -147,7 +147,7 @@ class NodeProperty {
   void reduce(local v, T x, Also&& also) {
     if (reduce<Op>(v, x)) also(v);
   }
-  // reduce() through a view taken where a loop over one node's edges starts: the view's pointers
+  // load() and reduce() through a view taken where a loop over one node's edges starts: its pointers
   // and flags are its own, so the compiler keeps them in registers across the loop, where through
   // the property it reloads them after every update (a store might alias them). The neighbour
   // loops of the optimised generation reduce through one; it lives no longer than its loop.
@@ -161,6 +161,7 @@ class NodeProperty {
           tracked_(p.tracked_),
           pending_(&p.pending_),
           changed_(&p.changed_) {}
+    T load(local v) const { return std::atomic_ref<T>(values_[v]).load(std::memory_order_relaxed); }
     template <class Also = NoAlso>
     void reduce(local v, T x, Also&& also = {}) const {
       if (v < masters_) {
