@@ -32,7 +32,7 @@ using namespace courier::vertex;
 // noise could hold the change above the tolerance for many steps.
 bool pagerank_float_shares(const PagerankOptions& options) {
   const double d = options.damping;
-  if (d >= 1) return false;
+  if (d >= 1 || options.double_shares) return false;
   const double drift = 0x1p-24 * d / (1 - d);
   return drift <= 5e-7 && (options.tolerance <= 0 || 2 * drift * d / (1 - d) < options.tolerance);
 }

@@ -29,7 +29,8 @@ struct Iterations {
 
 PagerankOptions options_of(const harness::Request& r) {
   return {r.options.real("damping"), r.options.real("tolerance"), static_cast<unsigned>(r.options.count("iterations")),
-          r.options.has("direction") ? parse_direction(r.options.text("direction")) : Direction::automatic};
+          r.options.has("direction") ? parse_direction(r.options.text("direction")) : Direction::automatic,
+          r.options.has("shares") && r.options.text("shares") == "double"};
 }
 
 harness::Summary ranks(const harness::Output& out, const harness::Request& r) {
@@ -84,6 +85,12 @@ harness::Algorithm pagerank_algorithm() {
        .fallback = "auto",
        .choices = {"auto", "push", "pull"},
        .engines = {"vertex"}},
+      {.name = "shares",
+       .help = "the shares read at random (rank / out-degree) as float where the rounding keeps the ranks within "
+               "half the 1e-6 (L1) they are held to (auto), or as double always",
+       .fallback = "auto",
+       .choices = {"auto", "double"},
+       .engines = {"vertex", "la"}},
   };
   a.reference = [](const graph::Csr& g, const harness::Request& r) {
     const PagerankOptions o = options_of(r);

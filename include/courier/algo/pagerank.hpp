@@ -15,6 +15,9 @@ struct PagerankOptions {
   // dense every step: automatic is pull (this PageRank has no residual variant with a shrinking
   // active set for the rule to follow).
   Direction direction = Direction::automatic;
+  // Shares (rank / out-degree, read at random) in double always, not in float where
+  // pagerank_float_shares allows: for comparisons with programs that compute in double.
+  bool double_shares = false;
 };
 
 struct PagerankResult {
