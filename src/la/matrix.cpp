@@ -342,8 +342,12 @@ Matrix::Matrix(const Grid& grid, rank_t rank, graph::EdgeList edges, const dist:
 
 Matrix::Matrix(const Grid& grid, rank_t rank, const graph::CsrRows& file, bool weighted,
                const dist::Collective& collective, Forms forms)
-    : grid_(grid), rank_(rank), weighted_(weighted), forms_(forms), out_degrees_(grid.size()) {
-  finish(build_tiles(grid, rank, file, weighted), collective);
+    : grid_(grid),
+      rank_(rank),
+      weighted_(weighted && !std::holds_alternative<std::monostate>(file.weights)),
+      forms_(forms),
+      out_degrees_(grid.size()) {
+  finish(build_tiles(grid, rank, file, weighted_), collective);
 }
 
 void Matrix::finish(Built built, const dist::Collective& collective) {

@@ -136,6 +136,11 @@ TEST(Matrix, FromAFilesRowsEqualsTheMatrixFromItsEdges) {
             const la::Matrix hull(grid, c.rank, rows_of(g, first, last, weighted), weighted, c, forms[f]);
             expect_same(from_edges, whole, what + ", every row");
             expect_same(from_edges, hull, what + ", its column groups' rows");
+            if (!weighted) {  // weights asked of a file without any: every value is 1
+              const la::Matrix asked(grid, c.rank, rows_of(g, 0, g.n, false), true, c, forms[f]);
+              EXPECT_FALSE(asked.weighted()) << what;
+              expect_same(from_edges, asked, what + ", weights asked of a file without");
+            }
           });
 }
 

@@ -61,7 +61,7 @@ class Matrix {
   // The same from a .csr file's rows, with no edge list: a row's targets are its column's entries
   // (the file's out-edges are A's columns). `file` holds at least the rows of every column group
   // where a member of `rank` owns a tile; each rank reads the entries of its own tiles out of them
-  // and lets their pages go. `weighted`: keep the file's weights (it has some).
+  // and lets their pages go. `weighted`: keep the file's weights, if it has any.
   Matrix(const Grid& grid, rank_t rank, const graph::CsrRows& file, bool weighted, const dist::Collective& collective,
          Forms forms = {});
 
