@@ -134,14 +134,7 @@ class NodeProperty {
   // One update: true when it changed a master (the multi-assignment's condition).
   template <class Op>
   bool reduce(local v, T x) {
-    if (g_.is_master(v)) {
-      if (!combine_atomic<Op>(values_[v], x)) return false;
-      if (tracked_) changed_.set(v);
-      return true;
-    }
-    T& slot = accumulates<Op>() ? partial_[v] : values_[v];
-    if (combine_atomic<Op>(slot, x)) pending_.set(v);
-    return false;
+    return Reducer<Op>(*this).reduce(v, x);
   }
   template <class Op, class Also>
   void reduce(local v, T x, Also&& also) {
@@ -162,15 +155,19 @@ class NodeProperty {
           pending_(&p.pending_),
           changed_(&p.changed_) {}
     T load(local v) const { return std::atomic_ref<T>(values_[v]).load(std::memory_order_relaxed); }
-    template <class Also = NoAlso>
-    void reduce(local v, T x, Also&& also = {}) const {
+    // A master is updated at once, a mirror's contribution kept for the pulse's end (see above).
+    bool reduce(local v, T x) const {
       if (v < masters_) {
-        if (!combine_atomic<Op>(values_[v], x)) return;
+        if (!combine_atomic<Op>(values_[v], x)) return false;
         if (tracked_) changed_->set(v);
-        also(v);
-        return;
+        return true;
       }
       if (combine_atomic<Op>(mirror_slots_[v], x)) pending_->set(v);
+      return false;
+    }
+    template <class Also>
+    void reduce(local v, T x, Also&& also) const {
+      if (reduce(v, x)) also(v);
     }
 
    private:
