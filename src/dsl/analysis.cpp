@@ -31,7 +31,6 @@ Analysis analyse(const Program& program) {
     find_reduction_exclusive(f, fa);
     find_cache_safety(f, fa);
     find_pulses(f, fa);
-    find_merged_pulses(f, fa);
     find_hoisting(f, fa);
   }
   return analysis;

@@ -142,13 +142,6 @@ void pulses(std::string& out, const FunctionAnalysis& fa) {
           "run ({})",
           places(p.reductions), names(p.synchronised));
     }
-    if (p.joins) {
-      what += fmt::format(
-          "; merged with the pulse at {}: one bulk reduction for both (each reduction sets {}, which the "
-          "fixedPoint follows: a node that offered a value lowered later in the bulk reduction offers it again in "
-          "the next iteration)",
-          at(p.joins->location), p.repaired_by->name);
-    }
     if (!p.assigned.empty()) what += fmt::format("; assigns {}", names(p.assigned));
     if (!p.remote_writes.empty()) {
       what += fmt::format("; assigns properties of nodes other ranks may own at {}", places(p.remote_writes));

@@ -23,6 +23,5 @@ void find_reduction_exclusive(const Function& f, FunctionAnalysis& out);  // Def
 void find_cache_safety(const Function& f, FunctionAnalysis& out);         // Definition 2
 void find_pulses(const Function& f, FunctionAnalysis& out);               // Definition 3
 void find_hoisting(const Function& f, FunctionAnalysis& out);             // loop-invariant expressions
-void find_merged_pulses(const Function& f, FunctionAnalysis& out);        // pulses sharing a bulk reduction
 
 }  // namespace courier::dsl

@@ -36,7 +36,7 @@ class PulseFinder {
       if (b->reverse) region(*b->reverse, PulseKind::ReverseLevel, {b->reverse.get()}, {}, repeater);
     } else if (const auto* fp = s.as<FixedPoint>()) {
       for_each_child(s, [&](const Stmt& inner) { visit(inner, &s); });
-      Pulse p{&s, PulseKind::Convergence, false, {}, {}, {}, {}, repeater, nullptr, nullptr};
+      Pulse p{&s, PulseKind::Convergence, false, {}, {}, {}, {}, repeater};
       for_each_subexpression(*fp->condition, [&](const Expr& e) {
         const auto* n = e.as<NameRef>();
         if (n && n->symbol && n->symbol->type.is_property()) add_unique(p.synchronised, n->symbol);
@@ -58,7 +58,7 @@ class PulseFinder {
   // The pulse ending the computation of `roots` (run per vertex by statement `s`).
   void region(const Stmt& s, PulseKind kind, const std::vector<const Stmt*>& roots, const std::vector<Access>& header,
               const Stmt* repeater) {
-    Pulse p{&s, kind, false, {}, {}, {}, {}, repeater, nullptr, nullptr};
+    Pulse p{&s, kind, false, {}, {}, {}, {}, repeater};
     const bool inside_exclusive = out_.find_exclusive(s) != nullptr;
     p.aggregated = inside_exclusive || (kind == PulseKind::BfsLevel && definition1(roots, header).holds);
     for (const Stmt* root : roots) {

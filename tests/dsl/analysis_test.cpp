@@ -69,7 +69,7 @@ struct Analysed {
     }
     return out;
   }
-  // "LINE:COL KIND [aggregated] sync=a,b [assigns=c] [remote=LINE:COL] [per LINE:COL] [joins LINE:COL by F]".
+  // "LINE:COL KIND [aggregated] sync=a,b [assigns=c] [remote=LINE:COL] [per LINE:COL]".
   std::vector<std::string> pulses() const {
     std::vector<std::string> out;
     static constexpr const char* kKinds[] = {"loop", "bfs", "reverse", "convergence"};
@@ -80,7 +80,6 @@ struct Analysed {
       if (!p.assigned.empty()) line += " assigns=" + names(p.assigned);
       for (const Stmt* w : p.remote_writes) line += " remote=" + at(w->location);
       if (p.repeated_by) line += " per " + at(p.repeated_by->location);
-      if (p.joins) line += " joins " + at(p.joins->location) + " by " + p.repaired_by->name;
       out.push_back(line);
     }
     return out;
@@ -268,70 +267,6 @@ TEST(Analysis, SeveralFunctions) {
   EXPECT_TRUE(a.analysis.functions[0].pulses.empty());
 }
 
-// Merged pulses: two aggregated vertex loops of a fixedPoint share one bulk reduction when their
-// Min/Max reductions all set the flag the fixedPoint follows and each reads of the other's writes
-// only its own node's value, offered into the same reduction. The body below is cc's shape; each
-// variant breaks one condition and must not merge.
-std::string two_loops(std::string_view first, std::string_view second, std::string_view after = "m = next;") {
-  return std::string(
-             "function f(Graph g, propNode<int> x, propNode<int> y) {\n"
-             "  propNode<bool> m;\n"
-             "  propNode<bool> next;\n"
-             "  propNode<bool> other;\n"
-             "  bool done = False;\n"
-             "  fixedPoint until (done : !m) {\n"
-             "    forall (v in g.nodes().filter(m == True)) {\n"
-             "      forall (n in g.neighbors(v)) { ") +
-         std::string(first) +
-         " }\n"
-         "    }\n"
-         "    forall (v in g.nodes().filter(m == True)) {\n"
-         "      forall (n in g.nodes_to(v)) { " +
-         std::string(second) +
-         " }\n"
-         "    }\n"
-         "    " +
-         std::string(after) +
-         "\n"
-         "    g.attachNodeProperty(next = False);\n"
-         "  }\n"
-         "}\n";
-}
-
-const Pulse& second_loop(const Analysed& a) { return a.fa().pulses.at(1); }
-
-TEST(Analysis, TwoMinLoopsThatFlagWhatTheFixedPointFollowsMerge) {
-  const std::string offer = "<n.x, n.next> = <Min(n.x, v.x + 1), True>;";
-  const Analysed a(two_loops(offer, "<n.x, n.next> = <Min(n.x, 2 + v.x), True>;"));
-  EXPECT_EQ(a.pulses(),
-            (Strings{"7:5 loop aggregated sync=x,next per 6:3",
-                     "10:5 loop aggregated sync=x,next per 6:3 joins 7:5 by next", "6:3 convergence sync=m"}));
-  // Max too, with the flag copied by a later statement than the next.
-  const Analysed b(two_loops("<n.x, n.next> = <Max(n.x, v.x), True>;", "<n.x, n.next> = <Max(n.x, v.x), True>;",
-                             "done = False; m = next;"));
-  EXPECT_EQ(second_loop(b).joins, b.fa().pulses.at(0).statement);
-}
-
-TEST(Analysis, PulsesThatBreakAConditionOfMergingDoNot) {
-  const std::string offer = "<n.x, n.next> = <Min(n.x, v.x), True>;";
-  const std::vector<std::pair<std::string, std::string>> cases{
-      {"a sum is not monotone", two_loops(offer, "n.y += v.x;")},
-      {"operators differ", two_loops(offer, "<n.x, n.next> = <Max(n.x, v.x), True>;")},
-      {"companions differ", two_loops(offer, "<n.x, n.other> = <Min(n.x, v.x), True>;")},
-      {"a reduction that flags nothing", two_loops(offer, "n.x = Min(n.x, v.x);")},
-      {"a read of x that is not an offer", two_loops(offer, "if (v.x > 3) { <n.y, n.next> = <Min(n.y, 1), True>; }")},
-      {"an offer of the neighbour's x", two_loops(offer, "<v.x, v.next> = <Min(v.x, n.x), True>;")},
-      {"an offer that is not a sum", two_loops(offer, "<n.x, n.next> = <Min(n.x, v.x * 2), True>;")},
-      {"the flag is never copied into m", two_loops(offer, offer, "other = next;")},
-      {"the flag is reset before the copy", two_loops(offer, offer, "g.attachNodeProperty(next = False); m = next;")},
-  };
-  for (const auto& [why, source] : cases) {
-    const Analysed a(source);
-    ASSERT_GE(a.fa().pulses.size(), 2u) << why;
-    EXPECT_EQ(second_loop(a).joins, nullptr) << why;
-  }
-}
-
 // ---- the shipped programs
 
 Analysed shipped(std::string_view name) { return Analysed(find_shipped_program(name)->source); }
@@ -354,15 +289,14 @@ TEST(AnalysisOfShippedPrograms, Bfs) {
             (Strings{"15:5 loop aggregated sync=level,next_frontier per 14:3", "14:3 convergence sync=frontier"}));
 }
 
-TEST(AnalysisOfShippedPrograms, CcMergesItsTwoAggregatedPulsesPerRound) {
+TEST(AnalysisOfShippedPrograms, CcHasTwoAggregatedPulsesPerRound) {
   const Analysed a = shipped("cc");
   EXPECT_EQ(a.exclusive(), (Strings{"14:5 D1 R=16:9 E=label,modified_next", "15:7 L1 in 14:5", "16:9 L1 in 14:5",
                                     "19:5 D1 R=21:9 E=label,modified_next", "20:7 L1 in 19:5", "21:9 L1 in 19:5"}));
   EXPECT_EQ(a.not_exclusive(), (Strings{"13:3 reductions=2"}));
   EXPECT_EQ(a.pulses(),
             (Strings{"8:3 loop sync= assigns=label", "14:5 loop aggregated sync=label,modified_next per 13:3",
-                     "19:5 loop aggregated sync=label,modified_next per 13:3 joins 14:5 by modified_next",
-                     "13:3 convergence sync=modified"}));
+                     "19:5 loop aggregated sync=label,modified_next per 13:3", "13:3 convergence sync=modified"}));
 }
 
 TEST(AnalysisOfShippedPrograms, PagerankCachesTheRanksItPulls) {

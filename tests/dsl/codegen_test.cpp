@@ -195,20 +195,6 @@ TEST(Codegen, TheBypassOnlyInsideReductionExclusiveStatements) {
 
 // tc's loop reaches four reductions: not aggregated, so each reduction statement has its queue
 // even in the optimised generation; the shared count is a partial per thread either way.
-// cc's two directions: the analysis merges their pulses, so one loop over the flagged nodes walks
-// both rows of each and one bulk reduction ends the round; the naive generation keeps two of each.
-TEST(Codegen, MergedPulsesMakeOneLoopAndOneBulkReduction) {
-  const std::string cpp = shipped("cc");
-  EXPECT_TRUE(has(cpp, "// merged pulses (14:5, 19:5): one bulk reduction for all")) << cpp;
-  EXPECT_EQ(count(cpp, "g.for_flagged(modified,"), 1u) << cpp;
-  EXPECT_EQ(count(cpp, "label.finish_reduce<rt::Min>("), 1u) << cpp;
-  EXPECT_EQ(count(cpp, "label.prepare_reduce<rt::Min>();"), 1u) << cpp;
-  EXPECT_LT(cpp.find("g.out_neighbors(v)"), cpp.find("g.in_neighbors(v)")) << cpp;
-  const std::string naive = shipped("cc", rt::Generation::naive);
-  EXPECT_FALSE(has(naive, "merged")) << naive;
-  EXPECT_EQ(count(naive, ".finish<rt::Min>(label, also_"), 2u) << naive;
-}
-
 TEST(Codegen, ANotAggregatedPulseQueuesEachReductionStatement) {
   const std::string cpp = shipped("tc");
   EXPECT_TRUE(has(cpp, "// pulse: reductions queued per statement")) << cpp;

@@ -6,7 +6,6 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <deque>
 #include <string>
 #include <vector>
 
@@ -14,16 +13,12 @@
 #include "courier/algo/builtin.hpp"
 #include "courier/dsl/programs/bfs.hpp"
 #include "courier/dsl/programs/sssp.hpp"
-#include "courier/dsl/runtime/partition.hpp"
 #include "courier/dsl/test_programs/hoisting.hpp"
-#include "courier/dsl/test_programs/merging.hpp"
 #include "courier/engines/dsl.hpp"
 #include "courier/graph/csr.hpp"
 #include "courier/graph/io.hpp"
 #include "courier/graph/reference/sssp.hpp"
-#include "courier/graph/transform.hpp"
 #include "courier/harness/run.hpp"
-#include "courier/sync/exchange.hpp"
 #include "courier/vertex/gather.hpp"
 #include "support/ranks.hpp"
 
@@ -230,56 +225,6 @@ TEST(DslEngine, HoistedExpressionsEqualTheirSumPerEdge) {
       for (std::size_t v = 0; v < n; ++v)
         ASSERT_NEAR(got[v], want[v], 1e-9 * (1 + want[v]))
             << "node " << v << ", " << ranks << " ranks, naive " << naive;
-    }
-  }
-}
-
-// Merged pulses (tests/dsl/programs/merging.sp): hops along edges in either direction, two vertex
-// loops a round sharing one bulk reduction, where the second loop may read a node's hops before a
-// lower value from another rank arrives; the flag it sets repairs that next round. Both generations
-// against a breadth-first search over both directions, at 1-4 ranks and through the lci channel.
-TEST(DslEngine, MergedPulsesEqualHopsInEitherDirection) {
-  for (const auto& [generator, scale] : {std::pair{graph::Generator::kronecker, 9}, {graph::Generator::uniform, 8}}) {
-    const graph::EdgeList edges = test_support::generated(generator, scale, false);
-    const graph::Csr out = graph::build_csr(edges);
-    const graph::Csr in = graph::transpose(out);
-    const graph::vertex_t source = 3;
-    std::vector<std::uint64_t> want(out.num_vertices(), graph::reference::kUnreached);
-    std::deque<graph::vertex_t> queue{source};
-    want[source] = 0;
-    while (!queue.empty()) {
-      const graph::vertex_t u = queue.front();
-      queue.pop_front();
-      for (const graph::Csr* csr : {&out, &in}) {
-        for (const auto w : csr->neighbors(u)) {
-          if (want[w] != graph::reference::kUnreached) continue;
-          want[w] = want[u] + 1;
-          queue.push_back(w);
-        }
-      }
-    }
-    for (int ranks = 1; ranks <= 4; ++ranks) {
-      const auto parts = dist::partition_in_memory(edges, dist::Policy::oec, ranks, false);
-      for (const auto channel : {test_support::Channel::loopback, test_support::Channel::lci}) {
-        for (bool naive : {false, true}) {
-          std::vector<std::uint64_t> got;
-          test_support::on_every_rank(
-              parts, 2,
-              [&](vertex::Engine& e) {
-                const dist::LocalGraph both = dsl::rt::with_both_rows(e.graph(), sync::collective(e.channel()));
-                vertex::Engine on_both(both, e.channel(), e.team());
-                dsl::rt::Graph g(on_both, dsl::test_programs::merging_needs.layout(),
-                                 naive ? dsl::rt::Generation::naive : dsl::rt::Generation::optimised);
-                dsl::rt::NodeProperty<std::int32_t> hops(g);
-                (naive ? dsl::test_programs::naive::merging : dsl::test_programs::merging)(g, hops, source);
-                auto all = vertex::gather_masters<std::uint64_t>(on_both, dsl::rt::masters_as_integers(g, hops));
-                if (e.rank() == 0) got = std::move(all);
-              },
-              channel);
-          EXPECT_EQ(got, want) << "scale " << scale << ", " << ranks << " ranks, naive " << naive << ", channel "
-                               << static_cast<int>(channel);
-        }
-      }
     }
   }
 }

@@ -23,21 +23,6 @@
 // iteration to decide whether to go on. A pulse whose statement is reduction-exclusive is
 // aggregated: its reductions wait in the bulk-reduction queue and travel together at its end.
 //
-// Merged pulses (not in paper 004): two aggregated vertex loops that follow each other in the body
-// of a fixedPoint share one bulk reduction (and, where they walk the same nodes, one loop) when
-//  (a) every reduction in them is a Min or Max of a node property, each property reduced with one
-//      operator and the same multi-assignment companions in both, which set one bool flag F;
-//  (b) the fixedPoint goes on while any node's F is set: its condition is !F, or !X where a later
-//      statement of its body copies F into X, nothing else in the body writes X and nothing between
-//      the loops and the copy writes F; each loop walks all nodes or those with X set;
-//  (c) neither loop assigns a property, and neither reads what the other writes, except that it
-//      may offer its own node's value of a property P the other reduces into a reduction of P with
-//      the same operator (the value itself, or it plus terms reading nothing the other writes).
-// Then a loop that reads P before the other's lower value of it arrived offers a value the merged
-// bulk reduction may lower; the reduction that lowered it set the node's F, so the node offers its
-// lower value again in the next iteration, and the fixedPoint ends on the same labels (cc's two
-// directions: one bulk reduction a round, not two).
-//
 // Hoisting (loop-invariant code motion, not in paper 004): inside a neighbour loop of a vertex
 // loop, an expression with an operator that reads only one node's properties and degrees (the
 // neighbour's, or the vertex the loop walks from), literals and scalars of the collective level, has
@@ -101,10 +86,6 @@ struct Pulse {
                                             // of the nodes need the new values)
   std::vector<const Stmt*> remote_writes;   // assignments to properties of nodes the rank may not own
   const Stmt* repeated_by = nullptr;        // the innermost collective loop that repeats it
-  // Merged (see above): the pulse just before it, whose bulk reduction it joins, and the flag whose
-  // setting by every reduction of both makes the merge sound.
-  const Stmt* joins = nullptr;
-  const Symbol* repaired_by = nullptr;
 };
 
 enum class HoistKind : std::uint8_t {

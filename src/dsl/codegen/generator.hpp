@@ -66,10 +66,6 @@ class FunctionGenerator {
   void assignment(const Stmt& s, const Assignment& a);
   void reduction(const Stmt& s, const Reduction& r);
   void forall(const Stmt& s, const Forall& f);
-  const Stmt* joins(const Stmt& s) const;  // the loop whose pulse s's merges into (the analysis's), or null
-  void merged_loops(const std::vector<const Stmt*>& loops);
-  bool same_nodes(const Stmt& a, const Stmt& b) const;
-  void vertex_loop(const std::vector<const Stmt*>& loops);
   void neighbour_loop(const Stmt& s, const Forall& f);
   void fixed_point(const FixedPoint& f);
   void iterate_in_bfs(const Stmt& s, const IterateInBFS& b);

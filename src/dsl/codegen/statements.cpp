@@ -85,22 +85,7 @@ void FunctionGenerator::keep_scalars() {
 }
 
 void FunctionGenerator::statements(const Block& b) {
-  for (std::size_t i = 0; i < b.statements.size(); ++i) {
-    std::vector<const Stmt*> merged{&b.statements[i]};
-    while (!naive() && i + 1 < b.statements.size() && joins(b.statements[i + 1]) == merged.back())
-      merged.push_back(&b.statements[++i]);
-    if (merged.size() > 1) {
-      merged_loops(merged);
-    } else {
-      statement(b.statements[i]);
-    }
-  }
-}
-
-const Stmt* FunctionGenerator::joins(const Stmt& s) const {
-  for (const Pulse& p : analysis_.pulses)
-    if (p.statement == &s && p.kind == PulseKind::VertexLoop) return p.joins;
-  return nullptr;
+  for (const Stmt& s : b.statements) statement(s);
 }
 
 void FunctionGenerator::branch(const Stmt& s) {
@@ -289,73 +274,23 @@ void FunctionGenerator::forall(const Stmt& s, const Forall& f) {
     return;
   }
   compute_hoisted(s);
-  pulse(s, {&s}, PulseKind::VertexLoop, [&] { vertex_loop({&s}); });
-}
-
-// Pulses merged by the analysis: their loops in one pulse, which ends in one bulk reduction.
-void FunctionGenerator::merged_loops(const std::vector<const Stmt*>& loops) {
-  std::string places;
-  for (const Stmt* s : loops) {
-    compute_hoisted(*s);
-    places += fmt::format("{}{}:{}", places.empty() ? "" : ", ", s->location.line, s->location.column);
-  }
-  out_.directive(loops.front()->location);
-  out_.line(
-      fmt::format("// merged pulses ({}): one bulk reduction for all (courierc --emit analysis says why)", places));
-  pulse(*loops.front(), loops, PulseKind::VertexLoop, [&] {
-    // Loops over the same nodes become one (each node's bodies in turn), others follow each other.
-    std::size_t first = 0;
-    for (std::size_t i = 1; i <= loops.size(); ++i) {
-      if (i < loops.size() && same_nodes(*loops[first], *loops[i])) continue;
-      vertex_loop({loops.begin() + static_cast<std::ptrdiff_t>(first), loops.begin() + static_cast<std::ptrdiff_t>(i)});
-      first = i;
+  pulse(s, {&s}, PulseKind::VertexLoop, [&] {
+    const Symbol* flag = naive() ? nullptr : flag_filter(f.filter.get(), f.symbol);
+    owned_.push_back(f.symbol);
+    ++vertex_loops_;
+    if (flag) {
+      out_.open(fmt::format("{}.for_flagged({}, {}", graph_, name(flag), lambda_head(f.symbol)));
+    } else if (f.domain == DomainKind::Set) {
+      out_.open(fmt::format("{}.for_set({}, {}", graph_, expr(*f.source), lambda_head(f.symbol)));
+    } else {
+      out_.open(fmt::format("{}.for_nodes({}", graph_, lambda_head(f.symbol)));
     }
-  });
-}
-
-bool FunctionGenerator::same_nodes(const Stmt& a, const Stmt& b) const {
-  const auto& fa = *a.as<Forall>();
-  const auto& fb = *b.as<Forall>();
-  if (fa.domain != DomainKind::Nodes || fb.domain != DomainKind::Nodes) return false;
-  if (!fa.filter && !fb.filter) return true;
-  const Symbol* flag = flag_filter(fa.filter.get(), fa.symbol);
-  return flag && flag == flag_filter(fb.filter.get(), fb.symbol);
-}
-
-// One loop over the nodes of `loops` (which walk the same ones), running each loop's body in turn.
-void FunctionGenerator::vertex_loop(const std::vector<const Stmt*>& loops) {
-  const auto& f = *loops.front()->as<Forall>();
-  const Symbol* flag = naive() ? nullptr : flag_filter(f.filter.get(), f.symbol);
-  for (const Stmt* s : loops) owned_.push_back(s->as<Forall>()->symbol);
-  ++vertex_loops_;
-  if (flag) {
-    out_.open(fmt::format("{}.for_flagged({}, {}", graph_, name(flag), lambda_head(f.symbol)));
-  } else if (f.domain == DomainKind::Set) {
-    out_.open(fmt::format("{}.for_set({}, {}", graph_, expr(*f.source), lambda_head(f.symbol)));
-  } else {
-    out_.open(fmt::format("{}.for_nodes({}", graph_, lambda_head(f.symbol)));
-  }
-  if (f.filter && !flag) out_.line(fmt::format("if (!{}) return;", expr(*f.filter)));
-  if (loops.size() == 1) {
+    if (f.filter && !flag) out_.line(fmt::format("if (!{}) return;", expr(*f.filter)));
     statements(f.body);
-  } else {
-    const bool outer = exclusive_;
-    for (const Stmt* s : loops) {
-      const auto& each = *s->as<Forall>();
-      out_.directive(s->location);
-      enter(*s);
-      out_.open("");
-      if (name(each.symbol) != name(f.symbol))
-        out_.line(
-            fmt::format("{}const rt::local {} = {};", maybe_unused(each.symbol), name(each.symbol), name(f.symbol)));
-      statements(each.body);
-      out_.close();
-    }
-    exclusive_ = outer;
-  }
-  out_.close(");");
-  --vertex_loops_;
-  owned_.resize(owned_.size() - loops.size());
+    out_.close(");");
+    --vertex_loops_;
+    owned_.pop_back();
+  });
 }
 
 void FunctionGenerator::neighbour_loop(const Stmt& s, const Forall& f) {
