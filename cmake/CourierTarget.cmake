@@ -8,6 +8,9 @@ else()
   set(COURIER_ARCH_FLAGS -march=x86-64-v2)
 endif()
 
+# Release code's optimisation level; tests/ sets it lower for the test programs (it says why).
+set(COURIER_RELEASE_OPTIMIZATION -O3)
+
 set(COURIER_SANITIZE_FLAGS "")
 if(COURIER_SANITIZE)
   set(COURIER_SANITIZE_FLAGS -fsanitize=${COURIER_SANITIZE} -fno-omit-frame-pointer -fno-sanitize-recover=all)
@@ -16,7 +19,7 @@ endif()
 function(courier_target_defaults target)
   target_compile_features(${target} PUBLIC cxx_std_20)
   target_compile_options(${target} PRIVATE -Wall -Wextra -Werror
-    $<$<CONFIG:Release>:-O3> ${COURIER_ARCH_FLAGS} ${COURIER_SANITIZE_FLAGS})
+    $<$<CONFIG:Release>:${COURIER_RELEASE_OPTIMIZATION}> ${COURIER_ARCH_FLAGS} ${COURIER_SANITIZE_FLAGS})
   if(COURIER_SANITIZE)
     target_link_options(${target} PUBLIC ${COURIER_SANITIZE_FLAGS})
   endif()
