@@ -23,6 +23,19 @@ const Hoisted* FunctionAnalysis::find_hoisted(const Expr& e) const {
   return it == hoisted.end() ? nullptr : &*it;
 }
 
+const SplitPull* FunctionAnalysis::find_split(const Stmt& loop) const {
+  const auto it =
+      std::find_if(split_pulls.begin(), split_pulls.end(), [&](const SplitPull& p) { return p.loop == &loop; });
+  return it == split_pulls.end() ? nullptr : &*it;
+}
+
+FunctionAnalysis split_pulls_of(const Function& function) {
+  FunctionAnalysis fa;
+  fa.function = &function;
+  find_split_pulls(function, fa);
+  return fa;
+}
+
 Analysis analyse(const Program& program) {
   Analysis analysis;
   for (const Function& f : program.functions) {
@@ -32,6 +45,7 @@ Analysis analyse(const Program& program) {
     find_cache_safety(f, fa);
     find_pulses(f, fa);
     find_hoisting(f, fa);
+    find_split_pulls(f, fa);
   }
   return analysis;
 }

@@ -162,9 +162,10 @@ void hoisting(std::string& out, const FunctionAnalysis& fa) {
     const std::string what =
         h.kind == HoistKind::PerNeighbour
             ? fmt::format(
-                  "one value per {}: computed once per node before the pulse of the loop at {}, mirrors "
-                  "refreshed, instead of once per edge",
-                  loop.variable, at(h.pulse->location))
+                  "one value per {}: computed once per node before the pulse of the loop at {}, {}, "
+                  "instead of once per edge",
+                  loop.variable, at(h.pulse->location),
+                  fa.find_split(*h.loop) ? "read at masters only (a split pull)" : "mirrors refreshed")
             : fmt::format("one value per {}: computed once before the loop at {}, instead of once per edge",
                           to_source(*loop.of), at(h.loop->location));
     fmt::format_to(std::back_inserter(out), "  {} {}: {}\n", at(h.expression->location), to_source(*h.expression),
@@ -180,6 +181,22 @@ void hoisting(std::string& out, const FunctionAnalysis& fa) {
   }
 }
 
+void split_pulls(std::string& out, const FunctionAnalysis& fa) {
+  out += "Split pulls (in-edge sums over each rank's own edges):\n";
+  if (fa.split_pulls.empty()) out += "  none\n";
+  for (const SplitPull& p : fa.split_pulls)
+    fmt::format_to(std::back_inserter(out),
+                   "  {} {}: {} += {} summed where the edges are before the loop at {}, mirrors' sums added into "
+                   "their masters (one bulk reduction)\n",
+                   at(p.loop->location), describe(*p.loop), p.accumulator->name, to_source(*p.term),
+                   at(p.pulse->location));
+  if (fa.not_split.empty()) return;
+  out += "Not split:\n";
+  for (const NotSplit& n : fa.not_split)
+    fmt::format_to(std::back_inserter(out), "  {} {}: {} (at {})\n", at(n.loop->location), describe(*n.loop), n.reason,
+                   at(n.at));
+}
+
 }  // namespace
 
 std::string format_analysis(const Program& program, const Analysis& analysis) {
@@ -192,6 +209,7 @@ std::string format_analysis(const Program& program, const Analysis& analysis) {
     cache_safety(out, fa);
     pulses(out, fa);
     hoisting(out, fa);
+    split_pulls(out, fa);
   }
   return out;
 }

@@ -23,5 +23,16 @@ void find_reduction_exclusive(const Function& f, FunctionAnalysis& out);  // Def
 void find_cache_safety(const Function& f, FunctionAnalysis& out);         // Definition 2
 void find_pulses(const Function& f, FunctionAnalysis& out);               // Definition 3
 void find_hoisting(const Function& f, FunctionAnalysis& out);             // loop-invariant expressions
+void find_split_pulls(const Function& f, FunctionAnalysis& out);          // in-edge sums over an outgoing cut
+
+// What one expression depends on (hoisting and split pulls).
+struct Dependence {
+  bool pure = true;                  // only literals, scalars of the collective level, one node's facts
+  bool operation = false;            // an operator somewhere: worth computing once
+  bool integer_division = false;     // a / or % on integers
+  std::vector<const Symbol*> nodes;  // the nodes whose properties or degrees it reads
+  std::vector<const Symbol*> reads;  // the properties and scalars it reads
+};
+Dependence depends(const Expr& top);
 
 }  // namespace courier::dsl

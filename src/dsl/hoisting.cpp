@@ -25,14 +25,7 @@ const Symbol* named(const Expr& e) {
   return n ? n->symbol : nullptr;
 }
 
-// What one expression depends on.
-struct Dependence {
-  bool pure = true;                  // only literals, scalars of the collective level, one node's facts
-  bool operation = false;            // an operator somewhere: worth computing once
-  bool integer_division = false;     // a / or % on integers
-  std::vector<const Symbol*> nodes;  // the nodes whose properties or degrees it reads
-  std::vector<const Symbol*> reads;  // the properties and scalars it reads
-};
+}  // namespace
 
 Dependence depends(const Expr& top) {
   Dependence d;
@@ -90,6 +83,8 @@ Dependence depends(const Expr& top) {
   walk(top, walk);
   return d;
 }
+
+namespace {
 
 class Hoister {
  public:

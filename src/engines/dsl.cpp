@@ -30,18 +30,27 @@ struct Loaded {
   dist::DistributedGraph graph;
   harness::Request request;
   Layout layout = Layout::out;
+  bool own_in_edges = false;  // each rank's edges turned around too (split pulls)
 };
+
+Generation generation_of(const RunSpec& spec) {
+  return spec.options.text("generation") == "naive" ? Generation::naive : Generation::optimised;
+}
 
 // This rank's partition, with its masters' rows as the program needs them, and the source.
 Loaded load_rank(const Algorithm& algorithm, const DslKernel& kernel, const RunSpec& spec, sync::Stack& stack) {
-  const Layout layout = kernel.needs.layout();
+  const Layout layout = kernel.needs.layout(generation_of(spec));
+  const bool own_in_edges = kernel.needs.own_in_edges(generation_of(spec));
   dist::DistributedLoadOptions d;
   d.policy = layout == Layout::in ? dist::Policy::iec : dist::Policy::oec;
   d.load = spec.load;
   d.simple_undirected = algorithm.needs.simple_undirected;
-  d.with_in_edges = layout == Layout::in;
+  d.with_in_edges = layout == Layout::in || own_in_edges;
   d.before_step = harness::failure_hook(stack.channel().rank());
-  Loaded loaded{dist::load_distributed(spec.graph, d, stack.collective()), {spec.options, graph::kNoVertex}, layout};
+  Loaded loaded{dist::load_distributed(spec.graph, d, stack.collective()),
+                {spec.options, graph::kNoVertex},
+                layout,
+                own_in_edges};
   if (layout == Layout::both) {
     // Every master's in-edges too: each edge copied to its destination's rank.
     Timer timer;
@@ -120,9 +129,10 @@ harness::EngineRun finish(RankOutcome root, const Loaded& loaded, const RunSpec&
   stats->generation = spec.options.text("generation") == "naive" ? Generation::naive : Generation::optimised;
   stats->layout = loaded.layout;
   stats->progress_thread = progress_thread;
-  run.description = fmt::format("dsl engine ({} generation), {} x {} threads, masters' {} edges, channel {}",
-                                dsl::rt::to_string(stats->generation), ranks_text, spec.threads,
-                                dsl::rt::to_string(loaded.layout), stats->channel);
+  run.description =
+      fmt::format("dsl engine ({} generation), {} x {} threads, masters' {} edges{}, channel {}",
+                  dsl::rt::to_string(stats->generation), ranks_text, spec.threads, dsl::rt::to_string(loaded.layout),
+                  loaded.own_in_edges ? " (in-edge sums split over the ranks)" : "", stats->channel);
   run.stats = std::move(stats);
   return run;
 }
@@ -131,10 +141,6 @@ sync::StackSpec stack_spec(const RunSpec& spec) {
   return {.channel = spec.options.text("channel"),
           .progress = sync::parse_progress_mode(spec.options.text("comm-progress")),
           .threads_per_rank = spec.threads};
-}
-
-Generation generation_of(const RunSpec& spec) {
-  return spec.options.text("generation") == "naive" ? Generation::naive : Generation::optimised;
 }
 
 class DslEngine final : public harness::EngineFor<DslKernel> {

@@ -100,6 +100,16 @@ struct Analysed {
     return out;
   }
 
+  // "LINE:COL split S+=TERM before LINE:COL" or "LINE:COL not split: REASON".
+  std::vector<std::string> splits() const {
+    std::vector<std::string> out;
+    for (const SplitPull& p : fa().split_pulls)
+      out.push_back(at(p.loop->location) + " split " + p.accumulator->name + "+=" + to_source(*p.term) + " before " +
+                    at(p.pulse->location));
+    for (const NotSplit& n : fa().not_split) out.push_back(at(n.loop->location) + " not split: " + n.reason);
+    return out;
+  }
+
   Program program;
   Analysis analysis;
 };
@@ -363,6 +373,74 @@ TEST(Analysis, WhatTheVertexLoopWritesIsNotHoisted) {
       "}\n");
   EXPECT_EQ(a.hoisted(), (Strings{"5:16 x written at 6:9", "5:27 integer division", "8:40 y written at 9:7"}));
   EXPECT_TRUE(a.fa().hoisted.empty());
+}
+
+TEST(AnalysisOfShippedPrograms, PagerankSplitsItsPull) {
+  EXPECT_EQ(shipped("pagerank").splits(), (Strings{"21:7 split sum+=u.rank / g.count_outNbrs(u) before 19:5"}));
+  EXPECT_TRUE(shipped("cc").fa().split_pulls.empty());  // its in-edge loop takes a Min, not a sum
+}
+
+// Split pulls: a sum into a scalar of the node's iteration, of a term that reads only the
+// neighbour (its properties the vertex loop does not write, its degrees), literals and collective
+// scalars; either form of the addition.
+TEST(Analysis, SumsOfTheNeighbourAreSplit) {
+  const Analysed a(
+      "function f(Graph g, propNode<double> x, propNode<int> k, propNode<double> y, double d) {\n"
+      "  forall (v in g.nodes()) {\n"
+      "    double s = 0;\n"
+      "    long c = 0;\n"
+      "    for (u in g.nodes_to(v)) { s = s + u.x * d / g.count_outNbrs(u); }\n"
+      "    for (u in g.nodes_to(v)) { c += u.k; }\n"
+      "    for (w in g.nodes_to(v)) { c++; }\n"
+      "    v.y = s + c;\n"
+      "  }\n"
+      "}\n");
+  EXPECT_EQ(a.splits(), (Strings{"5:5 split s+=u.x * d / g.count_outNbrs(u) before 2:3", "6:5 split c+=u.k before 2:3",
+                                 "7:5 split c+=1 before 2:3"}));
+  EXPECT_EQ(a.fa().find_split(*a.fa().split_pulls[1].loop), &a.fa().split_pulls[1]);
+}
+
+// What is not split, each for its reason; and since one loop is not, none of the function's are
+// (its partition keeps masters' complete in-edges anyway).
+TEST(Analysis, WhatASplitPullNeeds) {
+  const Analysed a(
+      "function f(Graph g, propNode<double> x, propNode<double> y) {\n"
+      "  double t = 0;\n"
+      "  forall (v in g.nodes()) {\n"
+      "    double s = 0;\n"
+      "    double q = 0;\n"
+      "    for (u in g.nodes_to(v)) { s = s + u.x; }\n"
+      "    for (u in g.nodes_to(v).filter(x > 0)) { s = s + u.x; }\n"
+      "    for (u in g.nodes_to(v)) { s = s + u.x; s = s + 1; }\n"
+      "    for (u in g.nodes_to(v)) { s = s * u.x; }\n"
+      "    for (u in g.nodes_to(v)) { s = s + v.x; }\n"
+      "    for (u in g.nodes_to(v)) { s = s + u.y; }\n"
+      "    for (u in g.nodes_to(v)) { t += u.x; }\n"
+      "    for (u in g.nodes_to(v)) { q = q + g.count_outNbrs(u); }\n"
+      "    v.y = s + q;\n"
+      "  }\n"
+      "}\n");
+  EXPECT_TRUE(a.fa().split_pulls.empty());
+  EXPECT_EQ(a.splits(),
+            (Strings{"6:5 not split: the loop at 7:5 cannot be split, so masters keep their complete in-edges",
+                     "7:5 not split: the loop has a filter",
+                     "8:5 not split: expected one statement adding to a scalar (s = s + E or s += E)",
+                     "9:5 not split: expected a statement adding to a scalar (s = s + E or s += E)",
+                     "10:5 not split: the term reads more than the neighbour's properties and degrees, literals and "
+                     "collective scalars",
+                     "11:5 not split: the term reads 'y', which the vertex loop writes",
+                     "12:5 not split: expected a statement adding to a scalar (s = s + E or s += E)",
+                     "13:5 not split: a long term changes value when added to 'q' (double)"}));
+}
+
+TEST(Analysis, AnalysisListsSplitPulls) {
+  const Program program = front_end(find_shipped_program("pagerank")->source, "pagerank.sp");
+  const std::string text = format_analysis(program, analyse(program));
+  EXPECT_NE(text.find("Split pulls (in-edge sums over each rank's own edges):\n  21:7 for (u in g.nodes_to(v)): sum += "
+                      "u.rank / g.count_outNbrs(u) summed where the edges are before the loop at 19:5, mirrors' sums "
+                      "added into their masters (one bulk reduction)\n"),
+            std::string::npos)
+      << text;
 }
 
 TEST(Analysis, AnalysisListsHoistedExpressions) {

@@ -156,7 +156,7 @@ TEST(DslEngine, SsspFailsWhereADistanceDoesNotFitAnInt) {
     for (bool naive : {false, true}) {
       std::vector<std::string> errors(static_cast<std::size_t>(ranks));
       test_support::on_every_rank(parts, 1, [&](vertex::Engine& e) {
-        dsl::rt::Graph g(e, dsl::programs::sssp_needs.layout(),
+        dsl::rt::Graph g(e, dsl::programs::sssp_needs.layout(dsl::rt::Generation::optimised),
                          naive ? dsl::rt::Generation::naive : dsl::rt::Generation::optimised);
         dsl::rt::NodeProperty<std::int32_t> dist(g);
         auto weight = dsl::rt::EdgeProperty<std::int32_t>::weights(g);
@@ -184,7 +184,7 @@ TEST(DslEngine, GeneratedFunctionsOnTheLoopbackChannel) {
     for (bool naive : {false, true}) {
       std::vector<std::uint64_t> got;
       test_support::on_every_rank(parts, 2, [&](vertex::Engine& e) {
-        dsl::rt::Graph g(e, dsl::programs::sssp_needs.layout(),
+        dsl::rt::Graph g(e, dsl::programs::sssp_needs.layout(dsl::rt::Generation::optimised),
                          naive ? dsl::rt::Generation::naive : dsl::rt::Generation::optimised);
         dsl::rt::NodeProperty<std::int32_t> dist(g);
         auto weight = dsl::rt::EdgeProperty<std::int32_t>::weights(g);
@@ -214,7 +214,7 @@ TEST(DslEngine, HoistedExpressionsEqualTheirSumPerEdge) {
     for (bool naive : {false, true}) {
       std::vector<double> got;
       test_support::on_every_rank(parts, 2, [&](vertex::Engine& e) {
-        dsl::rt::Graph g(e, dsl::test_programs::hoisting_needs.layout(),
+        dsl::rt::Graph g(e, dsl::test_programs::hoisting_needs.layout(dsl::rt::Generation::optimised),
                          naive ? dsl::rt::Generation::naive : dsl::rt::Generation::optimised);
         dsl::rt::NodeProperty<double> px(g), py(g);
         (naive ? dsl::test_programs::naive::hoisting : dsl::test_programs::hoisting)(g, px, py);

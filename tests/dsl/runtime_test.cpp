@@ -28,11 +28,12 @@ const graph::EdgeList& kron() {
 }
 
 // body(g) on every rank of an outgoing edge cut of `edges` (with in-edges for Layout::in: an incoming
-// one; for both: the out cut with its edges copied to their destinations).
+// one; for both: the out cut with its edges copied to their destinations). `own_in_edges`: the out
+// cut keeps each rank's edges turned around too (split pulls).
 void on_ranks(const graph::EdgeList& edges, int ranks, Layout layout, Channel channel,
-              const std::function<void(Graph&)>& body) {
+              const std::function<void(Graph&)>& body, bool own_in_edges = false) {
   const auto policy = layout == Layout::in ? dist::Policy::iec : dist::Policy::oec;
-  const auto parts = dist::partition_in_memory(edges, policy, ranks, layout == Layout::in);
+  const auto parts = dist::partition_in_memory(edges, policy, ranks, layout == Layout::in || own_in_edges);
   test_support::on_every_rank(
       parts, 2,
       [&](vertex::Engine& e) {
@@ -236,6 +237,41 @@ TEST(Runtime, BfsLevelsAreTheReferences) {
       EXPECT_EQ(got, want) << c.ranks << " ranks";
     });
   }
+}
+
+// A split pull's sums: over each rank's own in-edges and added into masters (out), or over the
+// masters' complete in-edges (in, both); every master ends with the sum over all of its in-edges.
+TEST(Runtime, InSumsAreSumsOverAllInEdges) {
+  const graph::Csr in = graph::transpose(graph::build_csr(kron()));
+  std::vector<std::int64_t> want(in.num_vertices(), 0);
+  for (std::size_t v = 0; v < in.num_vertices(); ++v)
+    for (const auto u : in.neighbors(v)) want[v] += static_cast<std::int64_t>(u) + 1;
+  for (const Case& c : kCases) {
+    for (Layout layout : {Layout::out, Layout::in, Layout::both}) {
+      on_ranks(
+          kron(), c.ranks, layout, c.channel,
+          [&](Graph& g) {
+            InSums<std::int64_t> sums(g);
+            for (int round = 0; round < 2; ++round) {  // again: the second starts from the first's state
+              sums.compute([&](local v, unsigned) {
+                std::int64_t sum = 0;
+                for (const local u : g.in_neighbors(v)) sum += static_cast<std::int64_t>(g.id(u)) + 1;
+                return sum;
+              });
+              std::vector<std::int64_t> mine(g.masters());
+              for (local m = 0; m < g.masters(); ++m) mine[m] = sums[m];
+              const auto got = gathered(g, mine);
+              if (g.engine().rank() != 0) continue;
+              EXPECT_EQ(got, want) << c.ranks << " ranks, layout " << to_string(layout);
+            }
+          },
+          true);
+    }
+  }
+}
+
+TEST(Runtime, AnOutCutWithoutInEdgesHasNoInSums) {
+  on_ranks(kron(), 2, Layout::out, Channel::loopback, [&](Graph& g) { EXPECT_THROW(InSums<double>{g}, Error); });
 }
 
 TEST(Runtime, DegreesAndAdjacencyOfMirrors) {

@@ -32,6 +32,16 @@
 // rank / out-degree: once per node, not once per in-edge); one of the vertex once before the
 // neighbour loop. Integer division is not hoisted: computed for nodes the loop never reaches, it
 // could divide by zero.
+//
+// Split pulls (Gluon's partial reductions, not in paper 004): a loop over g.nodes_to(v) whose only
+// statement adds a term to a scalar of v's iteration (s = s + E, s += E), where E reads only the
+// neighbour's properties and degrees, literals and scalars of the collective level, none of them
+// written in the vertex loop, sums the same whichever rank holds each edge. The optimised
+// generation then runs it over an outgoing edge cut: before the vertex loop every rank sums its own
+// in-edges of every node it holds (each neighbour is one of its masters: local memory, no mirror
+// refreshed) and mirrors' sums are added into their masters in one bulk reduction; the loop becomes
+// s = s + the master's sum. A function's loops over g.nodes_to are split all or none: one that
+// cannot be needs every master's complete in-edges, and then none gains.
 #include <string>
 #include <vector>
 
@@ -109,6 +119,19 @@ struct NotHoisted {
   bool integer_division = false;
 };
 
+struct SplitPull {
+  const Stmt* loop = nullptr;           // the loop over g.nodes_to(v)
+  const Stmt* pulse = nullptr;          // its vertex loop
+  const Symbol* accumulator = nullptr;  // the scalar it adds to
+  const Expr* term = nullptr;           // E: what each in-edge adds
+};
+
+struct NotSplit {
+  const Stmt* loop = nullptr;
+  std::string reason;
+  Location at;  // where the reason is
+};
+
 struct FunctionAnalysis {
   const Function* function = nullptr;
   std::vector<ExclusiveStatement> exclusive;  // in source order
@@ -117,10 +140,13 @@ struct FunctionAnalysis {
   std::vector<Pulse> pulses;                  // in the order they happen within one iteration
   std::vector<Hoisted> hoisted;               // in source order
   std::vector<NotHoisted> not_hoisted;
+  std::vector<SplitPull> split_pulls;  // in source order; empty when not_split is not
+  std::vector<NotSplit> not_split;
 
   const ExclusiveStatement* find_exclusive(const Stmt& s) const;  // null when not reduction-exclusive
   const CacheSafety* find_property(const Symbol& property) const;
   const Hoisted* find_hoisted(const Expr& e) const;  // null when e stays where it is
+  const SplitPull* find_split(const Stmt& loop) const;  // null when the loop is not split
 };
 
 struct Analysis {
@@ -128,6 +154,9 @@ struct Analysis {
 };
 
 Analysis analyse(const Program& program);
+
+// The split pulls of one function alone (what its partition needs; analyse() includes them).
+FunctionAnalysis split_pulls_of(const Function& function);
 
 // The analysis as `courierc --emit analysis` prints it: every reduction-exclusive statement, every
 // property's cache safety, every pulse and every hoisted expression, each with its line:column and

@@ -5,6 +5,7 @@
 #include "courier/dsl/runtime/bfs.hpp"
 #include "courier/dsl/runtime/edge_property.hpp"
 #include "courier/dsl/runtime/graph.hpp"
+#include "courier/dsl/runtime/in_sums.hpp"
 #include "courier/dsl/runtime/layout.hpp"
 #include "courier/dsl/runtime/node_flags.hpp"
 #include "courier/dsl/runtime/node_property.hpp"

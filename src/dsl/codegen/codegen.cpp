@@ -35,6 +35,7 @@ rt::Needs needs_of(const Function& function) {
       });
     });
   });
+  needs.split_pulls = needs.in_edges && !split_pulls_of(function).split_pulls.empty();
   return needs;
 }
 
@@ -80,8 +81,8 @@ std::string generate_header(const Program& program, const CodegenOptions& given)
     const std::string signature = codegen::FunctionGenerator(f, empty, options, scratch).signature();
     optimised += fmt::format(
         "\n// {}: the edges of its masters it visits (the partition it needs).\n"
-        "inline constexpr rt::Needs {}_needs{{.out_edges = {}, .in_edges = {}}};\n{};\n",
-        f.name, f.name, needs.out_edges ? "true" : "false", needs.in_edges ? "true" : "false", signature);
+        "inline constexpr rt::Needs {}_needs{{.out_edges = {}, .in_edges = {}, .split_pulls = {}}};\n{};\n",
+        f.name, f.name, needs.out_edges, needs.in_edges, needs.split_pulls, signature);
     naive += fmt::format("{};\n", signature);
   }
   text += optimised;

@@ -53,6 +53,8 @@ bool FunctionGenerator::owned(const Symbol* s) const {
 
 void FunctionGenerator::learn() {
   learn_hoisted();
+  if (!naive())
+    for (const SplitPull& p : analysis_.split_pulls) split_neighbours_.insert(p.loop->as<Forall>()->symbol);
   for (const auto& symbol : f_.symbols) {
     names_[symbol.get()] = is_keyword(symbol->name) ? "sp_" + symbol->name : symbol->name;
     if (symbol->type.kind == TypeKind::Graph) graph_ = names_[symbol.get()];
@@ -82,7 +84,8 @@ void FunctionGenerator::learn() {
         const auto* p = e.as<PropertyRef>();
         if (!p) return;
         const Symbol* element = named(*p->element);
-        if (s.per_vertex && !written.count(&e) && p->symbol->type.kind == TypeKind::NodeProperty && !owned(element))
+        if (s.per_vertex && !written.count(&e) && p->symbol->type.kind == TypeKind::NodeProperty &&
+            !local_node(element))
           tracked_.insert(p->symbol);
       });
       for_each_subexpression(top, [&](const Expr& e) {

@@ -54,6 +54,8 @@ class FunctionGenerator {
   void learn();
   std::string name(const Symbol* s) const;
   bool owned(const Symbol* s) const;  // the variable of a vertex loop: one of this rank's masters
+  // A node whose properties the rank reads from local memory: owned, or a split pull's neighbour.
+  bool local_node(const Symbol* s) const { return owned(s) || split_neighbours_.count(s) != 0; }
   bool tracked(const Symbol* property) const { return tracked_.count(property) != 0; }
   std::string cpp_type(TypeKind kind) const;
   std::string cpp_type(const Type& type) const;
@@ -97,6 +99,12 @@ class FunctionGenerator {
   void declare_hoisted();                         // the added properties, where the function starts
   void compute_hoisted(const Stmt& pulse);        // before the pulse: once per node, then mirrors refreshed
   void compute_hoisted_locals(const Stmt& loop);  // before the neighbour loop
+  bool in_split_pull(const Hoisted& h) const { return !naive() && analysis_.find_split(*h.loop) != nullptr; }
+
+  // ---- split pulls (statements.cpp): the sums before their vertex loop, then each loop's place
+  void declare_split_pulls();  // where the function starts
+  void compute_split_pulls(const Stmt& pulse);
+  static std::string in_sums_name(const SplitPull& p);
 
   // ---- expressions.cpp
   std::string expr(const Expr& e, const Type& expected = {}) const;
@@ -126,6 +134,7 @@ class FunctionGenerator {
   std::map<const Symbol*, std::string> names_;
   std::map<const Symbol*, int> uses_;
   std::set<const Symbol*> tracked_;  // properties read through mirrors somewhere
+  std::set<const Symbol*> split_neighbours_;  // the neighbours of split pulls (masters of the rank)
   bool degrees_ = false, adjacency_ = false;
   std::vector<const Symbol*> kept_;  // top-level scalars declared so far
   std::map<const Expr*, std::string> hoisted_;    // optimised generation: the name computed in its place

@@ -1,6 +1,7 @@
 // Hoisted expressions (analysis.hpp, "Hoisting"), in the optimised generation: one of a loop's
 // neighbour becomes a property the compiler adds, computed at every master before the pulse and
-// read through mirrors in the loop; one of the loop's vertex becomes a local before the loop.
+// read through mirrors in the loop (at masters only in a split pull); one of the loop's vertex
+// becomes a local before the loop.
 #include <fmt/format.h>
 
 #include "courier/dsl/walk.hpp"
@@ -42,7 +43,7 @@ void FunctionGenerator::declare_hoisted() {
     const std::string n = hoisted_name(*h.expression);
     out_.line(fmt::format("rt::NodeProperty<{}> {}({});  // {}, of each node (hoisted)", cpp_type(h.expression->type),
                           n, graph_, to_source(*h.expression)));
-    out_.line(fmt::format("{}.track();  // read through mirrors", n));
+    if (!in_split_pull(h)) out_.line(fmt::format("{}.track();  // read through mirrors", n));
   }
 }
 
@@ -68,6 +69,7 @@ void FunctionGenerator::compute_hoisted(const Stmt& pulse) {
     out_.line(fmt::format("// hoisted from {}:{}: once per node, not once per edge", h.expression->location.line,
                           h.expression->location.column));
     out_.line(fmt::format("{}.for_masters([&](rt::local n_) {{ {}.store(n_, {}); }});", graph_, n, value));
+    if (in_split_pull(h)) continue;  // read at masters only
     out_.line(fmt::format("{}.wrote();", n));
     out_.line(fmt::format("{}.refresh(rt::Fetch::changed);  // only what changed", n));
   }

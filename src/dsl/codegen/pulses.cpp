@@ -80,7 +80,7 @@ PulsePlan FunctionGenerator::plan_pulse(const Stmt& s, const std::vector<const S
           const auto* p = e.as<PropertyRef>();
           if (!p || p->symbol->type.kind != TypeKind::NodeProperty) return;
           if (std::find(written.begin(), written.end(), &e) != written.end()) return;
-          if (!owned(named(*p->element))) add_unique(plan.refreshed, p->symbol);
+          if (!local_node(named(*p->element))) add_unique(plan.refreshed, p->symbol);
         });
       });
     });

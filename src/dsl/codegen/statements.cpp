@@ -67,6 +67,7 @@ void FunctionGenerator::generate() {
   if (degrees_) out_.line(fmt::format("{}.prepare_degrees();", graph_));
   if (adjacency_) out_.line(fmt::format("{}.prepare_adjacency();", graph_));
   declare_hoisted();
+  declare_split_pulls();
   for (const Parameter& p : f_.parameters) {
     if (tracked(p.symbol)) out_.line(fmt::format("{}.track();  // read through mirrors", name(p.symbol)));
   }
@@ -274,6 +275,7 @@ void FunctionGenerator::forall(const Stmt& s, const Forall& f) {
     return;
   }
   compute_hoisted(s);
+  compute_split_pulls(s);
   pulse(s, {&s}, PulseKind::VertexLoop, [&] {
     const Symbol* flag = naive() ? nullptr : flag_filter(f.filter.get(), f.symbol);
     owned_.push_back(f.symbol);
@@ -293,9 +295,50 @@ void FunctionGenerator::forall(const Stmt& s, const Forall& f) {
   });
 }
 
+std::string FunctionGenerator::in_sums_name(const SplitPull& p) {
+  return fmt::format("in_sums_{}_{}_", p.loop->location.line, p.loop->location.column);
+}
+
+void FunctionGenerator::declare_split_pulls() {
+  if (naive()) return;
+  for (const SplitPull& p : analysis_.split_pulls)
+    out_.line(fmt::format("rt::InSums<{}> {}({});  // the split pull of {}:{}", cpp_type(p.accumulator->type),
+                          in_sums_name(p), graph_, p.loop->location.line, p.loop->location.column));
+}
+
+void FunctionGenerator::compute_split_pulls(const Stmt& pulse) {
+  if (naive()) return;
+  for (const SplitPull& p : analysis_.split_pulls) {
+    if (p.pulse != &pulse) continue;
+    const auto& loop = *p.loop->as<Forall>();
+    const std::string v = name(named(*loop.of)), u = name(loop.symbol), type = cpp_type(p.accumulator->type);
+    out_.line("// split pull: each rank sums its own in-edges of every node it holds, mirrors' sums added");
+    out_.line("// into their masters (one bulk reduction)");
+    out_.open(fmt::format("{}.compute([&](rt::local {}, [[maybe_unused]] unsigned member_)", in_sums_name(p), v));
+    // As inside the loop, at one of the rank's masters: local memory.
+    neighbours_[loop.symbol] = {"", true, named(*loop.of)};
+    ++vertex_loops_;
+    const bool outer_exclusive = exclusive_;
+    exclusive_ = true;
+    const std::string term = expr(*p.term);
+    exclusive_ = outer_exclusive;
+    --vertex_loops_;
+    neighbours_.erase(loop.symbol);
+    out_.line(fmt::format("{} sum_{{}};", type));
+    out_.line(fmt::format("for (const rt::local {} : {}.in_neighbors({})) sum_ += {};", u, graph_, v, term));
+    out_.line("return sum_;");
+    out_.close(");");
+  }
+}
+
 void FunctionGenerator::neighbour_loop(const Stmt& s, const Forall& f) {
   const Symbol* of = named(*f.of);
   const std::string v = name(of);
+  if (const SplitPull* p = naive() ? nullptr : analysis_.find_split(s)) {
+    const std::string sum = name(p->accumulator);
+    out_.line(fmt::format("{} = {} + {}[{}];  // the split pull's sum", sum, sum, in_sums_name(*p), v));
+    return;
+  }
   const std::string nbr = name(f.symbol);
   const bool incoming = f.domain == DomainKind::InNeighbors;
   const std::string edge = fmt::format("edge_{}_", nbr);

@@ -14,20 +14,30 @@ constexpr const char* to_string(Layout layout) {
   return layout == Layout::out ? "out" : layout == Layout::in ? "in" : "both";
 }
 
+// Which code courierc generated: with paper 004's transformations, or as StarPlat's original
+// distributed backend would (every access through the window, reductions queued per statement).
+enum class Generation : std::uint8_t { optimised, naive };
+
 // What courierc found a function to need; the generated header states it beside the function.
 struct Needs {
   bool out_edges = false;
   bool in_edges = false;
+  // The optimised generation sums its in-edge loops where the edges are (courier/dsl/analysis.hpp,
+  // "Split pulls"): an outgoing cut with each rank's own edges turned around serves them, no
+  // master needs its complete in-edges.
+  bool split_pulls = false;
 
-  constexpr Layout layout() const {
-    if (out_edges && in_edges) return Layout::both;
-    return in_edges ? Layout::in : Layout::out;
+  constexpr Layout layout(Generation generation) const {
+    const bool in = in_edges && !split(generation);
+    if (out_edges && in) return Layout::both;
+    return in ? Layout::in : Layout::out;
   }
-};
+  // Whether the partition must also hold each rank's own edges turned around (its in-edges).
+  constexpr bool own_in_edges(Generation generation) const { return split(generation); }
 
-// Which code courierc generated: with paper 004's transformations, or as StarPlat's original
-// distributed backend would (every access through the window, reductions queued per statement).
-enum class Generation : std::uint8_t { optimised, naive };
+ private:
+  constexpr bool split(Generation generation) const { return split_pulls && generation == Generation::optimised; }
+};
 
 constexpr const char* to_string(Generation generation) {
   return generation == Generation::naive ? "naive" : "optimised";
