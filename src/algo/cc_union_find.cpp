@@ -77,6 +77,14 @@ std::vector<vertex_t> cc_union_find(Engine& engine) {
     for (edge_t e = out.offsets[u]; e < std::min(out.offsets[u + 1], out.offsets[u] + kFirstEdges); ++e)
       forest.join(u, out.targets[e]);
   });
+  if (g.has_in_edges() && !g.in_edges_are_out_edges()) {
+    const auto& in = g.in();
+    engine.for_each_vertex(g.proxies() - g.masters(), [&](local_t i) {
+      const local_t m = g.masters() + i;
+      for (edge_t e = in.offsets[m]; e < std::min(in.offsets[m + 1], in.offsets[m] + kFirstEdges); ++e)
+        forest.join(m, in.targets[e]);
+    });
+  }
   forest.compress();  // roots are smaller than their members, so one pass in id order suffices
   const local_t largest = g.has_in_edges() ? largest_set(forest, g.proxies()) : kNoSet;
   engine.for_each_vertex(g.proxies(), [&](local_t u) {
