@@ -29,11 +29,34 @@ const SplitPull* FunctionAnalysis::find_split(const Stmt& loop) const {
   return it == split_pulls.end() ? nullptr : &*it;
 }
 
-FunctionAnalysis split_pulls_of(const Function& function) {
+const BottomUp* FunctionAnalysis::find_bottom_up(const Stmt& pulse) const {
+  const auto it =
+      std::find_if(bottom_up.begin(), bottom_up.end(), [&](const BottomUp& b) { return b.pulse == &pulse; });
+  return it == bottom_up.end() ? nullptr : &*it;
+}
+
+FunctionAnalysis pulls_of(const Function& function) {
   FunctionAnalysis fa;
   fa.function = &function;
+  find_reduction_exclusive(function, fa);
+  find_pulses(function, fa);
   find_split_pulls(function, fa);
+  find_bottom_up(function, fa);
   return fa;
+}
+
+const Symbol* flag_filter(const Expr* filter, const Symbol* variable) {
+  if (!filter) return nullptr;
+  const Expr* test = filter;
+  if (const auto* b = filter->as<Binary>(); b && b->op == BinaryOp::Equal) {
+    const auto* literal = b->right->as<BoolLiteral>();
+    if (!literal || !literal->value) return nullptr;
+    test = b->left.get();
+  }
+  const auto* p = test->as<PropertyRef>();
+  const auto* element = p ? p->element->as<NameRef>() : nullptr;
+  if (!element || element->symbol != variable || p->symbol->type.element != TypeKind::Bool) return nullptr;
+  return p->symbol;
 }
 
 Analysis analyse(const Program& program) {
@@ -46,6 +69,7 @@ Analysis analyse(const Program& program) {
     find_pulses(f, fa);
     find_hoisting(f, fa);
     find_split_pulls(f, fa);
+    find_bottom_up(f, fa);
   }
   return analysis;
 }

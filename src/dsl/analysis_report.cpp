@@ -197,6 +197,17 @@ void split_pulls(std::string& out, const FunctionAnalysis& fa) {
                    at(n.at));
 }
 
+void bottom_up(std::string& out, const FunctionAnalysis& fa) {
+  out += "Bottom-up steps (pushes a round may run as pulls):\n";
+  if (fa.bottom_up.empty()) out += "  none\n";
+  for (const BottomUp& b : fa.bottom_up)
+    fmt::format_to(std::back_inserter(out),
+                   "  {} {}: every node offered the same {} at {}; a round may instead pull into each node the offer "
+                   "would move from its first in-neighbour flagged in {}\n",
+                   at(b.pulse->location), describe(*b.pulse), to_source(*b.reduction->as<Reduction>()->value),
+                   at(b.reduction->location), b.flag->name);
+}
+
 }  // namespace
 
 std::string format_analysis(const Program& program, const Analysis& analysis) {
@@ -210,6 +221,7 @@ std::string format_analysis(const Program& program, const Analysis& analysis) {
     pulses(out, fa);
     hoisting(out, fa);
     split_pulls(out, fa);
+    bottom_up(out, fa);
   }
   return out;
 }

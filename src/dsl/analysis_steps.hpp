@@ -24,6 +24,7 @@ void find_cache_safety(const Function& f, FunctionAnalysis& out);         // Def
 void find_pulses(const Function& f, FunctionAnalysis& out);               // Definition 3
 void find_hoisting(const Function& f, FunctionAnalysis& out);             // loop-invariant expressions
 void find_split_pulls(const Function& f, FunctionAnalysis& out);          // in-edge sums over an outgoing cut
+void find_bottom_up(const Function& f, FunctionAnalysis& out);            // pushes that may pull (after pulses)
 
 // What one expression depends on (hoisting and split pulls).
 struct Dependence {

@@ -132,7 +132,7 @@ harness::EngineRun finish(RankOutcome root, const Loaded& loaded, const RunSpec&
   run.description =
       fmt::format("dsl engine ({} generation), {} x {} threads, masters' {} edges{}, channel {}",
                   dsl::rt::to_string(stats->generation), ranks_text, spec.threads, dsl::rt::to_string(loaded.layout),
-                  loaded.own_in_edges ? " (in-edge sums split over the ranks)" : "", stats->channel);
+                  loaded.own_in_edges ? " (and each rank's in-edges)" : "", stats->channel);
   run.stats = std::move(stats);
   return run;
 }
@@ -233,6 +233,7 @@ nlohmann::json DslStats::to_json() const {
                          {"remote_read_seconds", phases.remote_read_seconds},
                          {"agreement_seconds", phases.agreement_seconds},
                          {"pulses", phases.pulses},
+                         {"bottom_up_rounds", phases.bottom_up},
                          {"reductions", phases.reductions},
                          {"remote_reads", phases.remote_reads},
                          {"queued_entries", phases.queued},
@@ -248,13 +249,14 @@ nlohmann::json DslStats::to_json() const {
 
 std::string DslStats::describe(bool verbose) const {
   std::string text = fmt::format(
-      "Engine:     {} generation, {} rounds, {} pulses, {} messages, {} bytes\n"
+      "Engine:     {} generation, {} rounds, {} pulses ({} bottom-up), {} messages, {} bytes\n"
       "Phases:     compute {:.6f} s, reductions {:.6f} s ({} synchronised, {} queued entries), remote reads "
       "{:.6f} s ({} refreshes), agreement {:.6f} s\n"
       "Partition:  masters' {} edges, replication {:.3f} proxies per vertex, edge imbalance {:.3f}\n",
-      dsl::rt::to_string(generation), run.rounds.size(), phases.pulses, run.messages, run.bytes, phases.compute_seconds,
-      phases.reduction_seconds, phases.reductions, phases.queued, phases.remote_read_seconds, phases.remote_reads,
-      phases.agreement_seconds, dsl::rt::to_string(layout), quality.replication, quality.edge_imbalance);
+      dsl::rt::to_string(generation), run.rounds.size(), phases.pulses, phases.bottom_up, run.messages, run.bytes,
+      phases.compute_seconds, phases.reduction_seconds, phases.reductions, phases.queued, phases.remote_read_seconds,
+      phases.remote_reads, phases.agreement_seconds, dsl::rt::to_string(layout), quality.replication,
+      quality.edge_imbalance);
   if (!verbose) return text;
   text += fmt::format("Rounds:     {:>5} {:>12} {:>9} {:>12}\n", "round", "active", "messages", "bytes");
   for (std::size_t i = 0; i < run.rounds.size(); ++i) {

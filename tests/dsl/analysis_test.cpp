@@ -433,6 +433,59 @@ TEST(Analysis, WhatASplitPullNeeds) {
                      "13:5 not split: a long term changes value when added to 'q' (double)"}));
 }
 
+// Bottom-up steps: bfs's push offers every neighbour depth + 1; sssp's offers depend on the edge and
+// the node, cc's on the node.
+TEST(AnalysisOfShippedPrograms, BfsMayPullItsRounds) {
+  const Analysed bfs = shipped("bfs");
+  ASSERT_EQ(bfs.fa().bottom_up.size(), 1u);
+  const BottomUp& b = bfs.fa().bottom_up[0];
+  EXPECT_EQ(at(b.pulse->location), "15:5");
+  EXPECT_EQ(at(b.reduction->location), "17:9");
+  EXPECT_EQ(b.flag->name, "frontier");
+  EXPECT_EQ(bfs.fa().find_bottom_up(*b.pulse), &b);
+  for (const char* name : {"sssp", "cc", "pagerank", "tc", "bc"})
+    EXPECT_TRUE(shipped(name).fa().bottom_up.empty()) << name;
+}
+
+// What a bottom-up step needs: a loop over flagged nodes whose only statement is a loop over their
+// out-neighbours whose only statement offers one value (Min or Max), its set-alongs uniform and not
+// the flag.
+TEST(Analysis, OnlyUniformOffersOfFlaggedNodesPull) {
+  const char* head =
+      "function f(Graph g, propNode<int> d, propNode<bool> on, propNode<bool> next, propNode<int> w, int k) {\n";
+  auto pulls = [&](const std::string& body) {
+    const Analysed a(std::string(head) + body + "}\n");
+    return a.fa().bottom_up.size();
+  };
+  EXPECT_EQ(pulls("  forall (v in g.nodes().filter(on == True)) {\n"
+                  "    forall (n in g.neighbors(v)) { <n.d, n.next> = <Min(n.d, k + 1), True>; }\n  }\n"),
+            1u);
+  EXPECT_EQ(pulls("  forall (v in g.nodes().filter(on)) {\n"
+                  "    forall (n in g.neighbors(v)) { n.d = Max(n.d, 3); }\n  }\n"),
+            1u);
+  // Not filtered on a flag; an offer of the node's own value; a second statement; a filtered
+  // neighbour loop; in-neighbours; a set-along of the node's value; the flag set along.
+  EXPECT_EQ(pulls("  forall (v in g.nodes()) {\n    forall (n in g.neighbors(v)) { n.d = Min(n.d, k); }\n  }\n"), 0u);
+  EXPECT_EQ(pulls("  forall (v in g.nodes().filter(on == True)) {\n"
+                  "    forall (n in g.neighbors(v)) { n.d = Min(n.d, v.d + 1); }\n  }\n"),
+            0u);
+  EXPECT_EQ(pulls("  forall (v in g.nodes().filter(on == True)) {\n"
+                  "    forall (n in g.neighbors(v)) { n.d = Min(n.d, k); }\n    v.w = 1;\n  }\n"),
+            0u);
+  EXPECT_EQ(pulls("  forall (v in g.nodes().filter(on == True)) {\n"
+                  "    forall (n in g.neighbors(v).filter(w == 0)) { n.d = Min(n.d, k); }\n  }\n"),
+            0u);
+  EXPECT_EQ(pulls("  forall (v in g.nodes().filter(on == True)) {\n"
+                  "    forall (n in g.nodes_to(v)) { n.d = Min(n.d, k); }\n  }\n"),
+            0u);
+  EXPECT_EQ(pulls("  forall (v in g.nodes().filter(on == True)) {\n"
+                  "    forall (n in g.neighbors(v)) { <n.d, n.w> = <Min(n.d, k), n.w>; }\n  }\n"),
+            0u);
+  EXPECT_EQ(pulls("  forall (v in g.nodes().filter(on == True)) {\n"
+                  "    forall (n in g.neighbors(v)) { <n.d, n.on> = <Min(n.d, k), False>; }\n  }\n"),
+            0u);
+}
+
 TEST(Analysis, AnalysisListsSplitPulls) {
   const Program program = front_end(find_shipped_program("pagerank")->source, "pagerank.sp");
   const std::string text = format_analysis(program, analyse(program));

@@ -194,7 +194,7 @@ TEST(Codegen, ScalarsANeighbourLoopReadsAreCopiedBeforeIt) {
   const std::string cpp = shipped("bfs");
   EXPECT_TRUE(has(cpp,
                   "const std::int32_t depth_here_ = depth;\n"
-                  "      const auto level_by_0_ = level.reducer<rt::Min>();"))
+                  "        const auto level_by_0_ = level.reducer<rt::Min>();"))
       << cpp;
   EXPECT_TRUE(has(cpp, "level_by_0_.reduce(nbr, g.narrow<std::int32_t, rt::Min>((std::int64_t{depth_here_} + 1), "))
       << cpp;
@@ -242,15 +242,43 @@ TEST(Codegen, NamesThatAreCppKeywordsAreRenamed) {
   EXPECT_TRUE(has(cpp, "sp_class = (sp_class + 1);")) << cpp;
 }
 
+// The partition each generation needs: the naive one's as the loops are written; the optimised one
+// drops pagerank's complete in-edges (its pull is split) and adds each rank's own in-edges where
+// pulls run (pagerank's split pull, bfs's bottom-up rounds).
 TEST(Codegen, NeedsFollowTheNeighbourLoops) {
-  for (const auto& [name, out, in] :
-       {std::tuple{"sssp", true, false}, std::tuple{"pagerank", false, true}, std::tuple{"cc", true, true},
-        std::tuple{"tc", true, false}, std::tuple{"bc", true, false}}) {
+  using enum rt::Layout;
+  for (const auto& [name, out, in, optimised, own_in] :
+       {std::tuple{"sssp", true, false, out, false}, std::tuple{"bfs", true, false, out, true},
+        std::tuple{"pagerank", false, true, out, true}, std::tuple{"cc", true, true, both, false},
+        std::tuple{"tc", true, false, out, false}, std::tuple{"bc", true, false, out, false}}) {
     const Program p = front_end(find_shipped_program(name)->source, name);
     const rt::Needs needs = needs_of(p.functions[0]);
     EXPECT_EQ(needs.out_edges, out) << name;
     EXPECT_EQ(needs.in_edges, in) << name;
+    EXPECT_EQ(needs.layout(rt::Generation::optimised), optimised) << name;
+    EXPECT_EQ(needs.own_in_edges(rt::Generation::optimised), own_in) << name;
+    EXPECT_FALSE(needs.own_in_edges(rt::Generation::naive)) << name;
   }
+  EXPECT_EQ(needs_of(front_end(find_shipped_program("pagerank")->source, "pagerank").functions[0])
+                .layout(rt::Generation::naive),
+            in);
+}
+
+// bfs's rounds go either way: a pull over every node the offer would still lower, stopping at its
+// first flagged in-neighbour, or the push as written; the naive generation only pushes.
+TEST(Codegen, BfsRoundsMayPull) {
+  const std::string optimised = shipped("bfs");
+  EXPECT_TRUE(has(optimised, "rt::Direction direction_15_5_(g);")) << optimised;
+  EXPECT_TRUE(has(optimised, "if (direction_15_5_.pulls(frontier)) {")) << optimised;
+  EXPECT_TRUE(has(optimised, "g.for_pulled([&](rt::local nbr, [[maybe_unused]] unsigned member_) {")) << optimised;
+  EXPECT_TRUE(has(optimised, "if (!level_by_0_.moves(nbr, g.narrow<std::int32_t, rt::Min>(")) << optimised;
+  EXPECT_TRUE(has(optimised,
+                  "for (const rt::local v : g.in_neighbors(nbr)) {\n"
+                  "          if (!frontier.load(v)) continue;\n"))
+      << optimised;
+  EXPECT_TRUE(has(optimised, "} else {")) << optimised;
+  EXPECT_TRUE(has(optimised, "g.for_flagged(frontier, ")) << optimised;
+  EXPECT_FALSE(has(shipped("bfs", rt::Generation::naive), "Direction")) << optimised;
 }
 
 void expect_refused(std::string_view source, Location where, std::string_view message) {

@@ -138,9 +138,9 @@ TEST(Courierc, GeneratesASourceAndAHeader) {
       << cpp;
   EXPECT_NE(cpp.find("#line 15 \"" + path + "\"\n"), std::string::npos) << cpp;
   const std::string hpp = read_file(header);
-  EXPECT_NE(
-      hpp.find("inline constexpr rt::Needs bfs_needs{.out_edges = true, .in_edges = false, .split_pulls = false};"),
-      std::string::npos)
+  EXPECT_NE(hpp.find("inline constexpr rt::Needs bfs_needs{.out_edges = true, .in_edges = false, .split_pulls = false, "
+                     ".bottom_up = true};"),
+            std::string::npos)
       << hpp;
   EXPECT_NE(hpp.find("namespace naive {"), std::string::npos) << hpp;
 }

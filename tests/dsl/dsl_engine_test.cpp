@@ -136,6 +136,25 @@ TEST(DslEngine, VerifiesAndReportsItsPhases) {
   }
 }
 
+// bfs's big rounds run bottom-up (rt::Direction): on kron:12 some round pulls at every shape, and
+// the levels still equal the reference's (expect_equal_to_reference covers the small graphs,
+// where the rule may never pull).
+TEST(DslEngine, BfsPullsItsBigRounds) {
+  harness::Options options;
+  options.set("source", "0");
+  const harness::RunResult reference = run("bfs", "kron:12", "seq", {1, 1, "auto"}, "", false, options);
+  for (const Shape& shape : kShapes) {
+    const harness::RunResult dsl = run("bfs", "kron:12", "dsl", shape, "optimised", false, options);
+    const std::string where = std::to_string(shape.ranks) + "x" + std::to_string(shape.threads);
+    EXPECT_EQ(std::get<std::vector<std::uint64_t>>(dsl.values), std::get<std::vector<std::uint64_t>>(reference.values))
+        << where;
+    const auto& stats = dynamic_cast<const engines::DslStats&>(*dsl.stats);
+    EXPECT_GT(stats.phases.bottom_up, 0u) << where;
+    EXPECT_LT(stats.phases.bottom_up, stats.run.rounds.size()) << where;  // the first round pushes
+    EXPECT_EQ(dsl.to_json()["engine_stats"]["bottom_up_rounds"], stats.phases.bottom_up) << where;
+  }
+}
+
 TEST(DslEngine, RefusesAnUnweightedGraphForSssp) {
   harness::RunSpec spec{.algorithm = "sssp", .graph = "kron:6", .engine = "dsl", .ranks = 2, .threads = 1};
   try {

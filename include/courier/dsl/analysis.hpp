@@ -42,6 +42,16 @@
 // refreshed) and mirrors' sums are added into their masters in one bulk reduction; the loop becomes
 // s = s + the master's sum. A function's loops over g.nodes_to are split all or none: one that
 // cannot be needs every master's complete in-edges, and then none gains.
+//
+// Bottom-up steps (Beamer's direction optimization, not in paper 004): a vertex loop over the
+// nodes flagged in a bool property F whose only statement is a loop over g.neighbors(v) whose only
+// statement offers every neighbour the same value (<nbr.p, nbr.q...> = <Min(nbr.p, C), k...>, or
+// Max, with C and the k literals or collective scalars) gives every node with a flagged
+// in-neighbour Min(p, C), whichever flagged in-neighbour offers it. The optimised generation may
+// then run a round the other way: every node the offer would still lower scans its in-edges (each
+// rank its own, over an outgoing cut) for one flagged in-neighbour and stops there. Each round
+// chooses by Beamer's rule: pull while the frontier's out-edges outweigh the edges left
+// unexplored over alpha, push again once the frontier shrinks below the nodes over beta.
 #include <string>
 #include <vector>
 
@@ -132,6 +142,13 @@ struct NotSplit {
   Location at;  // where the reason is
 };
 
+struct BottomUp {
+  const Stmt* pulse = nullptr;      // the vertex loop over the flagged nodes
+  const Stmt* loop = nullptr;       // its loop over g.neighbors(v)
+  const Stmt* reduction = nullptr;  // the offer
+  const Symbol* flag = nullptr;     // F
+};
+
 struct FunctionAnalysis {
   const Function* function = nullptr;
   std::vector<ExclusiveStatement> exclusive;  // in source order
@@ -142,11 +159,13 @@ struct FunctionAnalysis {
   std::vector<NotHoisted> not_hoisted;
   std::vector<SplitPull> split_pulls;  // in source order; empty when not_split is not
   std::vector<NotSplit> not_split;
+  std::vector<BottomUp> bottom_up;  // in source order
 
   const ExclusiveStatement* find_exclusive(const Stmt& s) const;  // null when not reduction-exclusive
   const CacheSafety* find_property(const Symbol& property) const;
   const Hoisted* find_hoisted(const Expr& e) const;  // null when e stays where it is
   const SplitPull* find_split(const Stmt& loop) const;  // null when the loop is not split
+  const BottomUp* find_bottom_up(const Stmt& pulse) const;  // null when the vertex loop only pushes
 };
 
 struct Analysis {
@@ -155,8 +174,12 @@ struct Analysis {
 
 Analysis analyse(const Program& program);
 
-// The split pulls of one function alone (what its partition needs; analyse() includes them).
-FunctionAnalysis split_pulls_of(const Function& function);
+// The split pulls and bottom-up steps of one function alone (what its partition needs; analyse()
+// includes them).
+FunctionAnalysis pulls_of(const Function& function);
+
+// The bool property a vertex loop's filter tests (`F == True` or `F`, of the loop's node), or null.
+const Symbol* flag_filter(const Expr* filter, const Symbol* variable);
 
 // The analysis as `courierc --emit analysis` prints it: every reduction-exclusive statement, every
 // property's cache safety, every pulse and every hoisted expression, each with its line:column and

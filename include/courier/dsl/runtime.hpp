@@ -3,6 +3,7 @@
 // over the vertex engine (vertex/) and master/mirror synchronisation (sync/). Each generated
 // function takes an rt::Graph, the rank's view of the graph, and runs on every rank alike.
 #include "courier/dsl/runtime/bfs.hpp"
+#include "courier/dsl/runtime/direction.hpp"
 #include "courier/dsl/runtime/edge_property.hpp"
 #include "courier/dsl/runtime/graph.hpp"
 #include "courier/dsl/runtime/in_sums.hpp"

@@ -35,7 +35,9 @@ rt::Needs needs_of(const Function& function) {
       });
     });
   });
-  needs.split_pulls = needs.in_edges && !split_pulls_of(function).split_pulls.empty();
+  const FunctionAnalysis pulls = pulls_of(function);
+  needs.split_pulls = needs.in_edges && !pulls.split_pulls.empty();
+  needs.bottom_up = !pulls.bottom_up.empty();
   return needs;
 }
 
@@ -81,8 +83,9 @@ std::string generate_header(const Program& program, const CodegenOptions& given)
     const std::string signature = codegen::FunctionGenerator(f, empty, options, scratch).signature();
     optimised += fmt::format(
         "\n// {}: the edges of its masters it visits (the partition it needs).\n"
-        "inline constexpr rt::Needs {}_needs{{.out_edges = {}, .in_edges = {}, .split_pulls = {}}};\n{};\n",
-        f.name, f.name, needs.out_edges, needs.in_edges, needs.split_pulls, signature);
+        "inline constexpr rt::Needs {}_needs{{.out_edges = {}, .in_edges = {}, .split_pulls = {}, .bottom_up = {}}};\n"
+        "{};\n",
+        f.name, f.name, needs.out_edges, needs.in_edges, needs.split_pulls, needs.bottom_up, signature);
     naive += fmt::format("{};\n", signature);
   }
   text += optimised;

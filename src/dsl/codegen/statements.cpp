@@ -18,20 +18,6 @@ const Symbol* named(const Expr& e) {
 
 bool is_scalar(const Type& t) { return t.is_numeric() || t.kind == TypeKind::Bool || t.kind == TypeKind::Node; }
 
-// `v.flag` or `v.flag == True` on a bool property: the property, else null.
-const Symbol* flag_filter(const Expr* filter, const Symbol* variable) {
-  if (!filter) return nullptr;
-  const Expr* test = filter;
-  if (const auto* b = filter->as<Binary>(); b && b->op == BinaryOp::Equal) {
-    const auto* literal = b->right->as<BoolLiteral>();
-    if (!literal || !literal->value) return nullptr;
-    test = b->left.get();
-  }
-  const auto* p = test->as<PropertyRef>();
-  if (!p || named(*p->element) != variable || p->symbol->type.element != TypeKind::Bool) return nullptr;
-  return p->symbol;
-}
-
 }  // namespace
 
 std::string FunctionGenerator::signature() const {
@@ -276,6 +262,12 @@ void FunctionGenerator::forall(const Stmt& s, const Forall& f) {
   }
   compute_hoisted(s);
   compute_split_pulls(s);
+  const BottomUp* bottom_up = naive() ? nullptr : analysis_.find_bottom_up(s);
+  if (bottom_up) {
+    out_.open(fmt::format("if ({}.pulls({}))", direction_name(*bottom_up), name(bottom_up->flag)));
+    pulse(s, {&s}, PulseKind::VertexLoop, [&] { pull_loop(*bottom_up); });
+    out_.reopen("else");
+  }
   pulse(s, {&s}, PulseKind::VertexLoop, [&] {
     const Symbol* flag = naive() ? nullptr : flag_filter(f.filter.get(), f.symbol);
     owned_.push_back(f.symbol);
@@ -293,6 +285,37 @@ void FunctionGenerator::forall(const Stmt& s, const Forall& f) {
     --vertex_loops_;
     owned_.pop_back();
   });
+  if (bottom_up) out_.close();
+}
+
+std::string FunctionGenerator::direction_name(const BottomUp& b) {
+  return fmt::format("direction_{}_{}_", b.pulse->location.line, b.pulse->location.column);
+}
+
+void FunctionGenerator::pull_loop(const BottomUp& b) {
+  const auto& vertex_loop = *b.pulse->as<Forall>();
+  const auto& loop = *b.loop->as<Forall>();
+  const auto& offer = *b.reduction->as<Reduction>();
+  const std::string v = name(vertex_loop.symbol), nbr = name(loop.symbol);
+  out_.line("// bottom-up: every node the offer would still move takes it from its first flagged in-neighbour");
+  out_.open(fmt::format("{}.for_pulled({}", graph_, lambda_head(loop.symbol)));
+  ++vertex_loops_;
+  const std::vector<const Symbol*> snapshots = snapshot_scalars(*b.loop);
+  const auto views = reducer_views(*b.loop);
+  const auto view = reducers_.find({offer.target->as<PropertyRef>()->symbol, reduction_op(offer.op)});
+  if (view == reducers_.end()) unsupported(b.reduction->location, "expected the offer to reduce in place");
+  out_.line(fmt::format("if (!{}.moves({}, {})) return;", view->second, nbr, reduction_value(offer)));
+  out_.open(fmt::format("for (const rt::local {} : {}.in_neighbors({}))", v, graph_, nbr));
+  out_.line(fmt::format("if (!{}.load({})) continue;", name(b.flag), v));
+  neighbours_[loop.symbol] = {"", false, vertex_loop.symbol};
+  statement(*b.reduction);
+  neighbours_.erase(loop.symbol);
+  out_.line("return;  // every flagged in-neighbour offers the same");
+  out_.close();
+  for (const Symbol* scalar : snapshots) renamed_.erase(scalar);
+  for (const auto& made : views) reducers_.erase(made);
+  --vertex_loops_;
+  out_.close(");");
 }
 
 std::string FunctionGenerator::in_sums_name(const SplitPull& p) {
@@ -301,6 +324,9 @@ std::string FunctionGenerator::in_sums_name(const SplitPull& p) {
 
 void FunctionGenerator::declare_split_pulls() {
   if (naive()) return;
+  for (const BottomUp& b : analysis_.bottom_up)
+    out_.line(fmt::format("rt::Direction {}({});  // which way the loop at {}:{} runs each round", direction_name(b),
+                          graph_, b.pulse->location.line, b.pulse->location.column));
   for (const SplitPull& p : analysis_.split_pulls)
     out_.line(fmt::format("rt::InSums<{}> {}({});  // the split pull of {}:{}", cpp_type(p.accumulator->type),
                           in_sums_name(p), graph_, p.loop->location.line, p.loop->location.column));

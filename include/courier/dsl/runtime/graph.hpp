@@ -85,6 +85,11 @@ class Graph {
   // fn(v) for every master: work a pulse's loop needs done first (hoisted expressions), not a pulse.
   template <class Fn>
   void for_masters(Fn&& fn);
+  // fn(v, member) for every node whose in-edges this rank holds: its proxies over an outgoing cut
+  // (Layout::out, each rank's own edges turned around), its masters where they hold their complete
+  // in-edges. A pulse's loop (a bottom-up step).
+  template <class Fn>
+  void for_pulled(Fn&& fn);
   // The masters flagged in `flags` (a NodeFlags), through its frontier: a round costs its flags.
   template <class Flags, class Fn>
   void for_flagged(Flags& flags, Fn&& fn);
@@ -174,6 +179,15 @@ void Graph::for_nodes(Fn&& fn) {
   for_chunks(masters_, vertex::Engine::kVertexChunk, [&](std::size_t begin, std::size_t end, unsigned member) {
     for (std::size_t v = begin; v < end; ++v) fn(static_cast<local>(v), member);
   });
+}
+
+template <class Fn>
+void Graph::for_pulled(Fn&& fn) {
+  ++phases_.pulses;
+  for_chunks(layout_ == Layout::out ? proxies() : masters_, vertex::Engine::kVertexChunk,
+             [&](std::size_t begin, std::size_t end, unsigned member) {
+               for (std::size_t v = begin; v < end; ++v) fn(static_cast<local>(v), member);
+             });
 }
 
 template <class Fn>

@@ -26,6 +26,9 @@ struct Needs {
   // "Split pulls"): an outgoing cut with each rank's own edges turned around serves them, no
   // master needs its complete in-edges.
   bool split_pulls = false;
+  // The optimised generation may run pushes bottom-up ("Bottom-up steps"): each rank's own edges
+  // turned around too.
+  bool bottom_up = false;
 
   constexpr Layout layout(Generation generation) const {
     const bool in = in_edges && !split(generation);
@@ -33,7 +36,9 @@ struct Needs {
     return in ? Layout::in : Layout::out;
   }
   // Whether the partition must also hold each rank's own edges turned around (its in-edges).
-  constexpr bool own_in_edges(Generation generation) const { return split(generation); }
+  constexpr bool own_in_edges(Generation generation) const {
+    return split(generation) || (bottom_up && generation == Generation::optimised);
+  }
 
  private:
   constexpr bool split(Generation generation) const { return split_pulls && generation == Generation::optimised; }

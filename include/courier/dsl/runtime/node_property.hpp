@@ -169,6 +169,12 @@ class NodeProperty {
     void reduce(local v, T x, Also&& also) const {
       if (reduce(v, x)) also(v);
     }
+    // Whether reduce(v, x) could change anything: the master's value, or the mirror's slot in this
+    // pulse, would move (a bottom-up step skips the nodes an offer cannot lower).
+    bool moves(local v, T x) const {
+      T current = std::atomic_ref<T>(v < masters_ ? values_[v] : mirror_slots_[v]).load(std::memory_order_relaxed);
+      return Op::combine(current, x);
+    }
 
    private:
     T* values_;

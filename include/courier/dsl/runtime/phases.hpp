@@ -15,6 +15,7 @@ struct Phases {
   std::uint64_t reductions = 0;    // synchronisations of a reduced property
   std::uint64_t remote_reads = 0;  // synchronisations of a property read through mirrors
   std::uint64_t queued = 0;        // reduction entries sent through queues (this rank)
+  std::uint64_t bottom_up = 0;     // rounds of bottom-up steps that pulled
 
   double total_seconds() const { return compute_seconds + reduction_seconds + remote_read_seconds + agreement_seconds; }
 };
