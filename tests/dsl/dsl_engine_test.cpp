@@ -1,6 +1,6 @@
 // The dsl engine runs every shipped program (bfs, sssp, cc, pagerank, tc, bc), in both generations,
 // to the sequential reference of its algorithm's descriptor (run by the seq engine): on Kronecker and uniform random
-// graphs of scales 8 to 10, a path, a star and pieces with isolated vertices (weighted for sssp), on 1 to 4 ranks as
+// graphs of scales 8 to 12, a path, a star and pieces with isolated vertices (weighted for sssp), on 1 to 4 ranks as
 // threads, each through the lci channel (its progress modes alike); and the same generated functions on the loopback
 // test channel. MPI's channels run under mpirun (CMakeLists.txt).
 #include <gtest/gtest.h>
@@ -36,7 +36,7 @@ const std::vector<Shape> kShapes{{1, 2, "auto"},   {2, 1, "explicit"}, {2, 2, "a
 
 // The generators' specs, and the small graphs as .csr files (so isolated vertices at the end stay).
 std::vector<std::string> graphs(bool weights) {
-  std::vector<std::string> all{"kron:8", "kron:10", "urand:8", "urand:10"};
+  std::vector<std::string> all{"kron:8", "kron:10", "kron:12", "urand:8", "urand:10", "urand:12"};
   const std::vector<test_support::NamedGraph> small = test_support::test_graphs(weights);
   for (std::size_t i = 2; i < small.size(); ++i) {  // path, star, pieces
     std::string name = small[i].name;
