@@ -102,7 +102,7 @@ class FunctionGenerator {
   bool in_split_pull(const Hoisted& h) const { return !naive() && analysis_.find_split(*h.loop) != nullptr; }
 
   // ---- split pulls (statements.cpp): the sums before their vertex loop, then each loop's place
-  void declare_split_pulls();  // where the function starts (and the bottom-up steps' directions)
+  void declare_pulls();  // where the function starts: the split pulls' sums, the bottom-up steps' directions
   void compute_split_pulls(const Stmt& pulse);
   static std::string in_sums_name(const SplitPull& p);
   // ---- bottom-up steps (statements.cpp): the pull a round may run in place of the push

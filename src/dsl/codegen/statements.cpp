@@ -53,7 +53,7 @@ void FunctionGenerator::generate() {
   if (degrees_) out_.line(fmt::format("{}.prepare_degrees();", graph_));
   if (adjacency_) out_.line(fmt::format("{}.prepare_adjacency();", graph_));
   declare_hoisted();
-  declare_split_pulls();
+  declare_pulls();
   for (const Parameter& p : f_.parameters) {
     if (tracked(p.symbol)) out_.line(fmt::format("{}.track();  // read through mirrors", name(p.symbol)));
   }
@@ -322,7 +322,7 @@ std::string FunctionGenerator::in_sums_name(const SplitPull& p) {
   return fmt::format("in_sums_{}_{}_", p.loop->location.line, p.loop->location.column);
 }
 
-void FunctionGenerator::declare_split_pulls() {
+void FunctionGenerator::declare_pulls() {
   if (naive()) return;
   for (const BottomUp& b : analysis_.bottom_up)
     out_.line(fmt::format("rt::Direction {}({});  // which way the loop at {}:{} runs each round", direction_name(b),
