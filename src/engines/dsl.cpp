@@ -30,7 +30,7 @@ struct Loaded {
   dist::DistributedGraph graph;
   harness::Request request;
   Layout layout = Layout::out;
-  bool own_in_edges = false;  // each rank's edges turned around too (split pulls)
+  bool own_in_edges = false;  // each rank's edges turned around too (split pulls, bottom-up steps)
 };
 
 Generation generation_of(const RunSpec& spec) {
@@ -126,7 +126,7 @@ harness::EngineRun finish(RankOutcome root, const Loaded& loaded, const RunSpec&
   stats->load_seconds = loaded.graph.load_seconds;
   stats->partition_seconds = loaded.graph.partition_seconds;
   stats->channel = spec.options.text("channel");
-  stats->generation = spec.options.text("generation") == "naive" ? Generation::naive : Generation::optimised;
+  stats->generation = generation_of(spec);
   stats->layout = loaded.layout;
   stats->progress_thread = progress_thread;
   run.description =
