@@ -77,7 +77,7 @@ std::vector<vertex_t> cc_union_find(Engine& engine) {
     for (edge_t e = out.offsets[u]; e < std::min(out.offsets[u + 1], out.offsets[u] + kFirstEdges); ++e)
       forest.join(u, out.targets[e]);
   });
-  if (g.has_in_edges() && !g.in_edges_are_out_edges()) {
+  if (g.has_in_edges()) {
     const auto& in = g.in();
     engine.for_each_vertex(g.proxies() - g.masters(), [&](local_t i) {
       const local_t m = g.masters() + i;

@@ -26,6 +26,12 @@ void find_hoisting(const Function& f, FunctionAnalysis& out);             // loo
 void find_split_pulls(const Function& f, FunctionAnalysis& out);          // in-edge sums over an outgoing cut
 void find_bottom_up(const Function& f, FunctionAnalysis& out);            // pushes that may pull (after pulses)
 
+// The symbol an expression names, if it is a bare name.
+inline const Symbol* named(const Expr& e) {
+  const auto* n = e.as<NameRef>();
+  return n ? n->symbol : nullptr;
+}
+
 // What one expression depends on (hoisting and split pulls).
 struct Dependence {
   bool pure = true;                  // only literals, scalars of the collective level, one node's facts

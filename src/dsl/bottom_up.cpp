@@ -9,11 +9,6 @@ namespace courier::dsl {
 
 namespace {
 
-const Symbol* named(const Expr& e) {
-  const auto* n = e.as<NameRef>();
-  return n ? n->symbol : nullptr;
-}
-
 // A value every node offers alike: literals and scalars of the collective level only.
 bool uniform(const Expr& e) {
   const Dependence d = depends(e);

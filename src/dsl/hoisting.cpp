@@ -20,11 +20,6 @@ bool is_vertex_loop(const Stmt& s) {
   return f && (f->domain == DomainKind::Nodes || (f->domain == DomainKind::Set && f->parallel));
 }
 
-const Symbol* named(const Expr& e) {
-  const auto* n = e.as<NameRef>();
-  return n ? n->symbol : nullptr;
-}
-
 }  // namespace
 
 Dependence depends(const Expr& top) {

@@ -11,11 +11,6 @@ namespace courier::dsl {
 
 namespace {
 
-const Symbol* named(const Expr& e) {
-  const auto* n = e.as<NameRef>();
-  return n ? n->symbol : nullptr;
-}
-
 // The statement `s` adds to a scalar: its target and term, or nulls.
 std::pair<const Symbol*, const Expr*> added(const Stmt& s) {
   if (const auto* a = s.as<Assignment>()) {

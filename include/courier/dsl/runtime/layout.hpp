@@ -31,17 +31,14 @@ struct Needs {
   bool bottom_up = false;
 
   constexpr Layout layout(Generation generation) const {
-    const bool in = in_edges && !split(generation);
+    const bool in = in_edges && !(split_pulls && generation == Generation::optimised);
     if (out_edges && in) return Layout::both;
     return in ? Layout::in : Layout::out;
   }
   // Whether the partition must also hold each rank's own edges turned around (its in-edges).
   constexpr bool own_in_edges(Generation generation) const {
-    return split(generation) || (bottom_up && generation == Generation::optimised);
+    return generation == Generation::optimised && (split_pulls || bottom_up);
   }
-
- private:
-  constexpr bool split(Generation generation) const { return split_pulls && generation == Generation::optimised; }
 };
 
 constexpr const char* to_string(Generation generation) {
