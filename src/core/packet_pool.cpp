@@ -27,6 +27,7 @@ struct PacketPool::Shared {
   const std::uint64_t uid = next_uid.fetch_add(1, std::memory_order_relaxed);
   MpmcQueue<std::byte*> free;
   std::byte* const arena;
+  alignas(cache_line_bytes) std::atomic<std::size_t> carved{0};  // packets ever handed out
   alignas(cache_line_bytes) std::atomic<std::size_t> in_use{0};
   std::atomic<std::size_t> high_water{0};
 
@@ -42,6 +43,18 @@ struct ThreadCache {
   std::uint64_t uid = 0;
   std::vector<std::byte*> packets;
 };
+
+// A released packet, or else one never handed out: the arena is touched only as far as the
+// most packets in use at once, not as far as the pool's size (a queue cycles through all it holds).
+bool take(PacketPool::Shared& pool, std::byte*& packet) {
+  if (pool.free.try_pop(packet)) return true;
+  std::size_t next = pool.carved.load(std::memory_order_relaxed);
+  while (next < pool.count && !pool.carved.compare_exchange_weak(next, next + 1, std::memory_order_relaxed)) {
+  }
+  if (next >= pool.count) return false;
+  packet = pool.arena + next * pool.packet_bytes;
+  return true;
+}
 
 void give_back(PacketPool::Shared& pool, std::byte* const* packets, std::size_t n) {
   if (n > 0) pool.in_use.fetch_sub(n, std::memory_order_relaxed);
@@ -86,7 +99,6 @@ PacketPool::PacketPool(std::size_t count, std::size_t packet_bytes, std::ptrdiff
     cache = static_cast<std::size_t>(cache_capacity);
   }
   shared_ = std::make_shared<Shared>(count, bytes, cache);
-  for (std::size_t i = 0; i < count; ++i) shared_->free.try_push(shared_->arena + i * bytes);
 }
 
 PacketPool::~PacketPool() = default;
@@ -95,7 +107,7 @@ std::byte* PacketPool::try_acquire() {
   Shared& pool = *shared_;
   std::byte* packet = nullptr;
   if (pool.cache_capacity == 0) {
-    if (!pool.free.try_pop(packet)) return nullptr;
+    if (!take(pool, packet)) return nullptr;
     pool.note_acquired(1);
     return packet;
   }
@@ -103,7 +115,7 @@ std::byte* PacketPool::try_acquire() {
   if (cache.packets.empty()) {
     // Refill half a cache in one visit to the shared queue.
     const std::size_t batch = std::max<std::size_t>(1, pool.cache_capacity / 2);
-    for (std::size_t i = 0; i < batch && pool.free.try_pop(packet); ++i) cache.packets.push_back(packet);
+    for (std::size_t i = 0; i < batch && take(pool, packet); ++i) cache.packets.push_back(packet);
     if (cache.packets.empty()) return nullptr;
     pool.note_acquired(cache.packets.size());
   }

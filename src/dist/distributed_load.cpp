@@ -94,6 +94,20 @@ graph::WeightType agreed_weight_type(graph::EdgeList& mine, const Collective& co
   return type;
 }
 
+// A partition's plan and the vertex with the most out-edges (the smallest on ties), from degrees
+// that are freed before the local graph is built: n words a rank less at the partition's peak.
+struct Planned {
+  PartitionPlan plan;
+  vertex_t largest;
+};
+
+vertex_t most_out_edges(const std::vector<edge_t>& out_degree) {
+  vertex_t largest = 0;
+  for (vertex_t v = 1; v < out_degree.size(); ++v)
+    if (out_degree[v] > out_degree[largest]) largest = v;
+  return largest;
+}
+
 // What every way of partitioning ends with: the mirrors agreed (unless a file says already) and
 // the partition's facts.
 DistributedGraph finish(LocalGraph local, edge_t loaded_edges, graph::WeightType weight_type, vertex_t largest,
@@ -159,13 +173,15 @@ DistributedGraph partition(graph::EdgeList mine, const DistributedLoadOptions& o
   }
 
   step("degrees");
-  const std::vector<edge_t> out_degree = degrees(mine, false, collective);
-  const PartitionPlan plan = options.policy == Policy::iec
-                                 ? PartitionPlan(options.policy, collective.ranks, degrees(mine, true, collective))
-                                 : PartitionPlan(options.policy, collective.ranks, out_degree);
-  vertex_t largest = 0;
-  for (vertex_t v = 1; v < out_degree.size(); ++v)
-    if (out_degree[v] > out_degree[largest]) largest = v;
+  const Planned planned = [&] {
+    const std::vector<edge_t> out_degree = degrees(mine, false, collective);
+    return Planned{options.policy == Policy::iec
+                       ? PartitionPlan(options.policy, collective.ranks, degrees(mine, true, collective))
+                       : PartitionPlan(options.policy, collective.ranks, out_degree),
+                   most_out_edges(out_degree)};
+  }();
+  const PartitionPlan& plan = planned.plan;
+  const vertex_t largest = planned.largest;
 
   step("shuffle");
   graph::EdgeList kept = shuffle_edges(std::move(mine), [&](vertex_t s, vertex_t d) { return plan.edge_owner(s, d); },
@@ -188,16 +204,13 @@ DistributedGraph partition_rows(const graph::CsrRows& rows, graph::EdgeList type
   const edge_t loaded_edges = collective.sum(rows.edges());
 
   step("degrees");
-  std::vector<edge_t> count(n, 0);
-  for (vertex_t r = 0; r < rows.rows(); ++r) count[rows.first + r] = rows.offsets[r + 1] - rows.offsets[r];
-  const std::vector<edge_t> out_degree = global_counts(std::move(count), collective);
-  vertex_t largest = 0;
-  for (vertex_t v = 1; v < out_degree.size(); ++v)
-    if (out_degree[v] > out_degree[largest]) largest = v;
-  const PartitionPlan plan = [&] {
+  const Planned planned = [&] {
+    std::vector<edge_t> count(n, 0);
+    for (vertex_t r = 0; r < rows.rows(); ++r) count[rows.first + r] = rows.offsets[r + 1] - rows.offsets[r];
+    const std::vector<edge_t> out_degree = global_counts(std::move(count), collective);
     // One rank masters everything whatever the degrees: no pass over the targets for them.
     if (options.policy != Policy::iec || collective.ranks == 1)
-      return PartitionPlan(options.policy, collective.ranks, out_degree);
+      return Planned{PartitionPlan(options.policy, collective.ranks, out_degree), most_out_edges(out_degree)};
     std::vector<edge_t> in(n, 0);
     constexpr edge_t kWindow = edge_t{1} << 21;
     for (edge_t a = 0; a < rows.edges(); a += kWindow) {
@@ -205,8 +218,11 @@ DistributedGraph partition_rows(const graph::CsrRows& rows, graph::EdgeList type
       for (edge_t k = a; k < b; ++k) ++in[rows.targets[k]];
       rows.release(a, b);
     }
-    return PartitionPlan(options.policy, collective.ranks, global_counts(std::move(in), collective));
+    return Planned{PartitionPlan(options.policy, collective.ranks, global_counts(std::move(in), collective)),
+                   most_out_edges(out_degree)};
   }();
+  const PartitionPlan& plan = planned.plan;
+  const vertex_t largest = planned.largest;
 
   // No shuffle where a rank's rows are in the file: one rank holds every edge, and under oec a row
   // goes whole to its source's master, so a rank's rows are its masters'.

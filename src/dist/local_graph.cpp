@@ -92,7 +92,9 @@ LocalCsr transpose(const LocalCsr& out, local_t proxies) {
   for (local_t t : out.targets) ++in.offsets[t + 1];
   std::partial_sum(in.offsets.begin(), in.offsets.end(), in.offsets.begin());
   in.targets.resize(m);
-  std::vector<edge_t> next(in.offsets.begin(), in.offsets.end() - 1);
+  // Each row's offset is its cursor while scattering (one pass leaves it at the next row's start,
+  // shifted back after): no second array of proxies' size at the partition's peak.
+  edge_t* const next = in.offsets.data();
   std::visit(
       [&](const auto& w) {
         using Ws = std::decay_t<decltype(w)>;
@@ -111,6 +113,8 @@ LocalCsr transpose(const LocalCsr& out, local_t proxies) {
         }
       },
       out.weights);
+  std::copy_backward(in.offsets.begin(), in.offsets.end() - 1, in.offsets.end());
+  in.offsets[0] = 0;
   return in;
 }
 

@@ -1,7 +1,9 @@
 #pragma once
 // PacketPool: a fixed number of fixed-size, cache-line-aligned byte blocks ("packets"), allocated
 // once. Memory is bounded by construction: when every packet is in use, try_acquire answers null
-// (a soft failure the caller retries), never blocks and never allocates.
+// (a soft failure the caller retries), never blocks and never allocates. Released packets are
+// handed out again before any never used, so the pages touched follow the most packets in use at
+// once (high_water()), not the pool's size.
 //
 // Locality: each thread keeps a small cache of packets. A thread releases into its own cache
 // first and acquires from it first, so a packet tends to stay in the core that last touched it;

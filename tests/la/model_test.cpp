@@ -1,0 +1,161 @@
+// la::Model on ranks of the local transport, each a team of threads that are communication
+// endpoints, running the algorithms' own la programs (src/algo/la_programs.hpp): the la engine's
+// concurrency -- Broadcast, Combine posting partials, Apply, pulls, pointer jumping, buckets, the
+// MPI+X mode's forked tiles -- with nothing above la/, so ThreadSanitizer checks it without the
+// algorithm library. Every engine option, shape and graph is tests/algo/la_engine_test.cpp's.
+#include "courier/la/model.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "algo/algo_graphs.hpp"
+#include "courier/comm/local_world.hpp"
+#include "courier/graph/csr.hpp"
+#include "courier/graph/reference/bfs.hpp"
+#include "courier/graph/reference/connected_components.hpp"
+#include "courier/graph/reference/pagerank.hpp"
+#include "courier/graph/reference/sssp.hpp"
+#include "courier/graph/transform.hpp"
+#include "courier/sync/stack.hpp"
+#include "la_programs.hpp"
+
+namespace {
+
+using namespace courier;
+using graph::vertex_t;
+namespace programs = algo::la_programs;
+
+struct Shape {
+  int ranks;
+  unsigned threads;
+  unsigned tile_threads = 1;  // > 1: the MPI+X mode (one unit per rank, tiles forked)
+};
+const std::vector<Shape> kShapes{{1, 2}, {2, 2}, {3, 1}, {2, 1, 2}};
+
+// The edges of `g` whose tiles `rank` owns, as the engine's loader moves them there.
+graph::EdgeList edges_of(const graph::EdgeList& g, const la::Grid& grid, rank_t rank) {
+  graph::EdgeList mine;
+  mine.num_vertices = g.num_vertices;
+  std::vector<std::uint32_t> weights;
+  const auto* w = std::get_if<std::vector<std::uint32_t>>(&g.weights);
+  for (std::size_t k = 0; k < g.edges.size(); ++k) {
+    const graph::Edge e = g.edges[k];
+    if (grid.rank_of(grid.owner(grid.segment_of(e.dst), grid.segment_of(e.src))) != rank) continue;
+    mine.edges.push_back(e);
+    if (w) weights.push_back((*w)[k]);
+  }
+  if (w) mine.weights = std::move(weights);
+  return mine;
+}
+
+template <class V>
+struct Run {
+  std::vector<V> values;  // every rank's leaders' values put together
+  la::ModelStats stats;   // rank 0's
+};
+
+// Runs `program` over `g` at `shape`.
+template <class Program>
+Run<typename Program::V> run_model(const graph::EdgeList& g, Shape shape, la::Forms forms, const Program& program,
+                                   la::Direction direction = la::Direction::automatic, bool filter_activity = true) {
+  Run<typename Program::V> run{std::vector<typename Program::V>(g.num_vertices), {}};
+  const sync::StackSpec spec{.threads_per_rank = shape.tile_threads > 1 ? 1 : shape.threads};
+  const sync::ProgressBudget budget = sync::Stack::local_budget(shape.ranks, spec.threads_per_rank);
+  comm::run_local(
+      shape.ranks,
+      [&](comm::Runtime& runtime) {
+        const std::unique_ptr<sync::Stack> stack = sync::Stack::open(spec, runtime, budget);
+        const la::Grid grid(shape.ranks, spec.threads_per_rank, g.num_vertices);
+        const la::Matrix matrix(grid, runtime.rank(), edges_of(g, grid, runtime.rank()), stack->collective(), forms);
+        la::Model<Program> model(matrix, runtime, stack->channel(), {}, program, filter_activity, shape.tile_threads,
+                                 la::Messages::endpoints, direction);
+        model.run();
+        // Each rank writes the segments it leads: disjoint ranges, read after every rank joined.
+        for (unsigned k = 0; k < grid.size(); ++k)
+          if (grid.rank_of(grid.leader(k)) == runtime.rank())
+            std::copy(model.values(k).begin(), model.values(k).end(), run.values.begin() + grid.begin(k));
+        if (runtime.rank() == 0) run.stats = model.stats();
+      },
+      sync::Stack::runtime_options(spec, budget));
+  return run;
+}
+
+std::string name(Shape s) {
+  return std::to_string(s.ranks) + "x" + std::to_string(s.threads) +
+         (s.tile_threads > 1 ? " (MPI+X, " + std::to_string(s.tile_threads) + " per tile)" : "");
+}
+
+TEST(LaModel, BfsPushedAndPulledEqualsTheReference) {
+  const graph::EdgeList g = test_support::generated(graph::Generator::kronecker, 10, false);
+  const graph::Csr csr = graph::build_csr(g);
+  vertex_t source = 0;  // the most out-edges: levels deep and wide enough to pull some
+  for (vertex_t v = 1; v < g.num_vertices; ++v)
+    if (csr.degree(v) > csr.degree(source)) source = v;
+  const programs::Bfs bfs{.source = source};
+  const std::vector<std::uint64_t> expected = graph::reference::bfs(csr, source).level;
+  for (const Shape& shape : kShapes) {
+    SCOPED_TRACE(name(shape));
+    // Pulling needs the tiles by rows, and one unit per tile (not the MPI+X mode).
+    const bool pulls = shape.tile_threads == 1;
+    const auto automatic = run_model(g, shape, {.by_rows = pulls}, bfs, la::Direction::automatic);
+    EXPECT_EQ(automatic.values, expected);
+    if (pulls) {
+      EXPECT_GT(automatic.stats.pulled_tiles, 0u) << "the widest levels pull";
+    }
+    const auto pushed = run_model(g, shape, {}, bfs, la::Direction::push, false);
+    EXPECT_EQ(pushed.values, expected) << "dense segments only";
+    EXPECT_EQ(pushed.stats.sparse_segments, 0u);
+  }
+}
+
+TEST(LaModel, CcOnSamplesWithPointerJumpingEqualsTheReference) {
+  const graph::EdgeList g = graph::symmetrize(test_support::pieces());
+  const graph::EdgeList kron = graph::symmetrize(test_support::generated(graph::Generator::kronecker, 10, false));
+  for (const graph::EdgeList* graph : {&g, &kron}) {
+    const std::vector<vertex_t> labels = graph::reference::connected_components(graph::build_csr(*graph));
+    const std::vector<std::uint64_t> expected(labels.begin(), labels.end());
+    for (const Shape& shape : kShapes) {
+      SCOPED_TRACE(name(shape));
+      const bool pulls = shape.tile_threads == 1;
+      const auto run = run_model(*graph, shape, {.by_rows = pulls, .sampled = true}, programs::Cc{});
+      EXPECT_EQ(run.values, expected);
+      EXPECT_GT(run.stats.sampled_iterations, 0u);
+    }
+  }
+}
+
+TEST(LaModel, SsspInBucketsEqualsTheReference) {
+  const graph::EdgeList g = test_support::generated(graph::Generator::uniform, 10, true);
+  const std::vector<std::uint64_t> expected = graph::reference::sssp(graph::build_csr(g), 3).dist_int;
+  for (const Shape& shape : kShapes) {
+    SCOPED_TRACE(name(shape));
+    programs::Sssp sssp;
+    sssp.source = 3;
+    sssp.delta = 64;
+    EXPECT_EQ(run_model(g, shape, {}, sssp).values, expected);
+  }
+}
+
+TEST(LaModel, PagerankSplitAtTheSinksAndByRowsEqualsTheReference) {
+  const graph::EdgeList g = test_support::generated(graph::Generator::kronecker, 10, false);
+  const graph::reference::PagerankOptions options{.tolerance = 0, .max_iterations = 20};
+  const std::vector<double> expected = graph::reference::pagerank(graph::build_csr(g), options).rank;
+  const programs::Pagerank<la::PlusTimes> pagerank{
+      .n = static_cast<double>(g.num_vertices), .damping = 0.85, .tolerance = 0, .max_iterations = 20};
+  const auto l1 = [&](const std::vector<double>& ranks) {
+    double sum = 0;
+    for (std::size_t v = 0; v < ranks.size(); ++v) sum += std::abs(ranks[v] - expected[v]);
+    return sum;
+  };
+  for (const Shape& shape : kShapes) {
+    SCOPED_TRACE(name(shape));
+    const auto split = run_model(g, shape, {.split_sinks = true}, pagerank);
+    EXPECT_LT(l1(split.values), 1e-6);
+    EXPECT_GT(split.stats.skipped_nonzeros, 0u) << "the sinks wait for the last step";
+    EXPECT_LT(l1(run_model(g, shape, {.rows_only = true}, pagerank).values), 1e-6) << "pulled sums";
+  }
+}
+
+}  // namespace
