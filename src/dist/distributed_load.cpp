@@ -117,7 +117,10 @@ void release_buffers(const Collective& collective) {
 // the partition's facts.
 DistributedGraph finish(LocalGraph local, edge_t loaded_edges, graph::WeightType weight_type, vertex_t largest,
                         Timer& timer, const Collective& collective, bool connect = true) {
-  if (connect) connect_mirrors(local, collective);
+  if (connect) {
+    connect_mirrors(local, collective);
+    release_buffers(collective);
+  }
   const edge_t edges = collective.sum(local.edges());
   const PartitionQuality q = quality(local, collective);
   const GraphBytes mine_bytes = local.bytes();

@@ -397,14 +397,6 @@ std::optional<local_t> LocalGraph::local_id(vertex_t global) const {
   return static_cast<local_t>(masters_ + (it - mirror_ids_.begin()));
 }
 
-std::vector<std::vector<vertex_t>> LocalGraph::mirror_requests() const {
-  std::vector<std::vector<vertex_t>> requests(static_cast<std::size_t>(ranks()));
-  for (rank_t r = 0; r < ranks(); ++r)
-    requests[r].assign(mirror_ids_.begin() + static_cast<std::ptrdiff_t>(mirror_bounds_[r]),
-                       mirror_ids_.begin() + static_cast<std::ptrdiff_t>(mirror_bounds_[r + 1]));
-  return requests;
-}
-
 void LocalGraph::set_mirrors_requested_by(rank_t peer, std::span<const vertex_t> globals) {
   std::vector<local_t>& masters = masters_on_[peer];
   masters.clear();
@@ -446,10 +438,9 @@ std::vector<LocalGraph> partition_in_memory(const graph::EdgeList& edges, Policy
         edges.weights);
     parts.emplace_back(plan, r, std::move(shares[r]), with_in_edges);
   }
-  for (rank_t r = 0; r < ranks; ++r) {
-    const auto requests = parts[r].mirror_requests();
-    for (rank_t owner = 0; owner < ranks; ++owner) parts[owner].set_mirrors_requested_by(r, requests[owner]);
-  }
+  for (rank_t r = 0; r < ranks; ++r)
+    for (rank_t owner = 0; owner < ranks; ++owner)
+      parts[owner].set_mirrors_requested_by(r, parts[r].mirror_requests(owner));
   return parts;
 }
 
@@ -481,17 +472,18 @@ PartitionQuality quality(std::span<const LocalGraph> parts) {
 }
 
 void connect_mirrors(LocalGraph& graph, const Collective& collective) {
-  const auto requests = graph.mirror_requests();
-  std::vector<Bytes> outgoing(requests.size());
-  for (std::size_t r = 0; r < requests.size(); ++r) {
-    outgoing[r].resize(requests[r].size() * sizeof(vertex_t));
-    if (!requests[r].empty()) std::memcpy(outgoing[r].data(), requests[r].data(), outgoing[r].size());
+  std::vector<Bytes> outgoing(static_cast<std::size_t>(collective.ranks));
+  for (rank_t r = 0; r < collective.ranks; ++r) {
+    const std::span<const vertex_t> ids = graph.mirror_requests(r);
+    outgoing[r].resize(ids.size_bytes());
+    if (!ids.empty()) std::memcpy(outgoing[r].data(), ids.data(), ids.size_bytes());
   }
-  const std::vector<Bytes> asked = collective.exchange(std::move(outgoing));
+  std::vector<Bytes> asked = collective.exchange(std::move(outgoing));
   for (std::size_t peer = 0; peer < asked.size(); ++peer) {
     if (asked[peer].size() % sizeof(vertex_t) != 0) throw Error("dist: a malformed mirror request");
     std::vector<vertex_t> globals(asked[peer].size() / sizeof(vertex_t));
     if (!globals.empty()) std::memcpy(globals.data(), asked[peer].data(), asked[peer].size());
+    Bytes().swap(asked[peer]);  // one peer's request at a time in two copies, not every peer's
     graph.set_mirrors_requested_by(static_cast<rank_t>(peer), globals);
   }
 }

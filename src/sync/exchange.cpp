@@ -73,6 +73,7 @@ std::vector<Bytes> exchange_all(Channel& channel, std::vector<Bytes> outgoing) {
   for (rank_t peer : peers) {
     messages[peer] = channel.acquire(outgoing[peer].size());
     messages[peer].assign(outgoing[peer].begin(), outgoing[peer].end());
+    Bytes().swap(outgoing[peer]);  // copied: the message is not held twice through the phase
   }
   auto data = one_phase(channel, std::move(messages), peers);
   // Copied out and given back: the channel's buffers stay the channel's (recycled, and counted

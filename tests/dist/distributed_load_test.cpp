@@ -458,7 +458,7 @@ TEST(DistributedLoad, OecRanksTakeTheirMastersRowsFromTheFile) {
   }
 }
 
-// A step's exchanges (the degrees, the shuffle) keep no idle buffers through the next step: each
+// A step's exchanges (the degrees, the shuffle, the mirror lists) keep no idle buffers after it: each
 // rank asks its channel to free them as the step ends, from a .csr's rows and from an edge list.
 TEST(DistributedLoad, EachStepsBuffersAreReleasedBeforeTheNext) {
   const std::string csr = temp_path("release.csr"), text = temp_path("release.el");
@@ -477,10 +477,11 @@ TEST(DistributedLoad, EachStepsBuffersAreReleasedBeforeTheNext) {
         counted.release_buffers = [&, r = c.rank] { released[r].push_back(step); };
         load_distributed(path, options, counted);
       });
-      // Under oec a rank takes its rows from the file: no shuffle.
+      // Under oec a rank takes its rows from the file: no shuffle. The mirror lists' exchange ends
+      // the local graph's step.
       const std::vector<std::string> expected = policy == Policy::oec && path == csr
-                                                    ? std::vector<std::string>{"degrees"}
-                                                    : std::vector<std::string>{"degrees", "shuffle"};
+                                                    ? std::vector<std::string>{"degrees", "local graph"}
+                                                    : std::vector<std::string>{"degrees", "shuffle", "local graph"};
       EXPECT_EQ(released[0], expected);
       EXPECT_EQ(released[1], expected);
     }

@@ -58,7 +58,7 @@ class LocalGraph {
  public:
   // `edges` are this rank's edges in global ids (each with plan.edge_owner(...) == rank).
   // The graph is usable at once, but masters_mirrored_on() is empty until
-  // set_mirrors_requested_by() has been called for each peer with that peer's mirror_requests().
+  // set_mirrors_requested_by() has been called for each peer with that peer's mirror_requests(rank).
   // The edges are taken by value and freed once their local ids are known, before the rows are
   // built (move them in to keep a rank's peak memory down).
   LocalGraph(const PartitionPlan& plan, rank_t rank, graph::EdgeList edges, bool with_in_edges);
@@ -104,9 +104,12 @@ class LocalGraph {
   // My masters that `peer` mirrors, in the order of peer's mirrors_owned_by(me).
   std::span<const local_t> masters_mirrored_on(rank_t peer) const { return masters_on_[peer]; }
 
-  // What this rank tells each owner: the global ids of the mirrors it keeps of that owner's masters.
-  std::vector<std::vector<vertex_t>> mirror_requests() const;
-  // Records what `peer` sent in its mirror_requests() for this rank. Throws Error if an id is
+  // What this rank tells `owner`: the global ids of the mirrors it keeps of that owner's masters.
+  std::span<const vertex_t> mirror_requests(rank_t owner) const {
+    return std::span<const vertex_t>(mirror_ids_)
+        .subspan(mirror_bounds_[owner], mirror_bounds_[owner + 1] - mirror_bounds_[owner]);
+  }
+  // Records what `peer` sent in its mirror_requests(me). Throws Error if an id is
   // not one of this rank's masters.
   void set_mirrors_requested_by(rank_t peer, std::span<const vertex_t> globals);
 
