@@ -80,23 +80,14 @@ void BufferPool::change(std::int64_t delta) {
   peak_ = std::max(peak_, alive_);
 }
 
-void BufferPool::release_idle() {
-  std::lock_guard lock(mutex_);
-  release_idle_locked();
-}
-
 void BufferPool::restart_peak() {
   std::lock_guard lock(mutex_);
-  release_idle_locked();
-  peak_ = alive_;
-}
-
-void BufferPool::release_idle_locked() {
   for (auto& buffers : idle_) {
     for (Buffer& buffer : buffers) free_locked(buffer);
     buffers.clear();
   }
   idle_count_ = 0;
+  peak_ = alive_;
 }
 
 std::uint64_t BufferPool::alive_bytes() const {

@@ -108,19 +108,11 @@ vertex_t most_out_edges(const std::vector<edge_t>& out_degree) {
   return largest;
 }
 
-// Between steps: the last one's exchange buffers must not stay resident through the next.
-void release_buffers(const Collective& collective) {
-  if (collective.release_buffers) collective.release_buffers();
-}
-
 // What every way of partitioning ends with: the mirrors agreed (unless a file says already) and
 // the partition's facts.
 DistributedGraph finish(LocalGraph local, edge_t loaded_edges, graph::WeightType weight_type, vertex_t largest,
                         Timer& timer, const Collective& collective, bool connect = true) {
-  if (connect) {
-    connect_mirrors(local, collective);
-    release_buffers(collective);
-  }
+  if (connect) connect_mirrors(local, collective);
   const edge_t edges = collective.sum(local.edges());
   const PartitionQuality q = quality(local, collective);
   const GraphBytes mine_bytes = local.bytes();
@@ -169,9 +161,9 @@ DistributedGraph partition(graph::EdgeList mine, const DistributedLoadOptions& o
     if (!dedupe) return;
     step("shuffle");
     const PartitionPlan by_source(Policy::oec, collective.ranks, mine.num_vertices);
-    mine = shuffle_edges(std::move(mine), [&](vertex_t s, vertex_t) { return by_source.master_of(s); }, weight_type,
-                         options.shuffle_chunk, collective);
-    release_buffers(collective);
+    mine = shuffle_edges(
+        std::move(mine), [&](vertex_t s, vertex_t) { return by_source.master_of(s); }, weight_type,
+        options.shuffle_chunk, collective);
     mine = graph::remove_duplicate_edges(mine);
   };
   transform(load.symmetrize, load.drop_self_loops, load.dedupe);
@@ -191,12 +183,11 @@ DistributedGraph partition(graph::EdgeList mine, const DistributedLoadOptions& o
   }();
   const PartitionPlan& plan = planned.plan;
   const vertex_t largest = planned.largest;
-  release_buffers(collective);
 
   step("shuffle");
-  graph::EdgeList kept = shuffle_edges(std::move(mine), [&](vertex_t s, vertex_t d) { return plan.edge_owner(s, d); },
-                                       weight_type, options.shuffle_chunk, collective);
-  release_buffers(collective);
+  graph::EdgeList kept = shuffle_edges(
+      std::move(mine), [&](vertex_t s, vertex_t d) { return plan.edge_owner(s, d); }, weight_type,
+      options.shuffle_chunk, collective);
   step("local graph");
   return finish(LocalGraph(plan, collective.rank, std::move(kept), options.with_in_edges), loaded_edges, weight_type,
                 largest, timer, collective);
@@ -234,7 +225,6 @@ DistributedGraph partition_rows(const graph::CsrRows& rows, graph::EdgeList type
   }();
   const PartitionPlan& plan = planned.plan;
   const vertex_t largest = planned.largest;
-  release_buffers(collective);
 
   // No shuffle where a rank's rows are in the file: one rank holds every edge, and under oec a row
   // goes whole to its source's master, so a rank's rows are its masters'.
@@ -248,7 +238,6 @@ DistributedGraph partition_rows(const graph::CsrRows& rows, graph::EdgeList type
   }
   step("shuffle");
   EdgeRuns kept = shuffle_rows(rows, n, plan, weight_type, options.shuffle_chunk, collective);
-  release_buffers(collective);
   step("local graph");
   return finish(LocalGraph(plan, collective.rank, std::move(kept), options.with_in_edges), loaded_edges, weight_type,
                 largest, timer, collective);

@@ -87,8 +87,7 @@ std::vector<Bytes> exchange_all(Channel& channel, std::vector<Bytes> outgoing) {
 
 dist::Collective collective(Channel& channel) {
   return {channel.rank(), channel.ranks(),
-          [&channel](std::vector<Bytes> outgoing) { return exchange_all(channel, std::move(outgoing)); },
-          [&channel] { channel.release_idle_buffers(); }};
+          [&channel](std::vector<Bytes> outgoing) { return exchange_all(channel, std::move(outgoing)); }};
 }
 
 }  // namespace courier::sync

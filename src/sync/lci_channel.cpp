@@ -352,11 +352,6 @@ void LciChannel::restart_buffer_peak() {
   pool_->restart_peak();
 }
 
-void LciChannel::release_idle_buffers() {
-  finish_sends();  // so that their buffers are idle too
-  pool_->release_idle();
-}
-
 ChannelStats LciChannel::stats() const {
   ChannelStats stats;
   stats.messages_sent = messages_sent_.load(std::memory_order_relaxed);

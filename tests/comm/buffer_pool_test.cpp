@@ -64,19 +64,6 @@ TEST(BufferPool, CountsTheFootprintAndItsPeak) {
   EXPECT_EQ(pool.alive_bytes(), b.capacity());
 }
 
-TEST(BufferPool, ReleasingTheIdleBuffersKeepsThePeak) {
-  comm::BufferPool pool(8);
-  comm::Buffer a = pool.acquire(1 << 20);
-  comm::Buffer b = pool.acquire(4096);
-  const std::uint64_t both = a.capacity() + b.capacity();
-  pool.recycle(std::move(a));
-  pool.release_idle();  // what a partition does between its steps
-  EXPECT_EQ(pool.alive_bytes(), b.capacity());
-  EXPECT_EQ(pool.peak_bytes(), both);
-  const comm::Buffer again = pool.acquire(1 << 20);  // a fresh one: nothing idle is left
-  EXPECT_EQ(pool.alive_bytes(), b.capacity() + again.capacity());
-}
-
 TEST(BufferPool, KeepsAtMostKeepIdleBuffersAndTheLargerOnes) {
   comm::BufferPool pool(2);
   std::vector<comm::Buffer> out;

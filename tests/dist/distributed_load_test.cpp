@@ -458,35 +458,6 @@ TEST(DistributedLoad, OecRanksTakeTheirMastersRowsFromTheFile) {
   }
 }
 
-// A step's exchanges (the degrees, the shuffle, the mirror lists) keep no idle buffers after it: each
-// rank asks its channel to free them as the step ends, from a .csr's rows and from an edge list.
-TEST(DistributedLoad, EachStepsBuffersAreReleasedBeforeTheNext) {
-  const std::string csr = temp_path("release.csr"), text = temp_path("release.el");
-  graph::write_edge_list(csr, messy_graph(90, 700, 5, graph::WeightType::none));
-  graph::write_edge_list(text, messy_graph(90, 700, 5, graph::WeightType::none));
-  for (const std::string& path : {csr, text})
-    for (Policy policy : {Policy::oec, Policy::cvc}) {
-      SCOPED_TRACE(path + " " + to_string(policy));
-      std::vector<std::vector<std::string>> released(2);
-      ThreadExchange::run(2, [&](const Collective& c) {
-        std::string step;
-        DistributedLoadOptions options;
-        options.policy = policy;
-        options.before_step = [&](std::string_view name) { step = name; };
-        Collective counted = c;
-        counted.release_buffers = [&, r = c.rank] { released[r].push_back(step); };
-        load_distributed(path, options, counted);
-      });
-      // Under oec a rank takes its rows from the file: no shuffle. The mirror lists' exchange ends
-      // the local graph's step.
-      const std::vector<std::string> expected = policy == Policy::oec && path == csr
-                                                    ? std::vector<std::string>{"degrees", "local graph"}
-                                                    : std::vector<std::string>{"degrees", "shuffle", "local graph"};
-      EXPECT_EQ(released[0], expected);
-      EXPECT_EQ(released[1], expected);
-    }
-}
-
 // One rank copies a .csr's rows on every thread, each thread an equal share of the edges (enough
 // edges here for two threads at least), narrowing the targets and sorting any row a foreign writer
 // left unsorted; the result is the in-memory partition's, weights and in-edges included.

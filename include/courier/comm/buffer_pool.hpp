@@ -42,8 +42,6 @@ class BufferPool {
   void add_fixed(std::size_t bytes) { change(static_cast<std::int64_t>(bytes)); }
   void remove_fixed(std::size_t bytes) { change(-static_cast<std::int64_t>(bytes)); }
 
-  // Frees the idle buffers.
-  void release_idle();
   // Frees the idle buffers; the peak starts again from what is alive.
   void restart_peak();
 
@@ -59,7 +57,6 @@ class BufferPool {
   void change(std::int64_t delta);
   Buffer take_locked(std::vector<Buffer>& idle, Buffer& chosen);
   void free_locked(Buffer& buffer);
-  void release_idle_locked();
 
   mutable std::mutex mutex_;
   std::array<std::vector<Buffer>, kClasses> idle_;

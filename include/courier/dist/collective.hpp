@@ -20,9 +20,6 @@ struct Collective {
   // outgoing[r] goes to rank r; returns what each rank sent here, indexed by source. Every rank
   // calls it the same number of times, in the same order.
   std::function<std::vector<Bytes>(std::vector<Bytes>)> exchange;
-  // Frees what the exchanges keep for reuse (idle buffers): called where a step's large one-off
-  // exchanges (the degrees, the shuffle) must not hold memory through the next. May be empty.
-  std::function<void()> release_buffers;
 
   // Every rank's `mine`, indexed by rank.
   std::vector<Bytes> all_gather(const Bytes& mine) const;

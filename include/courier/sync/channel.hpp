@@ -89,10 +89,6 @@ class Channel {
   // buffers are freed, and buffer_bytes_peak counts from the bytes still alive (such as RMA
   // windows). Called by one thread, outside a phase.
   virtual void restart_buffer_peak() {}
-  // Frees the idle recycled buffers, keeping the footprint's peak: after one-off exchanges (a
-  // partition's), so that they hold no memory through what follows. Called by one thread, outside
-  // a phase.
-  virtual void release_idle_buffers() {}
 };
 
 }  // namespace courier::sync

@@ -81,7 +81,6 @@ class LciChannel final : public Channel {
   ChannelStats stats() const override;
   Backoff::Limits wait_limits() const override { return wait_; }
   void restart_buffer_peak() override;
-  void release_idle_buffers() override;
 
  private:
   struct Room;

@@ -61,7 +61,6 @@ class ProbeChannel final : public MpiProbeChannel {
   double max_all(double value) override { return plumbing_.max_all(value); }
 
   void restart_buffer_peak() override { plumbing_.pool().restart_peak(); }
-  void release_idle_buffers() override { plumbing_.pool().release_idle(); }
   ChannelStats stats() const override;
   MpiProbeStats probe_stats() const override;
 

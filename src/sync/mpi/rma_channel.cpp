@@ -73,7 +73,6 @@ class RmaChannel final : public MpiRmaChannel {
   double max_all(double value) override { return after_collective(plumbing_.max_all(value)); }
 
   void restart_buffer_peak() override { plumbing_.pool().restart_peak(); }
-  void release_idle_buffers() override { plumbing_.pool().release_idle(); }
   ChannelStats stats() const override;
   std::uint64_t window_bytes() const override { return window_bytes_.load(); }
 
