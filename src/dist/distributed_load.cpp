@@ -161,9 +161,8 @@ DistributedGraph partition(graph::EdgeList mine, const DistributedLoadOptions& o
     if (!dedupe) return;
     step("shuffle");
     const PartitionPlan by_source(Policy::oec, collective.ranks, mine.num_vertices);
-    mine = shuffle_edges(
-        std::move(mine), [&](vertex_t s, vertex_t) { return by_source.master_of(s); }, weight_type,
-        options.shuffle_chunk, collective);
+    mine = shuffle_edges(std::move(mine), [&](vertex_t s, vertex_t) { return by_source.master_of(s); }, weight_type,
+                         options.shuffle_chunk, collective);
     mine = graph::remove_duplicate_edges(mine);
   };
   transform(load.symmetrize, load.drop_self_loops, load.dedupe);
@@ -185,9 +184,8 @@ DistributedGraph partition(graph::EdgeList mine, const DistributedLoadOptions& o
   const vertex_t largest = planned.largest;
 
   step("shuffle");
-  graph::EdgeList kept = shuffle_edges(
-      std::move(mine), [&](vertex_t s, vertex_t d) { return plan.edge_owner(s, d); }, weight_type,
-      options.shuffle_chunk, collective);
+  graph::EdgeList kept = shuffle_edges(std::move(mine), [&](vertex_t s, vertex_t d) { return plan.edge_owner(s, d); },
+                                       weight_type, options.shuffle_chunk, collective);
   step("local graph");
   return finish(LocalGraph(plan, collective.rank, std::move(kept), options.with_in_edges), loaded_edges, weight_type,
                 largest, timer, collective);

@@ -19,8 +19,7 @@ class ThreadExchange {
         barrier_(ranks) {}
 
   dist::Collective collective(rank_t rank) {
-    return {rank, ranks_,
-            [this, rank](std::vector<dist::Bytes> outgoing) { return exchange(rank, std::move(outgoing)); }};
+    return {rank, ranks_, [this, rank](std::vector<dist::Bytes> outgoing) { return exchange(rank, std::move(outgoing)); }};
   }
 
   // Runs body(collective) on `ranks` threads; the first exception is rethrown after all ended.
