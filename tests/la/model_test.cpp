@@ -7,7 +7,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <memory>
+#include <string>
+#include <variant>
 #include <vector>
 
 #include "algo/algo_graphs.hpp"
