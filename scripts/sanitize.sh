@@ -5,6 +5,10 @@
 # mpirun (label mpi) run in the ASan build only. The ASan build uses MPICH (scripts/mpich-env.sh):
 # the Release build (scripts/test.sh) runs every MPI test under Open MPI, this one under MPICH,
 # so both MPIs are tested without a build of their own (issue 19).
+# Both builds use clang (Debian's, with its sanitizer runtimes), the Release build g++: each file
+# compiles in about 3/4 of g++'s time under the sanitizers (cold ASan + UBSan build: 1,330 against
+# 1,730 s of CPU), and a second compiler's warnings and checks see what the first misses (clang's
+# UBSan found a pointer offset from null that g++'s did not).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
@@ -17,8 +21,15 @@ jobs=$(nproc)
 # than at -O2 -g and the test binaries are a fraction of the size, which is most of CI's time.
 common=(-G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG"
   -DCOURIER_BUILD_BENCH=OFF -DCOURIER_PYTHON=OFF)
+export CC=clang CXX=clang++
 
-# A build-asan configured against Open MPI (before MPICH) starts afresh: FindMPI keeps what it found.
+# A build configured before with another compiler, or build-asan against Open MPI (before MPICH),
+# starts afresh: CMake keeps the compiler and FindMPI what it found.
+for dir in build-asan build-tsan; do
+  if [ -f $dir/CMakeCache.txt ] && ! grep -q 'CMAKE_CXX_COMPILER:[A-Z]*=.*clang++' $dir/CMakeCache.txt; then
+    rm -rf $dir
+  fi
+done
 if [ -f build-asan/CMakeCache.txt ] && ! grep -q 'MPI_CXX_COMPILER:FILEPATH=/usr/bin/mpicxx.mpich' build-asan/CMakeCache.txt; then
   rm -rf build-asan
 fi

@@ -39,7 +39,8 @@ harness::Summary distances(const harness::Values& values, graph::vertex_t source
           largest = std::max(largest, d);
         }
         summary.lines = {{"Source", fmt::format("{}", source)}, {"Reached", fmt::format("{} vertices", reached)}};
-        summary.json = {{"source", source}, {"reached", reached}};
+        // Built, then assigned: clang 14 leaks the old object assigning a braced list in a generic lambda.
+        summary.json = nlohmann::json{{"source", source}, {"reached", reached}};
         if (levels) {
           const T count = reached == 0 ? 0 : largest + 1;
           summary.lines.emplace_back("Levels", fmt::format("{}", count));

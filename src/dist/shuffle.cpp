@@ -233,7 +233,8 @@ EdgeRuns shuffle_rows_typed(const graph::CsrRows& rows, vertex_t num_vertices, c
 
   std::vector<std::size_t> fill(ranks), run_at(ranks);
   for (std::uint64_t round = 0; round < rounds; ++round) {
-    const auto [first, last_edge] = round_of(round);
+    const auto range = round_of(round);  // no structured binding: the lambda below captures first
+    const edge_t first = range.first, last_edge = range.second;
     Sizes sizes{std::vector<std::uint64_t>(ranks, 0), std::vector<std::uint64_t>(ranks, 0)};
     count_round(first, last_edge, sizes);
     std::vector<Bytes> outgoing(ranks);

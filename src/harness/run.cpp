@@ -73,7 +73,8 @@ RunSpec resolve(const Registry& registry, RunSpec spec) {
                     spec.ranks, engine.name()));
   std::vector<OptionSpec> declared = engine.options();
   declared.insert(declared.end(), algorithm.options.begin(), algorithm.options.end());
-  for (const auto& [name, value] : spec.options.all()) {
+  for (const auto& option : spec.options.all()) {
+    const std::string& name = option.first;  // a plain name: lambdas capture no structured binding (clang < 16)
     if (std::ranges::any_of(declared, [&](const OptionSpec& o) { return o.name == name; })) continue;
     const std::vector<std::string> users = users_of(registry, name);
     if (users.empty()) throw InputError(fmt::format("--{}: no engine or algorithm takes this option", name));

@@ -114,8 +114,9 @@ TEST(Matrix, FromAFilesRowsEqualsTheMatrixFromItsEdges) {
                                      {.split_sinks = true, .by_rows = true, .sampled = true},
                                      {.rows_only = true},
                                      {.split_sinks = true, .rows_only = true}};
-  for (const auto& [ranks, threads] :
-       std::vector<std::pair<rank_t, unsigned>>{{1, 1}, {1, 2}, {2, 1}, {2, 2}, {3, 1}, {4, 2}})
+  for (const auto& shape : std::vector<std::pair<rank_t, unsigned>>{{1, 1}, {1, 2}, {2, 1}, {2, 2}, {3, 1}, {4, 2}}) {
+    const rank_t ranks = shape.first;
+    const unsigned threads = shape.second;
     for (const la::Placement placement : {la::Placement::staggered, la::Placement::cyclic})
       for (const bool weighted : {false, true})
         for (std::size_t f = 0; f < forms.size(); ++f)
@@ -142,6 +143,7 @@ TEST(Matrix, FromAFilesRowsEqualsTheMatrixFromItsEdges) {
               expect_same(from_edges, asked, what + ", weights asked of a file without");
             }
           });
+  }
 }
 
 // Rows that do not hold a column group the rank has tiles in are an error naming them.

@@ -240,8 +240,10 @@ TEST(MailboxDelivery, CallbacksThatFanOutStayNearTheCapacity) {
   };
   constexpr std::size_t capacity = 4096, fan = 16;
   constexpr int seeds_per_rank = 600;
-  for (const auto& [routing, layout] : {std::pair{mb::Routing::no_route, mb::Layout{1, 4}},
-                                        std::pair{mb::Routing::nlnr, mb::Layout{2, 2}}}) {
+  for (const auto& setting :
+       {std::pair{mb::Routing::no_route, mb::Layout{1, 4}}, std::pair{mb::Routing::nlnr, mb::Layout{2, 2}}}) {
+    const mb::Routing routing = setting.first;
+    const mb::Layout layout = setting.second;
     const int P = 4;
     std::vector<std::uint64_t> leaves(P, 0);
     std::vector<mb::Stats> stats(P);
@@ -282,8 +284,10 @@ TEST(MailboxDelivery, OneCallbackThatSendsManyStaysNearTheCapacity) {
   // has sent goes to the transport as the buffers fill, not only once the callback returns.
   constexpr std::size_t capacity = 1024;
   constexpr std::uint64_t many = 5000;
-  for (const auto& [routing, layout] : {std::pair{mb::Routing::no_route, mb::Layout{1, 3}},
-                                        std::pair{mb::Routing::nlnr, mb::Layout{3, 1}}}) {
+  for (const auto& setting :
+       {std::pair{mb::Routing::no_route, mb::Layout{1, 3}}, std::pair{mb::Routing::nlnr, mb::Layout{3, 1}}}) {
+    const mb::Routing routing = setting.first;
+    const mb::Layout layout = setting.second;
     const int P = 3;
     std::vector<std::uint64_t> got(P, 0);
     std::vector<mb::Stats> stats(P);

@@ -88,8 +88,10 @@ EdgeList generate_range(const GeneratorOptions& options, edge_t first, edge_t la
   parallel_for(last - first, options.threads, [&](std::uint64_t share_begin, std::uint64_t share_end, unsigned) {
     for (std::uint64_t begin = share_begin; begin < share_end; begin += block) {
       const std::uint64_t end = std::min(share_end, begin + block);
-      draw(options, first + begin, std::span<Edge>(list.edges.data() + begin, end - begin),
-           std::span<std::uint32_t>(weights.data() + begin, options.weights ? end - begin : 0));
+      // No weights: an empty span, not an offset from the empty vector's null data().
+      draw(
+          options, first + begin, std::span<Edge>(list.edges.data() + begin, end - begin),
+          options.weights ? std::span<std::uint32_t>(weights.data() + begin, end - begin) : std::span<std::uint32_t>());
       progress.add(end - begin);
     }
   });
