@@ -397,16 +397,26 @@ std::optional<local_t> LocalGraph::local_id(vertex_t global) const {
   return static_cast<local_t>(masters_ + (it - mirror_ids_.begin()));
 }
 
-void LocalGraph::set_mirrors_requested_by(rank_t peer, std::span<const vertex_t> globals) {
-  std::vector<local_t>& masters = masters_on_[peer];
-  masters.clear();
-  masters.reserve(globals.size());
-  for (vertex_t g : globals) {
-    if (g < first_master_ || g - first_master_ >= masters_)
-      throw Error(fmt::format("rank {} asked rank {} for vertex {}, which it does not master", peer, rank_, g));
-    masters.push_back(static_cast<local_t>(g - first_master_));
-  }
+void LocalGraph::set_mirrors_requested_by(rank_t peer, std::vector<local_t> masters) {
+  for (local_t v : masters)
+    if (v >= masters_)
+      throw Error(
+          fmt::format("rank {} asked rank {} for vertex {}, which it does not master", peer, rank_, first_master_ + v));
+  masters_on_[peer] = std::move(masters);
 }
+
+namespace {
+
+// `owner`'s local ids of the mirrors this rank requests of it.
+std::vector<local_t> requested_of(const LocalGraph& graph, rank_t owner) {
+  const vertex_t first = graph.plan().masters_begin(owner);
+  const std::span<const vertex_t> ids = graph.mirror_requests(owner);
+  std::vector<local_t> locals(ids.size());
+  for (std::size_t k = 0; k < ids.size(); ++k) locals[k] = static_cast<local_t>(ids[k] - first);
+  return locals;
+}
+
+}  // namespace
 
 std::vector<LocalGraph> partition_in_memory(const graph::EdgeList& edges, Policy policy, rank_t ranks,
                                             bool with_in_edges) {
@@ -440,7 +450,7 @@ std::vector<LocalGraph> partition_in_memory(const graph::EdgeList& edges, Policy
   }
   for (rank_t r = 0; r < ranks; ++r)
     for (rank_t owner = 0; owner < ranks; ++owner)
-      parts[owner].set_mirrors_requested_by(r, parts[r].mirror_requests(owner));
+      parts[owner].set_mirrors_requested_by(r, requested_of(parts[r], owner));
   return parts;
 }
 
@@ -472,19 +482,24 @@ PartitionQuality quality(std::span<const LocalGraph> parts) {
 }
 
 void connect_mirrors(LocalGraph& graph, const Collective& collective) {
+  // Requests travel as the owner's local ids: half the bytes of global ids, at the partition's peak.
   std::vector<Bytes> outgoing(static_cast<std::size_t>(collective.ranks));
   for (rank_t r = 0; r < collective.ranks; ++r) {
+    const vertex_t first = graph.plan().masters_begin(r);
     const std::span<const vertex_t> ids = graph.mirror_requests(r);
-    outgoing[r].resize(ids.size_bytes());
-    if (!ids.empty()) std::memcpy(outgoing[r].data(), ids.data(), ids.size_bytes());
+    outgoing[r].resize(ids.size() * sizeof(local_t));
+    for (std::size_t k = 0; k < ids.size(); ++k) {
+      const auto local = static_cast<local_t>(ids[k] - first);
+      std::memcpy(outgoing[r].data() + k * sizeof(local_t), &local, sizeof local);
+    }
   }
   std::vector<Bytes> asked = collective.exchange(std::move(outgoing));
   for (std::size_t peer = 0; peer < asked.size(); ++peer) {
-    if (asked[peer].size() % sizeof(vertex_t) != 0) throw Error("dist: a malformed mirror request");
-    std::vector<vertex_t> globals(asked[peer].size() / sizeof(vertex_t));
-    if (!globals.empty()) std::memcpy(globals.data(), asked[peer].data(), asked[peer].size());
-    Bytes().swap(asked[peer]);  // one peer's request at a time in two copies, not every peer's
-    graph.set_mirrors_requested_by(static_cast<rank_t>(peer), globals);
+    if (asked[peer].size() % sizeof(local_t) != 0) throw Error("dist: a malformed mirror request");
+    std::vector<local_t> masters(asked[peer].size() / sizeof(local_t));
+    if (!masters.empty()) std::memcpy(masters.data(), asked[peer].data(), asked[peer].size());
+    Bytes().swap(asked[peer]);  // one peer's request in two copies at a time, not every peer's
+    graph.set_mirrors_requested_by(static_cast<rank_t>(peer), std::move(masters));
   }
 }
 

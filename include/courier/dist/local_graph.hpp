@@ -109,9 +109,10 @@ class LocalGraph {
     return std::span<const vertex_t>(mirror_ids_)
         .subspan(mirror_bounds_[owner], mirror_bounds_[owner + 1] - mirror_bounds_[owner]);
   }
-  // Records what `peer` sent in its mirror_requests(me). Throws Error if an id is
-  // not one of this rank's masters.
-  void set_mirrors_requested_by(rank_t peer, std::span<const vertex_t> globals);
+  // Records what `peer` sent in its mirror_requests(me), as this rank's local ids (global id minus
+  // its first master's: 4 bytes a mirror on the wire, where global ids take 8), in peer's order.
+  // Throws Error if one is not a master here.
+  void set_mirrors_requested_by(rank_t peer, std::vector<local_t> masters);
 
  private:
   using WeightView = std::variant<std::monostate, std::span<const std::uint32_t>, std::span<const float>>;
