@@ -485,13 +485,9 @@ void connect_mirrors(LocalGraph& graph, const Collective& collective) {
   // Requests travel as the owner's local ids: half the bytes of global ids, at the partition's peak.
   std::vector<Bytes> outgoing(static_cast<std::size_t>(collective.ranks));
   for (rank_t r = 0; r < collective.ranks; ++r) {
-    const vertex_t first = graph.plan().masters_begin(r);
-    const std::span<const vertex_t> ids = graph.mirror_requests(r);
-    outgoing[r].resize(ids.size() * sizeof(local_t));
-    for (std::size_t k = 0; k < ids.size(); ++k) {
-      const auto local = static_cast<local_t>(ids[k] - first);
-      std::memcpy(outgoing[r].data() + k * sizeof(local_t), &local, sizeof local);
-    }
+    const std::vector<local_t> locals = requested_of(graph, r);
+    outgoing[r].resize(locals.size() * sizeof(local_t));
+    if (!locals.empty()) std::memcpy(outgoing[r].data(), locals.data(), outgoing[r].size());
   }
   std::vector<Bytes> asked = collective.exchange(std::move(outgoing));
   for (std::size_t peer = 0; peer < asked.size(); ++peer) {

@@ -156,6 +156,27 @@ TEST(LocalGraph, SmallGraphsWithIsolatedVerticesAndLoops) {
   for (courier::rank_t ranks : {1, 3}) check_partition(empty, Policy::oec, ranks);
 }
 
+// A peer's request names this rank's masters by their local ids; one beyond them is an error
+// that names the global vertex asked for, and the list in force is left as it was.
+TEST(LocalGraph, AMirrorRequestForAVertexMasteredElsewhereIsAnError) {
+  std::vector<LocalGraph> parts = partition_in_memory(random_graph(300, 3000, 5, false), Policy::oec, 2, false);
+  ASSERT_GT(parts[1].masters(), 0u);
+  const std::vector<local_t> before(parts[0].masters_mirrored_on(1).begin(), parts[0].masters_mirrored_on(1).end());
+  const local_t beyond = parts[0].masters();
+  try {
+    parts[0].set_mirrors_requested_by(1, {0, beyond});
+    ADD_FAILURE() << "a request beyond rank 0's masters was taken";
+  } catch (const courier::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("rank 1 asked rank 0 for vertex " + std::to_string(beyond) +
+                                         ", which it does not master"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_TRUE(std::ranges::equal(parts[0].masters_mirrored_on(1), before));
+  parts[0].set_mirrors_requested_by(1, {0, beyond - 1});
+  EXPECT_TRUE(std::ranges::equal(parts[0].masters_mirrored_on(1), std::vector<local_t>{0, beyond - 1}));
+}
+
 TEST(LocalGraph, QualityOfAnEdgeCutAndAVertexCut) {
   const EdgeList g = random_graph(1000, 20000, 3, false);
   const auto one = partition_in_memory(g, Policy::oec, 1, false);
