@@ -58,7 +58,8 @@ class LocalGraph {
  public:
   // `edges` are this rank's edges in global ids (each with plan.edge_owner(...) == rank).
   // The graph is usable at once, but masters_mirrored_on() is empty until
-  // set_mirrors_requested_by() has been called for each peer with that peer's mirror_requests(rank).
+  // set_mirrors_requested_by() has been called for each peer with that peer's mirror_requests(rank),
+  // in this rank's local ids (connect_mirrors does both sides).
   // The edges are taken by value and freed once their local ids are known, before the rows are
   // built (move them in to keep a rank's peak memory down).
   LocalGraph(const PartitionPlan& plan, rank_t rank, graph::EdgeList edges, bool with_in_edges);
