@@ -37,26 +37,20 @@ Bytes size_message(Channel& channel, std::uint64_t size) {
   return message;
 }
 
-}  // namespace
-
-std::vector<Bytes> exchange_all(Channel& channel, std::vector<Bytes> outgoing) {
+// Both exchanges: sizes first, then the messages, which fill(peer, buffer) writes into the
+// channel's buffers and take(source, bytes) reads in them before they go back to the channel.
+template <class Fill, class Take>
+void exchange_through(Channel& channel, const std::vector<std::size_t>& send_sizes, Fill fill, Take take) {
   const auto n = static_cast<std::size_t>(channel.ranks());
   const rank_t me = channel.rank();
-  if (outgoing.size() != n) throw Error("sync: exchange_all needs one message per rank");
-  std::vector<Bytes> received(n);
-  received[me] = std::move(outgoing[me]);
-  if (n == 1) return received;
   std::vector<rank_t> peers;
   for (rank_t r = 0; r < static_cast<rank_t>(n); ++r)
     if (r != me) peers.push_back(r);
 
   // Phase 1: sizes.
-  std::vector<std::size_t> send_sizes(n, 0), receive_sizes(n, 0);
+  std::vector<std::size_t> receive_sizes(n, 0);
   std::vector<Bytes> sizes_out(n);
-  for (rank_t peer : peers) {
-    send_sizes[peer] = outgoing[peer].size();
-    sizes_out[peer] = size_message(channel, send_sizes[peer]);
-  }
+  for (rank_t peer : peers) sizes_out[peer] = size_message(channel, send_sizes[peer]);
   const std::vector<std::size_t> eight(n, sizeof(std::uint64_t));
   channel.reserve(eight, eight);
   auto sizes = one_phase(channel, std::move(sizes_out), peers);
@@ -71,18 +65,48 @@ std::vector<Bytes> exchange_all(Channel& channel, std::vector<Bytes> outgoing) {
   channel.reserve(send_sizes, receive_sizes);
   std::vector<Bytes> messages(n);
   for (rank_t peer : peers) {
-    messages[peer] = channel.acquire(outgoing[peer].size());
-    messages[peer].assign(outgoing[peer].begin(), outgoing[peer].end());
-    Bytes().swap(outgoing[peer]);  // copied: the message is not held twice through the phase
+    messages[peer] = channel.acquire(send_sizes[peer]);
+    fill(peer, messages[peer]);
   }
   auto data = one_phase(channel, std::move(messages), peers);
-  // Copied out and given back: the channel's buffers stay the channel's (recycled, and counted
+  // Read in place and given back: the channel's buffers stay the channel's (recycled, and counted
   // in its footprint only while it holds them).
   for (rank_t peer : peers) {
-    received[peer].assign(data[peer].begin(), data[peer].end());
+    take(peer, std::span<const std::byte>(data[peer]));
     channel.release(std::move(data[peer]));
   }
+}
+
+}  // namespace
+
+std::vector<Bytes> exchange_all(Channel& channel, std::vector<Bytes> outgoing) {
+  const auto n = static_cast<std::size_t>(channel.ranks());
+  const rank_t me = channel.rank();
+  if (outgoing.size() != n) throw Error("sync: exchange_all needs one message per rank");
+  std::vector<Bytes> received(n);
+  received[me] = std::move(outgoing[me]);
+  if (n == 1) return received;
+  std::vector<std::size_t> send_sizes(n, 0);
+  for (std::size_t r = 0; r < n; ++r) send_sizes[r] = outgoing[r].size();
+  exchange_through(
+      channel, send_sizes,
+      [&](rank_t peer, Bytes& message) {
+        message.assign(outgoing[peer].begin(), outgoing[peer].end());
+        Bytes().swap(outgoing[peer]);  // copied: the message is not held twice through the phase
+      },
+      [&](rank_t source, std::span<const std::byte> bytes) { received[source].assign(bytes.begin(), bytes.end()); });
   return received;
+}
+
+void exchange_all(Channel& channel, std::span<const std::span<const std::byte>> outgoing, const Arrived& arrived) {
+  const auto n = static_cast<std::size_t>(channel.ranks());
+  if (outgoing.size() != n) throw Error("sync: exchange_all needs one message per rank");
+  if (n == 1) return;
+  std::vector<std::size_t> send_sizes(n, 0);
+  for (std::size_t r = 0; r < n; ++r) send_sizes[r] = outgoing[r].size();
+  exchange_through(
+      channel, send_sizes,
+      [&](rank_t peer, Bytes& message) { message.assign(outgoing[peer].begin(), outgoing[peer].end()); }, arrived);
 }
 
 dist::Collective collective(Channel& channel) {

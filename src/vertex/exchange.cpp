@@ -13,4 +13,11 @@ std::vector<sync::Bytes> Engine::exchange(std::vector<sync::Bytes> outgoing) {
   return received;
 }
 
+void Engine::exchange(std::span<const std::span<const std::byte>> outgoing, const sync::Arrived& arrived) {
+  if (outgoing.size() != static_cast<std::size_t>(ranks())) throw Error("engine: exchange needs one message per rank");
+  Timer timer;
+  sync::exchange_all(channel_, outgoing, arrived);
+  sync_ += timer.elapsed();
+}
+
 }  // namespace courier::vertex

@@ -64,6 +64,33 @@ TEST(Exchange, EveryMessageReachesItsRank) {
   for (auto& t : threads) t.join();
 }
 
+// Over views: each peer's message is seen once, from its source, with its bytes; the caller's own
+// view is not handed back, and its data stays where it was.
+TEST(Exchange, ViewsReachTheirRankAndAreReadInPlace) {
+  const int ranks = 4;
+  test_support::LoopbackHub hub(ranks);
+  std::vector<std::thread> threads;
+  for (int r = 0; r < ranks; ++r)
+    threads.emplace_back([&, r] {
+      test_support::LoopbackChannel channel(hub, r);
+      std::vector<Bytes> data(ranks);
+      std::vector<std::span<const std::byte>> out(ranks);
+      for (int to = 0; to < ranks; ++to) {
+        data[to].assign(static_cast<std::size_t>(r * 10 + to), std::byte(r));
+        out[to] = data[to];
+      }
+      std::vector<int> seen(ranks, 0);
+      exchange_all(channel, out, [&](rank_t from, std::span<const std::byte> bytes) {
+        ++seen[from];
+        EXPECT_EQ(bytes.size(), static_cast<std::size_t>(from * 10 + r));
+        for (std::byte b : bytes) EXPECT_EQ(b, std::byte(from));
+      });
+      for (int from = 0; from < ranks; ++from) EXPECT_EQ(seen[from], from == r ? 0 : 1) << "from " << from;
+      for (int to = 0; to < ranks; ++to) EXPECT_EQ(data[to].size(), static_cast<std::size_t>(r * 10 + to));
+    });
+  for (auto& t : threads) t.join();
+}
+
 // What exchange_all hands back is the caller's, not the channel's: repeated exchanges keep the
 // channel's footprint at about one exchange's worth of buffers.
 TEST(Exchange, RepeatedExchangesDoNotGrowTheChannelsFootprint) {

@@ -17,6 +17,7 @@
 #include "courier/core/timer.hpp"
 #include "courier/dist/local_graph.hpp"
 #include "courier/sync/channel.hpp"
+#include "courier/sync/exchange.hpp"
 #include "courier/sync/substrate.hpp"
 #include "courier/vertex/access.hpp"
 #include "courier/vertex/field.hpp"
@@ -114,6 +115,9 @@ class Engine {
   // returns what every rank sent here, indexed by source. Messages of any size, e.g. adjacency
   // lists; see gather.hpp for typed helpers.
   std::vector<sync::Bytes> exchange(std::vector<sync::Bytes> outgoing);
+  // The same read in place: arrived(source, bytes) sees each other rank's message in the channel's
+  // buffer (sync::exchange_all over views); the caller keeps its own.
+  void exchange(std::span<const std::span<const std::byte>> outgoing, const sync::Arrived& arrived);
 
   // Collective: totals, and every round, over all ranks. Call once at the end, on every rank.
   RunStats finish();

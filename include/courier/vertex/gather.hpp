@@ -43,23 +43,27 @@ std::vector<std::vector<T>> exchange_values(Engine& engine, const std::vector<st
 
 // Collective: the labels of every rank's masters, indexed by global id, on rank 0; the other
 // ranks get an empty vector. `labels` holds at least this rank's masters (local ids 0..masters-1).
+// Each rank's labels are copied once into the channel's buffer and once from it into place: a
+// large result's every copy is mostly page faults.
 template <class T>
 std::vector<T> gather_masters(Engine& engine, std::span<const T> labels) {
+  static_assert(std::is_trivially_copyable_v<T>);
   const auto& graph = engine.graph();
-  const bool root = engine.rank() == 0;
-  // Rank 0's own masters stay out of the exchange: they are copied once, straight into place.
-  std::vector<std::vector<T>> outgoing(static_cast<std::size_t>(engine.ranks()));
-  if (!root) outgoing[0].assign(labels.begin(), labels.begin() + graph.masters());
-  auto received = exchange_values(engine, outgoing);
-  if (!root) return {};
-  std::vector<T> all(graph.global_vertices());
   const auto& plan = graph.plan();
-  for (rank_t r = 0; r < engine.ranks(); ++r) {
-    const std::span<const T> part = r == 0 ? labels.first(graph.masters()) : std::span<const T>(received[r]);
-    if (part.size() != plan.masters_end(r) - plan.masters_begin(r))
+  const bool root = engine.rank() == 0;
+  const std::span<const T> mine = labels.first(graph.masters());
+  std::vector<std::span<const std::byte>> outgoing(static_cast<std::size_t>(engine.ranks()));
+  if (!root) outgoing[0] = std::as_bytes(mine);
+  std::vector<T> all(root ? graph.global_vertices() : 0);
+  const auto place = [&](rank_t r, std::span<const std::byte> part) {
+    if (part.size() != (plan.masters_end(r) - plan.masters_begin(r)) * sizeof(T))
       throw Error("engine: a rank sent a different number of masters than the plan gives it");
-    std::copy(part.begin(), part.end(), all.begin() + static_cast<std::ptrdiff_t>(plan.masters_begin(r)));
-  }
+    if (!part.empty()) std::memcpy(all.data() + plan.masters_begin(r), part.data(), part.size());
+  };
+  engine.exchange(outgoing, [&](rank_t source, std::span<const std::byte> part) {
+    if (root) place(source, part);
+  });
+  if (root) place(0, std::as_bytes(mine));
   return all;
 }
 
