@@ -47,21 +47,13 @@ void sort_rows(LocalCsr& csr, std::vector<W>* weights, local_t from, local_t to)
   }
 }
 
-// Rows of m edges by one counting scatter on the source, then each row sorted (sort_rows).
-// visit(f) calls f(source, target) for every edge in local ids, in the order of `weights`;
-// runs(f) calls f(source, count) for the same edges as runs of one source.
-template <class Visit, class Runs, class Weights>
-LocalCsr rows_by_source(local_t proxies, edge_t m, Visit&& visit, Runs&& runs, const Weights& weights) {
-  LocalCsr csr;
-  csr.offsets.assign(static_cast<std::size_t>(proxies) + 1, 0);
-  runs([&](local_t s, edge_t count) { csr.offsets[s + 1] += count; });
-  std::partial_sum(csr.offsets.begin(), csr.offsets.end(), csr.offsets.begin());
-  if (csr.offsets.back() != m) throw Error("LocalGraph: the edges changed between two reads");
-  csr.targets.resize(m);
+// rows_by_source's second half: the targets (and weights) scattered to their rows at the cursors
+// `next` (each row's start), and every row sorted.
+template <class Visit, class Weights, class O>
+void fill_rows(LocalCsr& csr, local_t proxies, edge_t m, Visit& visit, const Weights& weights, std::vector<O>& next) {
   std::visit(
       [&](const auto& w) {
         using Ws = std::decay_t<decltype(w)>;
-        std::vector<edge_t> next(csr.offsets.begin(), csr.offsets.end() - 1);
         if constexpr (std::is_same_v<Ws, std::monostate>) {
           visit([&](local_t s, local_t d) { csr.targets[next[s]++] = d; });
           sort_rows<std::uint32_t>(csr, nullptr, 0, proxies);
@@ -78,6 +70,24 @@ LocalCsr rows_by_source(local_t proxies, edge_t m, Visit&& visit, Runs&& runs, c
         }
       },
       weights);
+}
+
+// Rows of m edges by one counting scatter on the source, then each row sorted (sort_rows).
+// visit(f) calls f(source, target) for every edge in local ids, in the order of `weights`;
+// runs(f) calls f(source, count) for the same edges as runs of one source.
+template <class Visit, class Runs, class Weights>
+LocalCsr rows_by_source(local_t proxies, edge_t m, Visit&& visit, Runs&& runs, const Weights& weights) {
+  LocalCsr csr;
+  RowOffsets::in_width_for(m, [&]<class O>(O) {
+    std::vector<O> offsets(static_cast<std::size_t>(proxies) + 1, 0);
+    runs([&](local_t s, edge_t count) { offsets[s + 1] += static_cast<O>(count); });
+    std::partial_sum(offsets.begin(), offsets.end(), offsets.begin());
+    if (offsets.back() != m) throw Error("LocalGraph: the edges changed between two reads");
+    std::vector<O> next(offsets.begin(), offsets.end() - 1);
+    csr.offsets = RowOffsets(std::move(offsets));
+    csr.targets.resize(m);
+    fill_rows(csr, proxies, m, visit, weights, next);
+  });
   return csr;
 }
 
@@ -88,33 +98,38 @@ LocalCsr rows_by_source(local_t proxies, edge_t m, Visit&& visit, Runs&& runs, c
 LocalCsr transpose(const LocalCsr& out, local_t proxies) {
   LocalCsr in;
   const edge_t m = out.targets.size();
-  in.offsets.assign(static_cast<std::size_t>(proxies) + 1, 0);
-  for (local_t t : out.targets) ++in.offsets[t + 1];
-  std::partial_sum(in.offsets.begin(), in.offsets.end(), in.offsets.begin());
   in.targets.resize(m);
-  // Each row's offset is its cursor while scattering (one pass leaves it at the next row's start,
-  // shifted back after): no second array of proxies' size at the partition's peak.
-  edge_t* const next = in.offsets.data();
-  std::visit(
-      [&](const auto& w) {
-        using Ws = std::decay_t<decltype(w)>;
-        if constexpr (std::is_same_v<Ws, std::monostate>) {
-          for (local_t v = 0; v < proxies; ++v)
-            for (edge_t k = out.offsets[v]; k < out.offsets[v + 1]; ++k) in.targets[next[out.targets[k]]++] = v;
-        } else {
-          Ws moved(m);
-          for (local_t v = 0; v < proxies; ++v)
-            for (edge_t k = out.offsets[v]; k < out.offsets[v + 1]; ++k) {
-              const edge_t at = next[out.targets[k]]++;
-              in.targets[at] = v;
-              moved[at] = w[k];
+  RowOffsets::in_width_for(m, [&]<class O>(O) {
+    std::vector<O> offsets(static_cast<std::size_t>(proxies) + 1, 0);
+    for (local_t t : out.targets) ++offsets[t + 1];
+    std::partial_sum(offsets.begin(), offsets.end(), offsets.begin());
+    // Each row's offset is its cursor while scattering (one pass leaves it at the next row's start,
+    // shifted back after): no second array of proxies' size at the partition's peak.
+    O* const next = offsets.data();
+    out.offsets.visit([&](auto rows) {
+      std::visit(
+          [&](const auto& w) {
+            using Ws = std::decay_t<decltype(w)>;
+            if constexpr (std::is_same_v<Ws, std::monostate>) {
+              for (local_t v = 0; v < proxies; ++v)
+                for (edge_t k = rows[v]; k < rows[v + 1]; ++k) in.targets[next[out.targets[k]]++] = v;
+            } else {
+              Ws moved(m);
+              for (local_t v = 0; v < proxies; ++v)
+                for (edge_t k = rows[v]; k < rows[v + 1]; ++k) {
+                  const edge_t at = next[out.targets[k]]++;
+                  in.targets[at] = v;
+                  moved[at] = w[k];
+                }
+              in.weights = std::move(moved);
             }
-          in.weights = std::move(moved);
-        }
-      },
-      out.weights);
-  std::copy_backward(in.offsets.begin(), in.offsets.end() - 1, in.offsets.end());
-  in.offsets[0] = 0;
+          },
+          out.weights);
+    });
+    std::copy_backward(offsets.begin(), offsets.end() - 1, offsets.end());
+    offsets[0] = 0;
+    in.offsets = RowOffsets(std::move(offsets));
+  });
   return in;
 }
 
@@ -231,8 +246,11 @@ void LocalGraph::copy_rows(const graph::CsrRows& rows) {
     throw Error(fmt::format("rank {} would hold {} proxies, beyond 32-bit local ids: use more ranks", rank_, n));
   mirror_bounds_.assign(static_cast<std::size_t>(plan_.ranks()) + 1, 0);
   const edge_t m = rows.edges(), base = rows.edge_begin();
-  out_.offsets.resize(static_cast<std::size_t>(n) + 1);
-  for (vertex_t v = 0; v <= n; ++v) out_.offsets[v] = rows.offsets[v] - base;
+  RowOffsets::in_width_for(m, [&]<class O>(O) {
+    std::vector<O> offsets(static_cast<std::size_t>(n) + 1);
+    for (vertex_t v = 0; v <= n; ++v) offsets[v] = static_cast<O>(rows.offsets[v] - base);
+    out_.offsets = RowOffsets(std::move(offsets));
+  });
   out_.targets.resize(m);  // unwritten: the threads below touch its pages first
   std::visit(
       [&](const auto& w) {
@@ -246,9 +264,10 @@ void LocalGraph::copy_rows(const graph::CsrRows& rows) {
   const unsigned split = threads_for(m);
   std::vector<edge_t> bad(split, std::numeric_limits<edge_t>::max());
   parallel_for(split, split, [&](std::uint64_t, std::uint64_t, unsigned t) {
-    const auto row_of = [&](edge_t k) {
-      return static_cast<vertex_t>(std::lower_bound(out_.offsets.begin(), out_.offsets.end() - 1, k) -
-                                   out_.offsets.begin());
+    const auto row_of = [&](edge_t k) {  // the first row starting at or after edge k
+      return out_.offsets.visit([&](auto starts) {
+        return static_cast<vertex_t>(std::lower_bound(starts.begin(), starts.end() - 1, k) - starts.begin());
+      });
     };
     const IndexRange share = chunk_of(m, split, t);
     const vertex_t from = t == 0 ? 0 : row_of(share.begin), to = t + 1 == split ? n : row_of(share.end);
@@ -289,8 +308,9 @@ void LocalGraph::copy_rows(const graph::CsrRows& rows) {
     rows.release(released, out_.offsets[to]);
   });
   if (const edge_t k = *std::min_element(bad.begin(), bad.end()); k != std::numeric_limits<edge_t>::max()) {
-    const auto s =
-        static_cast<vertex_t>(std::upper_bound(out_.offsets.begin(), out_.offsets.end(), k) - out_.offsets.begin()) - 1;
+    const auto s = out_.offsets.visit([&](auto starts) {
+      return static_cast<vertex_t>(std::upper_bound(starts.begin(), starts.end(), k) - starts.begin()) - 1;
+    });
     throw Error(fmt::format("LocalGraph: edge {} -> {} outside {} vertices", s, rows.targets[k], n));
   }
 }
@@ -338,7 +358,7 @@ LocalGraph::LocalGraph(const PartitionPlan& plan, rank_t rank, graph::CsrPart pa
   for (rank_t q = 0; q < plan.ranks(); ++q)
     masters_on_[q].assign(part.requested.begin() + static_cast<std::ptrdiff_t>(part.request_bounds[q]),
                           part.requested.begin() + static_cast<std::ptrdiff_t>(part.request_bounds[q + 1]));
-  out_.offsets = std::move(part.offsets);
+  out_.offsets = RowOffsets(std::move(part.offsets));
   out_.targets = std::move(part.targets);
   out_.weights = std::move(part.weights);
   if (!with_in_edges) return;
@@ -346,7 +366,7 @@ LocalGraph::LocalGraph(const PartitionPlan& plan, rank_t rank, graph::CsrPart pa
     in_ = transpose(out_, proxies());
     return;
   }
-  in_.offsets = std::move(part.in_offsets);
+  in_.offsets = RowOffsets(std::move(part.in_offsets));
   in_.targets = std::move(part.in_sources);
   in_.weights = std::move(part.in_weights);
 }
@@ -367,7 +387,7 @@ std::uint64_t bytes_of(const std::vector<T, A>& v) {
 }
 
 std::uint64_t bytes_of(const LocalCsr& csr) {
-  return bytes_of(csr.offsets) + bytes_of(csr.targets) +
+  return csr.offsets.bytes() + bytes_of(csr.targets) +
          std::visit(
              [](const auto& w) -> std::uint64_t {
                if constexpr (std::is_same_v<std::decay_t<decltype(w)>, std::monostate>)

@@ -43,6 +43,7 @@ void write_partitioned(const std::string& path, const graph::EdgeList& edges, Po
   // The masters each peer mirrors, flattened: peer q's are requested[b[q] .. b[q+1]).
   std::vector<std::vector<std::uint64_t>> request_bounds(parts.size());
   std::vector<std::vector<std::uint32_t>> requested(parts.size());
+  std::vector<std::vector<graph::edge_t>> offsets(parts.size()), in_offsets(parts.size());  // 64-bit in the file
   std::vector<graph::CsrPartView> views;
   for (std::size_t p = 0; p < parts.size(); ++p) {
     const LocalGraph& part = parts[p];
@@ -52,13 +53,15 @@ void write_partitioned(const std::string& path, const graph::EdgeList& edges, Po
       requested[p].insert(requested[p].end(), masters.begin(), masters.end());
       request_bounds[p].push_back(requested[p].size());
     }
+    offsets[p] = part.out().offsets.widened();
+    in_offsets[p] = part.in().offsets.widened();
     views.push_back({.mirror_ids = part.mirror_ids(),
                      .request_bounds = request_bounds[p],
                      .requested = requested[p],
-                     .offsets = part.out().offsets,
+                     .offsets = offsets[p],
                      .targets = part.out().targets,
                      .weights = weights_view(part.out().weights),
-                     .in_offsets = part.in().offsets,
+                     .in_offsets = in_offsets[p],
                      .in_sources = part.in().targets,
                      .in_weights = weights_view(part.in().weights)});
   }

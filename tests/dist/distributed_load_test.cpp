@@ -128,6 +128,35 @@ void check_every_way(const std::string& graph, graph::LoadOptions load = {}) {
       }
 }
 
+// A rank whose edges do not fit 32-bit offsets keeps them in 64 bits: the limit lowered to none,
+// every builder (rows by source, a .csr's rows, the in-edges' transpose) makes the same graph.
+TEST(DistributedLoad, RowsWithSixtyFourBitOffsetsAreTheSameGraph) {
+  const std::string csr = temp_path("wide.csr"), text = temp_path("wide.wel");
+  const graph::EdgeList list = messy_graph(80, 400, 5, graph::WeightType::u32);
+  graph::write_edge_list(csr, list);
+  graph::write_edge_list(text, list);
+  for (const std::string& graph : {csr, text})
+    for (rank_t ranks = 1; ranks <= 3; ++ranks)
+      for (Policy policy : {Policy::oec, Policy::cvc}) {
+        SCOPED_TRACE(::testing::Message() << graph << " on " << ranks << " ranks, " << to_string(policy));
+        DistributedLoadOptions options;
+        options.policy = policy;
+        options.with_in_edges = true;
+        const auto expected = reference(graph, options, ranks);
+        const edge_t limit = RowOffsets::narrow_limit.exchange(0);
+        const auto got = load_on(graph, options, ranks);
+        RowOffsets::narrow_limit = limit;
+        for (rank_t r = 0; r < ranks; ++r) {
+          ASSERT_TRUE(expected[r].out().offsets.narrow());
+          if (got[r]->graph.edges() > 0) {
+            EXPECT_FALSE(got[r]->graph.out().offsets.narrow());
+            EXPECT_FALSE(got[r]->graph.in().offsets.narrow());
+          }
+          expect_same(got[r]->graph, expected[r]);
+        }
+      }
+}
+
 TEST(DistributedLoad, TextEdgeListWithIntegerWeights) {
   const std::string path = temp_path("int.wel");
   graph::write_edge_list(path, messy_graph(40, 150, 1, graph::WeightType::u32));
@@ -203,7 +232,8 @@ TEST(DistributedLoad, CourierCsr) {
 }
 
 // The partitions' bytes by structure, summed over ranks and the same on every rank: out-edges and
-// in-edges are their arrays (32-bit targets, 64-bit offsets), no in-edges unless asked for.
+// in-edges are their arrays (32-bit targets, offsets 32-bit while a rank's edges fit), no in-edges
+// unless asked for.
 TEST(DistributedLoad, ReportsTheBytesOfEachStructure) {
   const std::string csr = temp_path("bytes.csr"), text = temp_path("bytes.wel");
   const graph::EdgeList list = messy_graph(60, 300, 21, graph::WeightType::u32);
@@ -219,8 +249,8 @@ TEST(DistributedLoad, ReportsTheBytesOfEachStructure) {
         std::uint64_t csr_bytes = 0, in_bytes = 0, proxies = 0;
         for (rank_t r = 0; r < ranks; ++r) {
           const LocalGraph& g = got[r]->graph;
-          csr_bytes += (g.proxies() + 1) * 8 + g.edges() * 8;  // a target and a weight, 4 bytes each
-          if (in) in_bytes += (g.proxies() + 1) * 8 + g.edges() * 8;
+          csr_bytes += (g.proxies() + 1) * 4 + g.edges() * 8;  // a target and a weight, 4 bytes each
+          if (in) in_bytes += (g.proxies() + 1) * 4 + g.edges() * 8;
           proxies += g.mirrors() * 12;  // a global id and a local id
           for (rank_t peer = 0; peer < ranks; ++peer) proxies += g.masters_mirrored_on(peer).size() * 4;
         }

@@ -13,6 +13,7 @@
 #include "courier/core/uninit_vector.hpp"
 #include "courier/dist/collective.hpp"
 #include "courier/dist/partition_plan.hpp"
+#include "courier/dist/row_offsets.hpp"
 #include "courier/graph/csr_rows.hpp"
 #include "courier/graph/edge_list.hpp"
 #include "courier/graph/partitioned_csr.hpp"
@@ -23,7 +24,7 @@ using local_t = std::uint32_t;
 
 // Rows of local ids sorted by (target, weight), with weights alongside when the graph has them.
 struct LocalCsr {
-  std::vector<edge_t> offsets;  // proxies + 1 entries
+  RowOffsets offsets;             // proxies + 1 entries
   UninitVector<local_t> targets;  // filled in parallel: resize leaves it unwritten
   graph::EdgeWeights weights;
 

@@ -214,16 +214,20 @@ void Engine::for_each_vertex(local_t count, Fn&& fn) {
 template <class Fn>
 void Engine::push(const Frontier& frontier, Fn&& fn) {
   const auto& out = graph_.out();
-  for_each_active(frontier, [&](local_t u) {
-    for (edge_t e = out.offsets[u], end = out.offsets[u + 1]; e < end; ++e) fn(u, out.targets[e], e);
+  out.offsets.visit([&](auto rows) {  // the offsets' width tested once, not at every row
+    for_each_active(frontier, [&](local_t u) {
+      for (edge_t e = rows[u], end = rows[u + 1]; e < end; ++e) fn(u, out.targets[e], e);
+    });
   });
 }
 
 template <class Fn>
 void Engine::for_each_edge(Fn&& fn) {
   const auto& out = graph_.out();
-  for_each_vertex(graph_.proxies(), [&](local_t u) {
-    for (edge_t e = out.offsets[u], end = out.offsets[u + 1]; e < end; ++e) fn(u, out.targets[e], e);
+  out.offsets.visit([&](auto rows) {
+    for_each_vertex(graph_.proxies(), [&](local_t u) {
+      for (edge_t e = rows[u], end = rows[u + 1]; e < end; ++e) fn(u, out.targets[e], e);
+    });
   });
 }
 
@@ -232,8 +236,12 @@ void Engine::pull(Fn&& fn) {
   const auto& in = graph_.in();
   if (!graph_.has_in_edges()) throw Error("engine: a pull operator needs the graph partitioned with in-edges");
   round_pulled_ = true;
-  for_each_vertex(graph_.proxies(), [&](local_t v) {
-    if (in.offsets[v] != in.offsets[v + 1]) fn(v, in.neighbors(v), in.offsets[v]);
+  const std::span<const local_t> targets(in.targets);
+  in.offsets.visit([&](auto rows) {
+    for_each_vertex(graph_.proxies(), [&](local_t v) {
+      const edge_t begin = rows[v], end = rows[v + 1];
+      if (begin != end) fn(v, targets.subspan(begin, end - begin), begin);
+    });
   });
 }
 
