@@ -143,9 +143,14 @@ TEST(DistributedLoad, RowsWithSixtyFourBitOffsetsAreTheSameGraph) {
         options.policy = policy;
         options.with_in_edges = true;
         const auto expected = reference(graph, options, ranks);
-        const edge_t limit = RowOffsets::narrow_limit.exchange(0);
-        const auto got = load_on(graph, options, ranks);
-        RowOffsets::narrow_limit = limit;
+        struct Wide {  // every CSR in 64 bits while it lives, whatever the load throws
+          edge_t limit = RowOffsets::narrow_limit.exchange(0);
+          ~Wide() { RowOffsets::narrow_limit = limit; }
+        };
+        const auto got = [&] {
+          const Wide wide;
+          return load_on(graph, options, ranks);
+        }();
         for (rank_t r = 0; r < ranks; ++r) {
           ASSERT_TRUE(expected[r].out().offsets.narrow());
           if (got[r]->graph.edges() > 0) {
