@@ -103,7 +103,8 @@ void exchange_all(Channel& channel, std::span<const std::span<const std::byte>> 
   if (outgoing.size() != n) throw Error("sync: exchange_all needs one message per rank");
   if (n == 1) return;
   std::vector<std::size_t> send_sizes(n, 0);
-  for (std::size_t r = 0; r < n; ++r) send_sizes[r] = outgoing[r].size();
+  for (std::size_t r = 0; r < n; ++r)
+    if (r != static_cast<std::size_t>(channel.rank())) send_sizes[r] = outgoing[r].size();  // this rank's stays
   exchange_through(
       channel, send_sizes,
       [&](rank_t peer, Bytes& message) { message.assign(outgoing[peer].begin(), outgoing[peer].end()); }, arrived);
