@@ -2,10 +2,11 @@
 // and exchange_all delivers every message to its rank, empty ones included.
 #include "courier/sync/exchange.hpp"
 
-#include <random>
-#include <thread>
-
 #include <gtest/gtest.h>
+
+#include <random>
+#include <span>
+#include <thread>
 
 #include "courier/comm/local_world.hpp"
 #include "courier/dist/local_graph.hpp"
@@ -15,6 +16,31 @@
 using namespace courier;
 using namespace courier::sync;
 
+namespace {
+
+// fn(channel, rank) on every rank of a loopback hub, each on its own thread.
+template <class Fn>
+void on_loopback_ranks(int ranks, Fn fn) {
+  test_support::LoopbackHub hub(ranks);
+  std::vector<std::thread> threads;
+  for (int r = 0; r < ranks; ++r)
+    threads.emplace_back([&, r] {
+      test_support::LoopbackChannel channel(hub, r);
+      fn(channel, r);
+    });
+  for (auto& t : threads) t.join();
+}
+
+// What rank `from` sends rank `to`: from * 10 + to bytes, each `from`.
+Bytes letter(int from, int to) { return Bytes(static_cast<std::size_t>(from * 10 + to), std::byte(from)); }
+
+void expect_letter(std::span<const std::byte> got, int from, int to) {
+  EXPECT_EQ(got.size(), static_cast<std::size_t>(from * 10 + to));
+  for (std::byte b : got) EXPECT_EQ(b, std::byte(from));
+}
+
+}  // namespace
+
 TEST(Exchange, ConnectMirrorsMatchesTheInMemoryPartition) {
   std::mt19937_64 rng(4);
   graph::EdgeList edges;
@@ -23,72 +49,53 @@ TEST(Exchange, ConnectMirrorsMatchesTheInMemoryPartition) {
   for (dist::Policy policy : {dist::Policy::oec, dist::Policy::cvc, dist::Policy::hash}) {
     const int ranks = 3;
     const auto expected = dist::partition_in_memory(edges, policy, ranks, false);
-    test_support::LoopbackHub hub(ranks);
-    std::vector<std::thread> threads;
-    for (int r = 0; r < ranks; ++r)
-      threads.emplace_back([&, r] {
-        // This rank's edges only, as a distributed loader would hand them over.
-        graph::EdgeList mine;
-        mine.num_vertices = edges.num_vertices;
-        for (const auto& e : edges.edges)
-          if (expected[r].plan().edge_owner(e.src, e.dst) == r) mine.edges.push_back(e);
-        dist::LocalGraph graph(expected[r].plan(), r, mine, false);
-        test_support::LoopbackChannel channel(hub, r);
-        dist::connect_mirrors(graph, sync::collective(channel));
-        for (int peer = 0; peer < ranks; ++peer) {
-          const auto got = graph.masters_mirrored_on(peer);
-          const auto want = expected[r].masters_mirrored_on(peer);
-          EXPECT_EQ(std::vector<dist::local_t>(got.begin(), got.end()),
-                    std::vector<dist::local_t>(want.begin(), want.end()));
-        }
-      });
-    for (auto& t : threads) t.join();
+    on_loopback_ranks(ranks, [&](Channel& channel, int r) {
+      // This rank's edges only, as a distributed loader would hand them over.
+      graph::EdgeList mine;
+      mine.num_vertices = edges.num_vertices;
+      for (const auto& e : edges.edges)
+        if (expected[r].plan().edge_owner(e.src, e.dst) == r) mine.edges.push_back(e);
+      dist::LocalGraph graph(expected[r].plan(), r, mine, false);
+      dist::connect_mirrors(graph, sync::collective(channel));
+      for (int peer = 0; peer < ranks; ++peer) {
+        const auto got = graph.masters_mirrored_on(peer);
+        const auto want = expected[r].masters_mirrored_on(peer);
+        EXPECT_EQ(std::vector<dist::local_t>(got.begin(), got.end()),
+                  std::vector<dist::local_t>(want.begin(), want.end()));
+      }
+    });
   }
 }
 
 TEST(Exchange, EveryMessageReachesItsRank) {
   const int ranks = 4;
-  test_support::LoopbackHub hub(ranks);
-  std::vector<std::thread> threads;
-  for (int r = 0; r < ranks; ++r)
-    threads.emplace_back([&, r] {
-      test_support::LoopbackChannel channel(hub, r);
-      std::vector<Bytes> out(ranks);
-      for (int to = 0; to < ranks; ++to) out[to].assign(static_cast<std::size_t>(r * 10 + to), std::byte(r));
-      const auto in = exchange_all(channel, std::move(out));
-      for (int from = 0; from < ranks; ++from) {
-        EXPECT_EQ(in[from].size(), static_cast<std::size_t>(from * 10 + r));
-        for (std::byte b : in[from]) EXPECT_EQ(b, std::byte(from));
-      }
-    });
-  for (auto& t : threads) t.join();
+  on_loopback_ranks(ranks, [&](Channel& channel, int r) {
+    std::vector<Bytes> out(ranks);
+    for (int to = 0; to < ranks; ++to) out[to] = letter(r, to);
+    const auto in = exchange_all(channel, std::move(out));
+    for (int from = 0; from < ranks; ++from) expect_letter(in[from], from, r);
+  });
 }
 
 // Over views: each peer's message is seen once, from its source, with its bytes; the caller's own
 // view is not handed back, and its data stays where it was.
 TEST(Exchange, ViewsReachTheirRankAndAreReadInPlace) {
   const int ranks = 4;
-  test_support::LoopbackHub hub(ranks);
-  std::vector<std::thread> threads;
-  for (int r = 0; r < ranks; ++r)
-    threads.emplace_back([&, r] {
-      test_support::LoopbackChannel channel(hub, r);
-      std::vector<Bytes> data(ranks);
-      std::vector<std::span<const std::byte>> out(ranks);
-      for (int to = 0; to < ranks; ++to) {
-        data[to].assign(static_cast<std::size_t>(r * 10 + to), std::byte(r));
-        out[to] = data[to];
-      }
-      std::vector<int> seen(ranks, 0);
-      exchange_all(channel, out, [&](rank_t from, std::span<const std::byte> bytes) {
-        ++seen[from];
-        EXPECT_EQ(bytes.size(), static_cast<std::size_t>(from * 10 + r));
-        for (std::byte b : bytes) EXPECT_EQ(b, std::byte(from));
-      });
-      for (int from = 0; from < ranks; ++from) EXPECT_EQ(seen[from], from == r ? 0 : 1) << "from " << from;
-      for (int to = 0; to < ranks; ++to) EXPECT_EQ(data[to].size(), static_cast<std::size_t>(r * 10 + to));
+  on_loopback_ranks(ranks, [&](Channel& channel, int r) {
+    std::vector<Bytes> data(ranks);
+    std::vector<std::span<const std::byte>> out(ranks);
+    for (int to = 0; to < ranks; ++to) {
+      data[to] = letter(r, to);
+      out[to] = data[to];
+    }
+    std::vector<int> seen(ranks, 0);
+    exchange_all(channel, out, [&](rank_t from, std::span<const std::byte> bytes) {
+      ++seen[from];
+      expect_letter(bytes, from, r);
     });
-  for (auto& t : threads) t.join();
+    for (int from = 0; from < ranks; ++from) EXPECT_EQ(seen[from], from == r ? 0 : 1) << "from " << from;
+    for (int to = 0; to < ranks; ++to) expect_letter(data[to], r, to);
+  });
 }
 
 // What exchange_all hands back is the caller's, not the channel's: repeated exchanges keep the
