@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
+#include <bit>
 #include <cstring>
 #include <limits>
 #include <numeric>
@@ -18,32 +20,46 @@ namespace {
 using graph::weight_key;
 using graph::weight_of_key;
 
-// Sorts rows [from, to) by (target, weight) in place. Rows arrive mostly sorted (a .csr's rows are, and
-// so are rows whose targets keep their order under the local ids), so a sorted row costs one look.
+// The value type of a weights alternative; none (monostate) reads as uint32 for code typed alike.
+template <class W>
+struct ValueOf {
+  using type = typename W::value_type;
+};
+template <>
+struct ValueOf<std::monostate> {
+  using type = std::uint32_t;
+};
+
+// Sorts one row of d edges by (target, weight) in place; `pairs` is scratch reused from row to row.
+// Rows arrive mostly sorted (a .csr's rows are, and so are rows whose targets keep their order
+// under the local ids), so a sorted row costs one look.
+template <class W>
+void sort_row(local_t* t, W* w, std::size_t d, std::vector<std::uint64_t>& pairs) {
+  if (d < 2) return;
+  if (!w) {
+    if (!std::is_sorted(t, t + d)) std::sort(t, t + d);
+    return;
+  }
+  bool sorted = true;
+  for (std::size_t i = 1; i < d && sorted; ++i)
+    sorted = t[i - 1] < t[i] || (t[i - 1] == t[i] && weight_key(w[i - 1]) <= weight_key(w[i]));
+  if (sorted) return;
+  pairs.resize(d);
+  for (std::size_t i = 0; i < d; ++i) pairs[i] = std::uint64_t{t[i]} << 32 | weight_key(w[i]);
+  std::sort(pairs.begin(), pairs.end());
+  for (std::size_t i = 0; i < d; ++i) {
+    t[i] = static_cast<local_t>(pairs[i] >> 32);
+    w[i] = weight_of_key<W>(static_cast<std::uint32_t>(pairs[i]));
+  }
+}
+
+// Sorts rows [from, to) by (target, weight) in place (sort_row).
 template <class W>
 void sort_rows(LocalCsr& csr, std::vector<W>* weights, local_t from, local_t to) {
-  std::vector<std::uint64_t> pairs;  // (target, weight key), reused from row to row
+  std::vector<std::uint64_t> pairs;
   for (local_t v = from; v < to; ++v) {
     const edge_t a = csr.offsets[v], b = csr.offsets[v + 1];
-    if (b - a < 2) continue;
-    local_t* t = csr.targets.data() + a;
-    const std::size_t d = b - a;
-    if (!weights) {
-      if (!std::is_sorted(t, t + d)) std::sort(t, t + d);
-      continue;
-    }
-    W* w = weights->data() + a;
-    bool sorted = true;
-    for (std::size_t i = 1; i < d && sorted; ++i)
-      sorted = t[i - 1] < t[i] || (t[i - 1] == t[i] && weight_key(w[i - 1]) <= weight_key(w[i]));
-    if (sorted) continue;
-    pairs.resize(d);
-    for (std::size_t i = 0; i < d; ++i) pairs[i] = std::uint64_t{t[i]} << 32 | weight_key(w[i]);
-    std::sort(pairs.begin(), pairs.end());
-    for (std::size_t i = 0; i < d; ++i) {
-      t[i] = static_cast<local_t>(pairs[i] >> 32);
-      w[i] = weight_of_key<W>(static_cast<std::uint32_t>(pairs[i]));
-    }
+    sort_row(csr.targets.data() + a, weights ? weights->data() + a : nullptr, b - a, pairs);
   }
 }
 
@@ -239,18 +255,106 @@ LocalGraph::LocalGraph(const PartitionPlan& plan, rank_t rank, EdgeRuns edges, b
   if (with_in_edges) in_ = transpose(out_, proxies());
 }
 
+namespace {
+
+// Global ids to local ids on a rank whose masters are [first, first + masters) and whose mirrors,
+// marked in a bitmap of every vertex, are numbered after them in global order: a mirror's local id
+// is its bit's rank, a word's prefix count plus a popcount. 1/8 + 1/16 bytes a vertex stay in
+// cache where a vertex-sized map of local ids (4 bytes a vertex) does not.
+class MirrorIndex {
+ public:
+  MirrorIndex(vertex_t first, local_t masters, vertex_t n) : first_(first), masters_(masters), marks_((n + 63) / 64) {}
+  bool is_master(vertex_t g) const { return g - first_ < masters_; }  // unsigned: below first wraps
+  // Marks g a mirror; safe from several threads at once.
+  void mark(vertex_t g) {
+    std::atomic_ref<std::uint64_t> word(marks_[g >> 6]);
+    const std::uint64_t bit = std::uint64_t{1} << (g & 63);
+    if (!(word.load(std::memory_order_relaxed) & bit)) word.fetch_or(bit, std::memory_order_relaxed);
+  }
+  // The marked ids in order; after it, local() answers.
+  std::vector<vertex_t> number_mirrors() {
+    before_.resize(marks_.size());
+    std::vector<vertex_t> ids;
+    local_t count = 0;
+    for (std::size_t i = 0; i < marks_.size(); ++i) {
+      before_[i] = count;
+      count += static_cast<local_t>(std::popcount(marks_[i]));
+    }
+    ids.reserve(count);
+    for (std::size_t i = 0; i < marks_.size(); ++i)
+      for (std::uint64_t w = marks_[i]; w != 0; w &= w - 1) ids.push_back(i * 64 + std::countr_zero(w));
+    return ids;
+  }
+  local_t local(vertex_t g) const {
+    if (is_master(g)) return static_cast<local_t>(g - first_);
+    const std::uint64_t below = marks_[g >> 6] & ((std::uint64_t{1} << (g & 63)) - 1);
+    return masters_ + before_[g >> 6] + static_cast<local_t>(std::popcount(below));
+  }
+
+ private:
+  vertex_t first_;
+  local_t masters_;
+  std::vector<std::uint64_t> marks_;
+  std::vector<local_t> before_;
+};
+
+// In-edges of a known-symmetric graph on a rank that holds its masters' whole rows (sorted by
+// local target): a master's in-edges from local masters are the reverses of the masters' part of
+// its own out-row, which comes first (masters have the lowest local ids), so they are copied in
+// order; only edges into mirrors are scattered, as a transpose of theirs.
+LocalCsr symmetric_in_edges(const LocalCsr& out, local_t masters, local_t proxies) {
+  const auto masters_part = [&](local_t v) {  // the end of row v's targets below `masters`
+    const edge_t a = out.offsets[v], b = out.offsets[v + 1];
+    return a + static_cast<edge_t>(std::lower_bound(out.targets.begin() + a, out.targets.begin() + b, masters) -
+                                   (out.targets.begin() + a));
+  };
+  LocalCsr in;
+  // Every in-edge is one of the out-edges, so their count is the width's bound.
+  RowOffsets::in_width_for(out.targets.size(), [&]<class O>(O) {
+    std::vector<O> offsets(static_cast<std::size_t>(proxies) + 1, 0);
+    for (local_t v = 0; v < masters; ++v) {
+      const edge_t mid = masters_part(v);
+      offsets[v + 1] = static_cast<O>(mid - out.offsets[v]);
+      for (edge_t k = mid; k < out.offsets[v + 1]; ++k) ++offsets[out.targets[k] + 1];
+    }
+    std::partial_sum(offsets.begin(), offsets.end(), offsets.begin());
+    const edge_t m = offsets.back();
+    in.targets.resize(m);
+    std::vector<O> next(offsets.begin() + masters, offsets.end() - 1);  // mirrors' cursors
+    std::visit(
+        [&](const auto& w) {
+          using Ws = std::decay_t<decltype(w)>;
+          constexpr bool weighted = !std::is_same_v<Ws, std::monostate>;
+          Ws moved;
+          if constexpr (weighted) moved.resize(m);
+          for (local_t v = 0; v < masters; ++v) {
+            const edge_t a = out.offsets[v], mid = masters_part(v), b = out.offsets[v + 1];
+            std::copy(out.targets.begin() + a, out.targets.begin() + mid, in.targets.begin() + offsets[v]);
+            if constexpr (weighted) std::copy(w.begin() + a, w.begin() + mid, moved.begin() + offsets[v]);
+            for (edge_t k = mid; k < b; ++k) {
+              const edge_t at = next[out.targets[k] - masters]++;
+              in.targets[at] = v;
+              if constexpr (weighted) moved[at] = w[k];
+            }
+          }
+          if constexpr (weighted) in.weights = std::move(moved);
+        },
+        out.weights);
+    in.offsets = RowOffsets(std::move(offsets));
+  });
+  return in;
+}
+
+}  // namespace
+
 void LocalGraph::copy_rows(const graph::CsrRows& rows) {
   constexpr edge_t kWindow = edge_t{1} << 21;  // edges read before their pages are released
   const vertex_t n = plan_.vertices();
   if (n >= std::numeric_limits<local_t>::max())
-    throw Error(fmt::format("rank {} would hold {} proxies, beyond 32-bit local ids: use more ranks", rank_, n));
-  mirror_bounds_.assign(static_cast<std::size_t>(plan_.ranks()) + 1, 0);
+    throw Error(fmt::format("rank {} would map {} vertices, beyond 32-bit local ids: use more ranks", rank_, n));
+  const bool identity = masters_ == n;  // one rank: local ids are global ids
   const edge_t m = rows.edges(), base = rows.edge_begin();
-  RowOffsets::in_width_for(m, [&]<class O>(O) {
-    std::vector<O> offsets(static_cast<std::size_t>(n) + 1);
-    for (vertex_t v = 0; v <= n; ++v) offsets[v] = static_cast<O>(rows.offsets[v] - base);
-    out_.offsets = RowOffsets(std::move(offsets));
-  });
+  const auto start = [&](vertex_t v) { return rows.offsets[v] - base; };  // row v: local master v
   out_.targets.resize(m);  // unwritten: the threads below touch its pages first
   std::visit(
       [&](const auto& w) {
@@ -258,22 +362,27 @@ void LocalGraph::copy_rows(const graph::CsrRows& rows) {
         if constexpr (!std::is_same_v<W, std::monostate>) out_.weights = std::vector<typename W::value_type>(m);
       },
       rows.weights);
-  // Each thread takes the rows of an equal share of the edges (degrees are skewed) and copies them
-  // in one pass: targets narrowed and checked below n, each row checked sorted (a .csr's rows are)
-  // and sorted where it is not.
+  MirrorIndex index(first_master_, masters_, identity ? 0 : n);
+  // Each thread takes the rows of an equal share of the edges (degrees are skewed). First pass:
+  // targets copied, narrowed and checked below n, mirrors marked; with one rank each row is also
+  // sorted where it is not (a .csr's rows are), else that waits for the local ids.
   const unsigned split = threads_for(m);
-  std::vector<edge_t> bad(split, std::numeric_limits<edge_t>::max());
-  parallel_for(split, split, [&](std::uint64_t, std::uint64_t, unsigned t) {
+  const auto rows_of = [&](unsigned t) {
     const auto row_of = [&](edge_t k) {  // the first row starting at or after edge k
-      return out_.offsets.visit([&](auto starts) {
-        return static_cast<vertex_t>(std::lower_bound(starts.begin(), starts.end() - 1, k) - starts.begin());
-      });
+      return static_cast<vertex_t>(std::lower_bound(rows.offsets.begin(), rows.offsets.end() - 1, base + k) -
+                                   rows.offsets.begin());
     };
     const IndexRange share = chunk_of(m, split, t);
-    const vertex_t from = t == 0 ? 0 : row_of(share.begin), to = t + 1 == split ? n : row_of(share.end);
-    edge_t released = out_.offsets[from];
+    return std::pair{t == 0 ? vertex_t{0} : row_of(share.begin),
+                     t + 1 == split ? vertex_t{masters_} : row_of(share.end)};
+  };
+  std::vector<edge_t> bad(split, std::numeric_limits<edge_t>::max());
+  parallel_for(split, split, [&](std::uint64_t, std::uint64_t, unsigned t) {
+    const auto [from, to] = rows_of(t);
+    std::vector<std::uint64_t> pairs;
+    edge_t released = start(from);
     for (vertex_t v = from; v < to; ++v) {
-      const edge_t a = out_.offsets[v], b = out_.offsets[v + 1];
+      const edge_t a = start(v), b = start(v + 1);
       vertex_t largest = 0;
       bool sorted = true;
       for (edge_t k = a; k < b; ++k) {
@@ -287,17 +396,20 @@ void LocalGraph::copy_rows(const graph::CsrRows& rows) {
         bad[t] = a + static_cast<edge_t>(std::find_if(row, row + (b - a), [&](vertex_t x) { return x >= n; }) - row);
         return;
       }
+      if (!identity)
+        for (edge_t k = a; k < b; ++k)
+          if (!index.is_master(out_.targets[k])) index.mark(out_.targets[k]);
       std::visit(
           [&](const auto& w) {
             using W = std::decay_t<decltype(w)>;
-            if constexpr (std::is_same_v<W, std::monostate>) {
-              if (!sorted)
-                sort_rows<std::uint32_t>(out_, nullptr, static_cast<local_t>(v), static_cast<local_t>(v + 1));
-            } else {  // ties between targets are ordered by weight: sort_rows looks at the pairs
-              auto& mine = std::get<std::vector<typename W::value_type>>(out_.weights);
-              std::copy(w.data() + a, w.data() + b, mine.data() + a);
-              sort_rows(out_, &mine, static_cast<local_t>(v), static_cast<local_t>(v + 1));
+            using Value = typename ValueOf<W>::type;
+            Value* mine = nullptr;
+            if constexpr (!std::is_same_v<W, std::monostate>) {
+              mine = std::get<std::vector<Value>>(out_.weights).data() + a;
+              std::copy(w.data() + a, w.data() + b, mine);
             }
+            // Ties between targets are ordered by weight: sort_row looks at the pairs.
+            if (identity && (!sorted || mine)) sort_row(out_.targets.data() + a, mine, b - a, pairs);
           },
           rows.weights);
       if (b - released >= kWindow) {
@@ -305,24 +417,75 @@ void LocalGraph::copy_rows(const graph::CsrRows& rows) {
         released = b;
       }
     }
-    rows.release(released, out_.offsets[to]);
+    rows.release(released, start(to));
   });
   if (const edge_t k = *std::min_element(bad.begin(), bad.end()); k != std::numeric_limits<edge_t>::max()) {
-    const auto s = out_.offsets.visit([&](auto starts) {
-      return static_cast<vertex_t>(std::upper_bound(starts.begin(), starts.end(), k) - starts.begin()) - 1;
-    });
-    throw Error(fmt::format("LocalGraph: edge {} -> {} outside {} vertices", s, rows.targets[k], n));
+    const auto s = static_cast<vertex_t>(std::upper_bound(rows.offsets.begin(), rows.offsets.end(), base + k) -
+                                         rows.offsets.begin()) -
+                   1;
+    throw Error(fmt::format("LocalGraph: edge {} -> {} outside {} vertices", rows.first + s, rows.targets[k], n));
   }
+
+  mirror_bounds_.assign(static_cast<std::size_t>(plan_.ranks()) + 1, 0);
+  if (!identity) {
+    mirror_ids_ = index.number_mirrors();
+    if (static_cast<std::uint64_t>(masters_) + mirror_ids_.size() >= std::numeric_limits<local_t>::max())
+      throw Error(fmt::format("rank {} would hold {} proxies, beyond 32-bit local ids: use more ranks", rank_,
+                              static_cast<std::uint64_t>(masters_) + mirror_ids_.size()));
+    mirror_locals_.resize(mirror_ids_.size());
+    std::iota(mirror_locals_.begin(), mirror_locals_.end(), masters_);
+    for (vertex_t g : mirror_ids_) ++mirror_bounds_[static_cast<std::size_t>(plan_.master_of(g)) + 1];
+    std::partial_sum(mirror_bounds_.begin(), mirror_bounds_.end(), mirror_bounds_.begin());
+  }
+  RowOffsets::in_width_for(m, [&]<class O>(O) {
+    std::vector<O> offsets(static_cast<std::size_t>(proxies()) + 1, static_cast<O>(m));  // mirrors: no rows
+    for (vertex_t v = 0; v <= masters_; ++v) offsets[v] = static_cast<O>(start(v));
+    out_.offsets = RowOffsets(std::move(offsets));
+  });
+  if (identity) return;
+  // Second pass: targets to local ids. A row sorted in global ids is [mirrors below my masters,
+  // masters, mirrors above], each part in order under the local ids too, so one rotation puts the
+  // masters (the lowest local ids) first; rows the file left unsorted are sorted.
+  parallel_for(split, split, [&](std::uint64_t, std::uint64_t, unsigned t) {
+    const auto [from, to] = rows_of(t);
+    std::vector<std::uint64_t> pairs;
+    for (vertex_t v = from; v < to; ++v) {
+      const edge_t a = start(v), b = start(v + 1);
+      local_t* const row = out_.targets.data() + a;
+      const std::size_t d = b - a;
+      const bool sorted = std::is_sorted(row, row + d);
+      std::size_t low = 0, high = 0;  // the masters' part, in a sorted row
+      if (sorted) {
+        low = static_cast<std::size_t>(std::lower_bound(row, row + d, first_master_) - row);
+        high = static_cast<std::size_t>(std::lower_bound(row + low, row + d, first_master_ + masters_) - row);
+      }
+      for (std::size_t i = 0; i < d; ++i) row[i] = index.local(row[i]);
+      std::visit(
+          [&](auto& w) {
+            using W = std::decay_t<decltype(w)>;
+            using Value = typename ValueOf<W>::type;
+            Value* mine = nullptr;
+            if constexpr (!std::is_same_v<W, std::monostate>) mine = w.data() + a;
+            if (sorted) {
+              std::rotate(row, row + low, row + high);
+              if (mine) std::rotate(mine, mine + low, mine + high);
+            }
+            if (!sorted || mine) sort_row(row, mine, d, pairs);
+          },
+          out_.weights);
+    }
+  });
 }
 
 LocalGraph::LocalGraph(const PartitionPlan& plan, rank_t rank, const graph::CsrRows& rows, bool with_in_edges)
     : LocalGraph(plan, rank) {
   constexpr edge_t kWindow = edge_t{1} << 21;  // edges read before their pages are released
-  if (plan.ranks() == 1 && rows.first == 0 && rows.rows() == plan.vertices()) {
+  if (rows.first == first_master_ && rows.rows() == masters_) {  // my masters' rows: every edge I hold
     copy_rows(rows);
     if (with_in_edges) {
-      in_is_out_ = rows.symmetric;
-      if (!in_is_out_) in_ = transpose(out_, proxies());
+      in_is_out_ = rows.symmetric && masters_ == plan.vertices();
+      if (!in_is_out_)
+        in_ = rows.symmetric ? symmetric_in_edges(out_, masters_, proxies()) : transpose(out_, proxies());
     }
     return;
   }

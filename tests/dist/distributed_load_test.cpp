@@ -131,11 +131,12 @@ void check_every_way(const std::string& graph, graph::LoadOptions load = {}) {
 // A rank whose edges do not fit 32-bit offsets keeps them in 64 bits: the limit lowered to none,
 // every builder (rows by source, a .csr's rows, the in-edges' transpose) makes the same graph.
 TEST(DistributedLoad, RowsWithSixtyFourBitOffsetsAreTheSameGraph) {
-  const std::string csr = temp_path("wide.csr"), text = temp_path("wide.wel");
+  const std::string csr = temp_path("wide.csr"), text = temp_path("wide.wel"), symmetric = temp_path("wide_sym.csr");
   const graph::EdgeList list = messy_graph(80, 400, 5, graph::WeightType::u32);
   graph::write_edge_list(csr, list);
   graph::write_edge_list(text, list);
-  for (const std::string& graph : {csr, text})
+  graph::write_edge_list(symmetric, graph::symmetrize(list), {.symmetric = true});
+  for (const std::string& graph : {csr, text, symmetric})
     for (rank_t ranks = 1; ranks <= 3; ++ranks)
       for (Policy policy : {Policy::oec, Policy::cvc}) {
         SCOPED_TRACE(::testing::Message() << graph << " on " << ranks << " ranks, " << to_string(policy));
@@ -493,10 +494,11 @@ TEST(DistributedLoad, OecRanksTakeTheirMastersRowsFromTheFile) {
   }
 }
 
-// One rank copies a .csr's rows on every thread, each thread an equal share of the edges (enough
-// edges here for two threads at least), narrowing the targets and sorting any row a foreign writer
-// left unsorted; the result is the in-memory partition's, weights and in-edges included.
-TEST(DistributedLoad, OneRankCopiesACsrsRowsOnEveryThread) {
+// A rank holding its masters' rows (one rank, or oec) copies them on every thread, each thread an
+// equal share of the edges (enough edges here for two threads at least), narrowing the targets,
+// mapping them to local ids and sorting any row a foreign writer left unsorted; the result is the
+// in-memory partition's, weights and in-edges included.
+TEST(DistributedLoad, MastersRowsAreCopiedOnEveryThread) {
   for (graph::WeightType weights : {graph::WeightType::none, graph::WeightType::u32}) {
     const std::string path = temp_path("copied.csr");
     graph::write_edge_list(path, messy_graph(3000, 300000, 41, weights));
@@ -522,11 +524,13 @@ TEST(DistributedLoad, OneRankCopiesACsrsRowsOnEveryThread) {
     DistributedLoadOptions options;
     options.load.read.verify_checksum = false;
     options.with_in_edges = true;
-    for (const std::string& graph : {path, unsorted}) {
-      SCOPED_TRACE(graph);
-      const DistributedGraph got = load_distributed(graph, options, solo_collective());
-      expect_same(got.graph, reference(graph, options, 1)[0]);
-    }
+    for (const std::string& graph : {path, unsorted})
+      for (rank_t ranks = 1; ranks <= 3; ++ranks) {
+        SCOPED_TRACE(::testing::Message() << graph << " on " << ranks << " ranks");
+        const auto got = load_on(graph, options, ranks);
+        const auto expected = reference(graph, options, ranks);
+        for (rank_t r = 0; r < ranks; ++r) expect_same(got[r]->graph, expected[r]);
+      }
   }
 }
 
@@ -546,8 +550,9 @@ TEST(DistributedLoad, OneRankRejectsRowsWithATargetBeyondTheGraph) {
 }
 
 // A .csr written as symmetric: one rank takes its out-edges as its in-edges (no transpose, no
-// copy); each vertex's in-edges, with their weights, are the same multiset as the transpose's. More
-// ranks transpose as before.
+// copy); each vertex's in-edges, with their weights, are the same multiset as the transpose's. Over
+// more ranks (oec) a master's in-edges are the masters' part of its own row and only edges into
+// mirrors are transposed: the in-edges are the transpose's exactly.
 TEST(DistributedLoad, OneRankOfASymmetricCsrTakesItsOutEdgesAsItsInEdges) {
   const std::string path = temp_path("symmetric.csr");
   graph::write_edge_list(path, graph::symmetrize(messy_graph(60, 300, 31, graph::WeightType::u32)),
@@ -569,11 +574,13 @@ TEST(DistributedLoad, OneRankOfASymmetricCsrTakesItsOutEdgesAsItsInEdges) {
       theirs.insert({expected.in().targets[e], expected_weights[e]});
     ASSERT_EQ(mine, theirs) << "vertex " << v;
   }
-  const auto parts = load_on(path, options, 2);
-  const auto expected_parts = reference(path, options, 2);
-  for (rank_t r = 0; r < 2; ++r) {
-    EXPECT_FALSE(parts[r]->graph.in_edges_are_out_edges());
-    expect_same(parts[r]->graph, expected_parts[r]);
+  for (rank_t ranks = 2; ranks <= 4; ++ranks) {
+    const auto parts = load_on(path, options, ranks);
+    const auto expected_parts = reference(path, options, ranks);
+    for (rank_t r = 0; r < ranks; ++r) {
+      EXPECT_FALSE(parts[r]->graph.in_edges_are_out_edges());
+      expect_same(parts[r]->graph, expected_parts[r]);
+    }
   }
   // Not known symmetric (the flag unset): transposed, even though the edges are symmetric.
   const std::string plain = temp_path("plain.csr");

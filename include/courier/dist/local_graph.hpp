@@ -124,8 +124,9 @@ class LocalGraph {
   // edges one by one); weights are theirs in that order.
   template <class Visit, class Runs>
   void build(Visit&& visit, Runs&& runs, edge_t m, const WeightView& weights);
-  // One rank holding every row of a .csr: local ids are global ids, so the rows are the file's,
-  // copied on all cores with their targets narrowed (no scatter, no map).
+  // A rank holding its masters' whole rows of a .csr (one rank, or oec): the rows are the file's,
+  // copied on all cores with their targets narrowed and mapped to local ids (identity on one rank),
+  // no scatter and no vertex-sized map.
   void copy_rows(const graph::CsrRows& rows);
 
   PartitionPlan plan_;
