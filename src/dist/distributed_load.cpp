@@ -187,8 +187,8 @@ DistributedGraph partition(graph::EdgeList mine, const DistributedLoadOptions& o
   graph::EdgeList kept = shuffle_edges(std::move(mine), [&](vertex_t s, vertex_t d) { return plan.edge_owner(s, d); },
                                        weight_type, options.shuffle_chunk, collective);
   step("local graph");
-  return finish(LocalGraph(plan, collective.rank, std::move(kept), options.with_in_edges), loaded_edges, weight_type,
-                largest, timer, collective);
+  return finish(LocalGraph(plan, collective.rank, std::move(kept), options.with_in_edges, options.threads),
+                loaded_edges, weight_type, largest, timer, collective);
 }
 
 // partition() for a .csr part's rows, untransformed: degrees from the offsets, the shuffle straight
@@ -231,14 +231,14 @@ DistributedGraph partition_rows(const graph::CsrRows& rows, graph::EdgeList type
     const graph::CsrRows mine = collective.ranks == 1 ? rows
                                                       : graph::map_csr_rows(rows, plan.masters_begin(collective.rank),
                                                                             plan.masters_end(collective.rank));
-    return finish(LocalGraph(plan, collective.rank, mine, options.with_in_edges), loaded_edges, weight_type, largest,
-                  timer, collective);
+    return finish(LocalGraph(plan, collective.rank, mine, options.with_in_edges, options.threads), loaded_edges,
+                  weight_type, largest, timer, collective);
   }
   step("shuffle");
   EdgeRuns kept = shuffle_rows(rows, n, plan, weight_type, options.shuffle_chunk, collective);
   step("local graph");
-  return finish(LocalGraph(plan, collective.rank, std::move(kept), options.with_in_edges), loaded_edges, weight_type,
-                largest, timer, collective);
+  return finish(LocalGraph(plan, collective.rank, std::move(kept), options.with_in_edges, options.threads),
+                loaded_edges, weight_type, largest, timer, collective);
 }
 
 }  // namespace
@@ -313,7 +313,7 @@ DistributedGraph load_parts(const std::string& graph, const graph::PartitionedCs
     const double load_seconds = aware.max(timer.lap());
     step("local graph");
     const PartitionPlan plan(options.policy, header.bounds);
-    DistributedGraph out = finish(LocalGraph(plan, aware.rank, std::move(part), options.with_in_edges),
+    DistributedGraph out = finish(LocalGraph(plan, aware.rank, std::move(part), options.with_in_edges, options.threads),
                                   header.num_edges, header.weight_type, header.largest_out_degree, timer, aware, false);
     out.load_seconds = load_seconds;
     out.note = fmt::format("each rank took its part of {} as written (partitioned for {} ranks, policy {})", graph,

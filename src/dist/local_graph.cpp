@@ -107,42 +107,68 @@ LocalCsr rows_by_source(local_t proxies, edge_t m, Visit&& visit, Runs&& runs, c
   return csr;
 }
 
-// In-edges from out-edges in one counting pass: sources are visited in order and each out-row is
+// The rows of an equal share of the edges for each of `parts` threads (degrees are skewed): part t
+// takes rows [bounds[t], bounds[t + 1]).
+std::vector<local_t> row_shares(const RowOffsets& offsets, local_t rows, unsigned parts) {
+  std::vector<local_t> bounds(parts + 1, rows);
+  bounds[0] = 0;
+  offsets.visit([&](auto starts) {
+    for (unsigned t = 1; t < parts; ++t) {
+      const edge_t k = chunk_of(starts[rows], parts, t).begin;
+      bounds[t] = static_cast<local_t>(std::lower_bound(starts.begin(), starts.begin() + rows, k) - starts.begin());
+    }
+  });
+  return bounds;
+}
+
+// In-edges from out-edges by a counting scatter: sources are visited in order and each out-row is
 // sorted by (target, weight), so every in-row comes out sorted by (source, weight). (Scattering in
 // passes over cache-sized blocks of targets was tried: slower here, the passes cost more than the
-// misses they save.)
-LocalCsr transpose(const LocalCsr& out, local_t proxies) {
+// misses they save.) With several threads each scatters the rows of its share of the edges at its
+// own cursor per in-row, placed after the earlier shares' edges of that row: the same in-edges,
+// for one more array of cursors a thread beyond the first.
+LocalCsr transpose(const LocalCsr& out, local_t proxies, unsigned threads) {
   LocalCsr in;
   const edge_t m = out.targets.size();
   in.targets.resize(m);
+  const unsigned parts = std::min(threads_for(m), threads);
+  const std::vector<local_t> shares = row_shares(out.offsets, proxies, parts);
   RowOffsets::in_width_for(m, [&]<class O>(O) {
-    std::vector<O> offsets(static_cast<std::size_t>(proxies) + 1, 0);
-    for (local_t t : out.targets) ++offsets[t + 1];
-    std::partial_sum(offsets.begin(), offsets.end(), offsets.begin());
-    // Each row's offset is its cursor while scattering (one pass leaves it at the next row's start,
-    // shifted back after): no second array of proxies' size at the partition's peak.
-    O* const next = offsets.data();
-    out.offsets.visit([&](auto rows) {
-      std::visit(
-          [&](const auto& w) {
-            using Ws = std::decay_t<decltype(w)>;
-            if constexpr (std::is_same_v<Ws, std::monostate>) {
-              for (local_t v = 0; v < proxies; ++v)
-                for (edge_t k = rows[v]; k < rows[v + 1]; ++k) in.targets[next[out.targets[k]]++] = v;
-            } else {
-              Ws moved(m);
-              for (local_t v = 0; v < proxies; ++v)
+    // cursors[t][v + 1]: first share t's count of in-edges of v, then where it writes the next one.
+    // The last share's cursors end at each row's end: they become the offsets.
+    std::vector<std::vector<O>> cursors(parts);
+    parallel_for(parts, parts, [&](std::uint64_t, std::uint64_t, unsigned t) {
+      cursors[t].assign(static_cast<std::size_t>(proxies) + 1, 0);
+      O* const count = cursors[t].data() + 1;
+      out.offsets.visit([&](auto rows) {
+        for (edge_t k = rows[shares[t]]; k < rows[shares[t + 1]]; ++k) ++count[out.targets[k]];
+      });
+    });
+    O running = 0;
+    for (local_t v = 0; v < proxies; ++v)
+      for (unsigned t = 0; t < parts; ++t) running += std::exchange(cursors[t][v + 1], running);
+    std::visit(
+        [&](const auto& w) {
+          using Ws = std::decay_t<decltype(w)>;
+          constexpr bool weighted = !std::is_same_v<Ws, std::monostate>;
+          Ws moved;
+          if constexpr (weighted) moved.resize(m);
+          parallel_for(parts, parts, [&](std::uint64_t, std::uint64_t, unsigned t) {
+            O* const next = cursors[t].data() + 1;
+            out.offsets.visit([&](auto rows) {
+              for (local_t v = shares[t]; v < shares[t + 1]; ++v)
                 for (edge_t k = rows[v]; k < rows[v + 1]; ++k) {
                   const edge_t at = next[out.targets[k]]++;
                   in.targets[at] = v;
-                  moved[at] = w[k];
+                  if constexpr (weighted) moved[at] = w[k];
                 }
-              in.weights = std::move(moved);
-            }
-          },
-          out.weights);
-    });
-    std::copy_backward(offsets.begin(), offsets.end() - 1, offsets.end());
+            });
+          });
+          if constexpr (weighted) in.weights = std::move(moved);
+        },
+        out.weights);
+    std::vector<O> offsets = std::move(cursors[parts - 1]);
+    cursors.clear();
     offsets[0] = 0;
     in.offsets = RowOffsets(std::move(offsets));
   });
@@ -151,9 +177,10 @@ LocalCsr transpose(const LocalCsr& out, local_t proxies) {
 
 }  // namespace
 
-LocalGraph::LocalGraph(const PartitionPlan& plan, rank_t rank)
+LocalGraph::LocalGraph(const PartitionPlan& plan, rank_t rank, unsigned threads)
     : plan_(plan),
       rank_(rank),
+      threads_(threads == 0 ? default_thread_count() : threads),
       first_master_(plan.masters_begin(rank)),
       masters_(static_cast<local_t>(plan.masters_end(rank) - plan.masters_begin(rank))),
       masters_on_(static_cast<std::size_t>(plan.ranks())) {}
@@ -220,8 +247,9 @@ auto view_of(const Vector& weights)
 
 }  // namespace
 
-LocalGraph::LocalGraph(const PartitionPlan& plan, rank_t rank, graph::EdgeList edges, bool with_in_edges)
-    : LocalGraph(plan, rank) {
+LocalGraph::LocalGraph(const PartitionPlan& plan, rank_t rank, graph::EdgeList edges, bool with_in_edges,
+                       unsigned threads)
+    : LocalGraph(plan, rank, threads) {
   const std::vector<graph::Edge>& list = edges.edges;
   const auto each = [&](auto&& f) {
     for (const graph::Edge& e : list) f(e.src, e.dst);
@@ -230,11 +258,11 @@ LocalGraph::LocalGraph(const PartitionPlan& plan, rank_t rank, graph::EdgeList e
       each, [&](auto&& f) { each([&](vertex_t s, vertex_t) { f(s, edge_t{1}); }); }, list.size(),
       view_of(edges.weights));
   edges = {};
-  if (with_in_edges) in_ = transpose(out_, proxies());
+  if (with_in_edges) in_ = transpose(out_, proxies(), threads_);
 }
 
-LocalGraph::LocalGraph(const PartitionPlan& plan, rank_t rank, EdgeRuns edges, bool with_in_edges)
-    : LocalGraph(plan, rank) {
+LocalGraph::LocalGraph(const PartitionPlan& plan, rank_t rank, EdgeRuns edges, bool with_in_edges, unsigned threads)
+    : LocalGraph(plan, rank, threads) {
   if (edges.run_source.size() != edges.run_length.size())
     throw Error("LocalGraph: edge runs with sources and lengths of different counts");
   edge_t total = 0;
@@ -252,7 +280,7 @@ LocalGraph::LocalGraph(const PartitionPlan& plan, rank_t rank, EdgeRuns edges, b
       },
       edges.size(), view_of(edges.weights));
   edges = {};
-  if (with_in_edges) in_ = transpose(out_, proxies());
+  if (with_in_edges) in_ = transpose(out_, proxies(), threads_);
 }
 
 namespace {
@@ -366,7 +394,7 @@ void LocalGraph::copy_rows(const graph::CsrRows& rows) {
   // Each thread takes the rows of an equal share of the edges (degrees are skewed). First pass:
   // targets copied, narrowed and checked below n, mirrors marked; with one rank each row is also
   // sorted where it is not (a .csr's rows are), else that waits for the local ids.
-  const unsigned split = threads_for(m);
+  const unsigned split = std::min(threads_for(m), threads_);
   const auto rows_of = [&](unsigned t) {
     const auto row_of = [&](edge_t k) {  // the first row starting at or after edge k
       return static_cast<vertex_t>(std::lower_bound(rows.offsets.begin(), rows.offsets.end() - 1, base + k) -
@@ -477,15 +505,16 @@ void LocalGraph::copy_rows(const graph::CsrRows& rows) {
   });
 }
 
-LocalGraph::LocalGraph(const PartitionPlan& plan, rank_t rank, const graph::CsrRows& rows, bool with_in_edges)
-    : LocalGraph(plan, rank) {
+LocalGraph::LocalGraph(const PartitionPlan& plan, rank_t rank, const graph::CsrRows& rows, bool with_in_edges,
+                       unsigned threads)
+    : LocalGraph(plan, rank, threads) {
   constexpr edge_t kWindow = edge_t{1} << 21;  // edges read before their pages are released
   if (rows.first == first_master_ && rows.rows() == masters_) {  // my masters' rows: every edge I hold
     copy_rows(rows);
     if (with_in_edges) {
       in_is_out_ = rows.symmetric && masters_ == plan.vertices();
       if (!in_is_out_)
-        in_ = rows.symmetric ? symmetric_in_edges(out_, masters_, proxies()) : transpose(out_, proxies());
+        in_ = rows.symmetric ? symmetric_in_edges(out_, masters_, proxies()) : transpose(out_, proxies(), threads_);
     }
     return;
   }
@@ -502,11 +531,12 @@ LocalGraph::LocalGraph(const PartitionPlan& plan, rank_t rank, const graph::CsrR
           if (rows.offsets[r + 1] > rows.offsets[r]) f(rows.first + r, rows.offsets[r + 1] - rows.offsets[r]);
       },
       rows.edges(), view_of(rows.weights));
-  if (with_in_edges) in_ = transpose(out_, proxies());  // a part of a graph: its in-edges are elsewhere too
+  if (with_in_edges) in_ = transpose(out_, proxies(), threads_);  // a part of a graph: its in-edges are elsewhere too
 }
 
-LocalGraph::LocalGraph(const PartitionPlan& plan, rank_t rank, graph::CsrPart part, bool with_in_edges)
-    : LocalGraph(plan, rank) {
+LocalGraph::LocalGraph(const PartitionPlan& plan, rank_t rank, graph::CsrPart part, bool with_in_edges,
+                       unsigned threads)
+    : LocalGraph(plan, rank, threads) {
   if (part.first_master != first_master_ || part.masters != masters_ ||
       part.request_bounds.size() != static_cast<std::size_t>(plan.ranks()) + 1)
     throw Error(fmt::format("LocalGraph: a part with masters {}..{} for rank {}, which masters {}..{}",
@@ -526,7 +556,7 @@ LocalGraph::LocalGraph(const PartitionPlan& plan, rank_t rank, graph::CsrPart pa
   out_.weights = std::move(part.weights);
   if (!with_in_edges) return;
   if (part.in_offsets.empty()) {
-    in_ = transpose(out_, proxies());
+    in_ = transpose(out_, proxies(), threads_);
     return;
   }
   in_.offsets = RowOffsets(std::move(part.in_offsets));

@@ -54,7 +54,37 @@ graph::EdgeList messy_graph(vertex_t n, edge_t m, std::uint64_t seed, graph::Wei
   return list;
 }
 
+// Each in-row holds the reverses of the out-edges into its vertex, by source (and in the out-row's
+// order between parallel edges), worked out here independently of the builders (which the
+// reference partition shares).
+void expect_in_edges_reverse_out_edges(const LocalGraph& g) {
+  if (!g.has_in_edges()) return;
+  std::vector<std::vector<std::pair<local_t, edge_t>>> rows(g.proxies());  // (source, out-edge)
+  for (local_t v = 0; v < g.proxies(); ++v)
+    for (edge_t e = g.out().offsets[v]; e < g.out().offsets[v + 1]; ++e) rows[g.out().targets[e]].push_back({v, e});
+  const auto weight = [](const auto& weights, edge_t e) {
+    return std::visit(
+        [&](const auto& w) -> double {
+          if constexpr (std::is_same_v<std::decay_t<decltype(w)>, std::monostate>)
+            return 0;
+          else
+            return static_cast<double>(w[e]);
+        },
+        weights);
+  };
+  for (local_t v = 0; v < g.proxies(); ++v) {
+    ASSERT_EQ(g.in().offsets[v + 1] - g.in().offsets[v], rows[v].size()) << "in-degree of " << v;
+    for (std::size_t i = 0; i < rows[v].size(); ++i) {
+      const edge_t e = g.in().offsets[v] + i;
+      ASSERT_EQ(g.in().targets[e], rows[v][i].first) << "in-edge " << i << " of " << v;
+      ASSERT_EQ(weight(g.in().weights, e), weight(g.out().weights, rows[v][i].second))
+          << "in-edge " << i << " of " << v;
+    }
+  }
+}
+
 void expect_same(const LocalGraph& a, const LocalGraph& b) {
+  expect_in_edges_reverse_out_edges(a);
   ASSERT_EQ(a.global_vertices(), b.global_vertices());
   ASSERT_EQ(a.masters(), b.masters());
   ASSERT_EQ(a.proxies(), b.proxies());

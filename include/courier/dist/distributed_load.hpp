@@ -23,6 +23,7 @@ struct DistributedLoadOptions {
   graph::LoadOptions load;         // the input's options and the transforms asked for
   bool simple_undirected = false;  // tc, kcore: both directions, no self loops, no duplicates, no weights
   bool with_in_edges = false;
+  unsigned threads = 0;                    // building a rank's partition, where the work divides (0: every core)
   edge_t shuffle_chunk = edge_t{1} << 20;  // edges a rank sends per round of the shuffle
   // Called on this rank before each step of the partitioning ("transform", "degrees", "shuffle",
   // "local graph") with the step's name; what it throws is this rank's failure alone. For tests

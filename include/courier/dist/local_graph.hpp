@@ -57,23 +57,25 @@ struct GraphBytes {
 
 class LocalGraph {
  public:
-  // `edges` are this rank's edges in global ids (each with plan.edge_owner(...) == rank).
+  // `edges` are this rank's edges in global ids (each with plan.edge_owner(...) == rank). `threads`
+  // build it where the work divides (0: every core).
   // The graph is usable at once, but masters_mirrored_on() is empty until
   // set_mirrors_requested_by() has been called for each peer with that peer's mirror_requests(rank),
   // in this rank's local ids (connect_mirrors does both sides).
   // The edges are taken by value and freed once their local ids are known, before the rows are
   // built (move them in to keep a rank's peak memory down).
-  LocalGraph(const PartitionPlan& plan, rank_t rank, graph::EdgeList edges, bool with_in_edges);
+  LocalGraph(const PartitionPlan& plan, rank_t rank, graph::EdgeList edges, bool with_in_edges, unsigned threads = 0);
   // The same from runs of edges.
-  LocalGraph(const PartitionPlan& plan, rank_t rank, EdgeRuns edges, bool with_in_edges);
+  LocalGraph(const PartitionPlan& plan, rank_t rank, EdgeRuns edges, bool with_in_edges, unsigned threads = 0);
   // The same from a .csr file's rows (graph/csr_rows.hpp) that all belong to this rank (one rank,
   // or its masters' rows under oec), read in windows whose pages are released once read.
-  LocalGraph(const PartitionPlan& plan, rank_t rank, const graph::CsrRows& rows, bool with_in_edges);
+  LocalGraph(const PartitionPlan& plan, rank_t rank, const graph::CsrRows& rows, bool with_in_edges,
+             unsigned threads = 0);
   // Part `rank` of a partitioned .csr file (graph/partitioned_csr.hpp) written with this plan, as
   // written: its rows (and in-edges, if read), mirrors and the masters each peer mirrors are taken
   // over, nothing is built (connect_mirrors is not needed; in-edges not read are transposed).
   // Throws Error if the part's masters are not the plan's.
-  LocalGraph(const PartitionPlan& plan, rank_t rank, graph::CsrPart part, bool with_in_edges);
+  LocalGraph(const PartitionPlan& plan, rank_t rank, graph::CsrPart part, bool with_in_edges, unsigned threads = 0);
 
   const PartitionPlan& plan() const { return plan_; }
   rank_t rank() const { return rank_; }
@@ -118,7 +120,7 @@ class LocalGraph {
 
  private:
   using WeightView = std::variant<std::monostate, std::span<const std::uint32_t>, std::span<const float>>;
-  LocalGraph(const PartitionPlan& plan, rank_t rank);
+  LocalGraph(const PartitionPlan& plan, rank_t rank, unsigned threads);
   // The proxies and out-edges from m edges: visit(f) calls f(src, dst) for each, in order, in
   // global ids; runs(f) calls f(src, count) for the same edges as runs of one source (rows, or
   // edges one by one); weights are theirs in that order.
@@ -131,6 +133,7 @@ class LocalGraph {
 
   PartitionPlan plan_;
   rank_t rank_;
+  unsigned threads_;  // that build it
   vertex_t first_master_;
   local_t masters_;
   std::vector<vertex_t> mirror_ids_;      // global ids, sorted
