@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <optional>
 
@@ -108,6 +109,26 @@ vertex_t most_out_edges(const std::vector<edge_t>& out_degree) {
   return largest;
 }
 
+// The same from each rank's rows of a .csr: the best of every part's best.
+vertex_t most_out_edges(const graph::CsrRows& rows, const Collective& collective) {
+  std::array<std::uint64_t, 2> best{0, 0};  // out-degree, vertex
+  for (vertex_t r = 0; r < rows.rows(); ++r)
+    if (const edge_t d = rows.offsets[r + 1] - rows.offsets[r]; d > best[0]) best = {d, rows.first + r};
+  Bytes mine(sizeof best);
+  std::memcpy(mine.data(), best.data(), sizeof best);
+  vertex_t largest = 0;
+  edge_t most = 0;
+  for (const Bytes& theirs : collective.all_gather(mine)) {
+    if (theirs.size() != sizeof best) throw Error("dist: a malformed out-degree");
+    std::memcpy(best.data(), theirs.data(), sizeof best);
+    if (best[0] > most || (best[0] == most && most > 0 && best[1] < largest)) {
+      most = best[0];
+      largest = best[1];
+    }
+  }
+  return largest;
+}
+
 // What every way of partitioning ends with: the mirrors agreed (unless a file says already) and
 // the partition's facts.
 DistributedGraph finish(LocalGraph local, edge_t loaded_edges, graph::WeightType weight_type, vertex_t largest,
@@ -205,12 +226,18 @@ DistributedGraph partition_rows(const graph::CsrRows& rows, graph::EdgeList type
 
   step("degrees");
   const Planned planned = [&] {
-    std::vector<edge_t> count(n, 0);
-    for (vertex_t r = 0; r < rows.rows(); ++r) count[rows.first + r] = rows.offsets[r + 1] - rows.offsets[r];
-    const std::vector<edge_t> out_degree = global_counts(std::move(count), collective);
-    // One rank masters everything whatever the degrees: no pass over the targets for them.
-    if (options.policy != Policy::iec || collective.ranks == 1)
-      return Planned{PartitionPlan(options.policy, collective.ranks, out_degree), most_out_edges(out_degree)};
+    // Out-degrees are the file's row offsets: the cut is a binary search in them (one rank masters
+    // everything whatever the degrees), and the vertex with the most out-edges the best of each
+    // part's. No vertex-sized array, no exchange.
+    if (options.policy != Policy::iec || collective.ranks == 1) {
+      const bool whole = rows.first == 0 && rows.rows() == n;
+      const graph::CsrRows all = whole ? graph::CsrRows{} : graph::map_csr_rows(rows, 0, n);
+      const Buffer<edge_t>& offsets = whole ? rows.offsets : all.offsets;
+      return Planned{PartitionPlan::by_row_offsets(options.policy, collective.ranks,
+                                                   std::span<const edge_t>(offsets.data(), offsets.size())),
+                     most_out_edges(rows, collective)};
+    }
+    // iec cuts by in-degree: counted over every rank's targets.
     std::vector<edge_t> in(n, 0);
     constexpr edge_t kWindow = edge_t{1} << 21;
     for (edge_t a = 0; a < rows.edges(); a += kWindow) {
@@ -219,7 +246,7 @@ DistributedGraph partition_rows(const graph::CsrRows& rows, graph::EdgeList type
       rows.release(a, b);
     }
     return Planned{PartitionPlan(options.policy, collective.ranks, global_counts(std::move(in), collective)),
-                   most_out_edges(out_degree)};
+                   most_out_edges(rows, collective)};
   }();
   const PartitionPlan& plan = planned.plan;
   const vertex_t largest = planned.largest;

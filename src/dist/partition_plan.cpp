@@ -58,11 +58,17 @@ PartitionPlan::PartitionPlan(Policy policy, rank_t ranks, vertex_t vertices)
         return bounds;
       }()) {}
 
+namespace {
+
+double alpha_of(std::size_t parts) { return 8.0 * static_cast<double>(parts - 1); }
+
+}  // namespace
+
 PartitionPlan::PartitionPlan(Policy policy, rank_t ranks, std::span<const edge_t> degree)
     : PartitionPlan(policy, [&] {
         const std::size_t parts = static_cast<std::size_t>(std::max(ranks, 1));
         const vertex_t n = degree.size();
-        const double alpha = 8.0 * static_cast<double>(parts - 1);
+        const double alpha = alpha_of(parts);
         double total = 0;
         for (edge_t d : degree) total += static_cast<double>(d) + alpha;
         // Cut where the running weight passes each rank's share.
@@ -77,6 +83,35 @@ PartitionPlan::PartitionPlan(Policy policy, rank_t ranks, std::span<const edge_t
         }
         return bounds;
       }()) {}
+
+PartitionPlan PartitionPlan::by_row_offsets(Policy policy, rank_t ranks, std::span<const edge_t> offsets) {
+  if (offsets.empty()) throw Error("PartitionPlan: row offsets need at least one entry");
+  const std::size_t parts = static_cast<std::size_t>(std::max(ranks, 1));
+  const vertex_t n = offsets.size() - 1;
+  const double alpha = alpha_of(parts);
+  // The weight of vertices [0, w): integers, so exact in a double as the running sum above is.
+  const auto before = [&](vertex_t w) {
+    return static_cast<double>(offsets[w] - offsets[0]) + alpha * static_cast<double>(w);
+  };
+  const double total = before(n);
+  std::vector<vertex_t> bounds(parts + 1, n);
+  bounds[0] = 0;
+  for (std::size_t r = 1; r < parts; ++r) {
+    // The first w >= 1 whose vertices [0, w) reach rank r's share, as the running sum meets it.
+    const double share = total * static_cast<double>(r) / static_cast<double>(parts);
+    vertex_t lo = 1, hi = n;
+    if (n == 0 || before(n) < share) continue;
+    while (lo < hi) {
+      const vertex_t mid = lo + (hi - lo) / 2;
+      if (before(mid) >= share)
+        hi = mid;
+      else
+        lo = mid + 1;
+    }
+    bounds[r] = lo;
+  }
+  return PartitionPlan(policy, std::move(bounds));
+}
 
 rank_t PartitionPlan::master_of(vertex_t v) const {
   // The last rank whose range starts at or before v (empty ranges are skipped by upper_bound).

@@ -146,10 +146,16 @@ void check_every_way(const std::string& graph, graph::LoadOptions load = {}) {
         const auto expected = reference(graph, options, ranks);
         const auto got = load_on(graph, options, ranks);
         edge_t edges = 0;
+        std::vector<edge_t> out_degree(expected[0].global_vertices(), 0);
         for (rank_t r = 0; r < ranks; ++r) {
           expect_same(got[r]->graph, expected[r]);
           edges += expected[r].edges();
+          for (local_t v = 0; v < expected[r].proxies(); ++v)
+            out_degree[expected[r].global_id(v)] += expected[r].out().degree(v);
         }
+        const vertex_t most = static_cast<vertex_t>(std::max_element(out_degree.begin(), out_degree.end()) -
+                                                    out_degree.begin());  // the first of the largest
+        for (rank_t r = 0; r < ranks && !out_degree.empty(); ++r) EXPECT_EQ(got[r]->largest_out_degree, most);
         EXPECT_EQ(got[0]->edges, edges);
         const PartitionQuality q = quality(expected);
         EXPECT_DOUBLE_EQ(got[ranks - 1]->quality.replication, q.replication);

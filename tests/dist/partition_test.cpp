@@ -117,6 +117,29 @@ TEST(PartitionPlan, MasterRangesAreBalancedByEdgesAndCoverEveryVertex) {
   }
 }
 
+// A CSR's row offsets cut the masters where its degrees do, on skewed, empty and tiny graphs and
+// on offsets that do not start at 0 (a part of a file).
+TEST(PartitionPlan, RowOffsetsCutWhereTheDegreesDo) {
+  std::mt19937_64 rng(7);
+  for (vertex_t n : {0, 1, 2, 3, 10, 97, 1000})
+    for (int trial = 0; trial < 4; ++trial) {
+      std::vector<edge_t> degree(n);
+      for (edge_t& d : degree) d = trial == 0 ? 0 : rng() % 5 == 0 ? rng() % 3000 : rng() % 4;
+      std::vector<edge_t> offsets(n + 1, 1234);
+      for (vertex_t v = 0; v < n; ++v) offsets[v + 1] = offsets[v] + degree[v];
+      for (courier::rank_t ranks = 1; ranks <= 9; ++ranks) {
+        SCOPED_TRACE(::testing::Message() << n << " vertices, trial " << trial << ", " << ranks << " ranks");
+        const PartitionPlan by_degree(Policy::oec, ranks, degree);
+        const PartitionPlan by_offsets = PartitionPlan::by_row_offsets(Policy::oec, ranks, offsets);
+        ASSERT_EQ(by_offsets.ranks(), ranks);
+        for (courier::rank_t r = 0; r < ranks; ++r) {
+          EXPECT_EQ(by_offsets.masters_begin(r), by_degree.masters_begin(r));
+          EXPECT_EQ(by_offsets.masters_end(r), by_degree.masters_end(r));
+        }
+      }
+    }
+}
+
 TEST(PartitionPlan, MoreRanksThanVerticesLeavesSomeEmpty) {
   const PartitionPlan plan(Policy::oec, 5, vertex_t{3});
   vertex_t covered = 0;

@@ -32,6 +32,10 @@ class PartitionPlan {
   // `degree[v]` is v's out-degree (iec: in-degree); masters are cut to balance
   // degree + alpha per vertex, alpha = 8 * (ranks - 1) as in Gemini.
   PartitionPlan(Policy policy, rank_t ranks, std::span<const edge_t> degree);
+  // The same cut from a CSR's row offsets (n + 1 entries, offsets[v + 1] - offsets[v] = v's
+  // out-degree), by binary search: no pass over the vertices (the weight before a vertex is its
+  // offset plus alpha per vertex before it).
+  static PartitionPlan by_row_offsets(Policy policy, rank_t ranks, std::span<const edge_t> offsets);
   // Equal vertex ranges, for when degrees are not known.
   PartitionPlan(Policy policy, rank_t ranks, vertex_t vertices);
   // Rank r masters [bounds[r], bounds[r+1]) (a plan written down: a partitioned .csr's). Throws
