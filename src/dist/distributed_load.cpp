@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
-#include <limits>
 #include <optional>
 
 #include "courier/core/memory.hpp"
@@ -51,60 +50,32 @@ void agreed(const Collective& collective, Step&& step) {
   if (!first.empty()) throw LoadError(first);
 }
 
-// global_counts with counts sent as C.
-template <class C>
-std::vector<edge_t> spread_counts(std::vector<edge_t> local, const Collective& collective) {
+// Global per-vertex counts from each rank's counts of its own edges: each rank sums one block of
+// vertices (reduce-scatter), then every rank gathers all blocks. Vertex-sized, as in Gemini.
+std::vector<edge_t> global_counts(std::vector<edge_t> local, const Collective& collective) {
   const vertex_t n = local.size();
   const auto ranks = static_cast<std::size_t>(collective.ranks);
+  if (ranks == 1) return local;
   const auto block = [&](std::size_t r) { return n * r / ranks; };
   std::vector<Bytes> outgoing(ranks);
-  for (std::size_t r = 0; r < ranks; ++r) {
-    outgoing[r].resize((block(r + 1) - block(r)) * sizeof(C));
-    for (vertex_t v = block(r); v < block(r + 1); ++v) {
-      const auto c = static_cast<C>(local[v]);
-      std::memcpy(outgoing[r].data() + (v - block(r)) * sizeof c, &c, sizeof c);
-    }
-  }
-  std::vector<edge_t>().swap(local);
-  std::vector<Bytes> parts = collective.exchange(std::move(outgoing));
+  for (std::size_t r = 0; r < ranks; ++r) outgoing[r] = array_bytes(local.data() + block(r), block(r + 1) - block(r));
+  const std::vector<Bytes> parts = collective.exchange(std::move(outgoing));
   const auto me = static_cast<std::size_t>(collective.rank);
-  std::vector<C> mine(block(me + 1) - block(me), 0);
-  for (Bytes& part : parts) {
-    if (part.size() != mine.size() * sizeof(C)) throw Error("global_counts: a rank sent a block of the wrong size");
+  std::vector<edge_t> mine(block(me + 1) - block(me), 0);
+  for (const Bytes& part : parts) {
+    if (part.size() != mine.size() * sizeof(edge_t)) throw Error("global_counts: a rank sent a block of the wrong size");
     for (std::size_t i = 0; i < mine.size(); ++i) {
-      C c;
+      edge_t c;
       std::memcpy(&c, part.data() + i * sizeof c, sizeof c);
       mine[i] += c;
     }
-    Bytes().swap(part);
   }
-  std::vector<Bytes> blocks = collective.all_gather(array_bytes(mine.data(), mine.size()));
-  std::vector<C>().swap(mine);
-  std::vector<edge_t> global(n);
+  const std::vector<Bytes> blocks = collective.all_gather(array_bytes(mine.data(), mine.size()));
   for (std::size_t r = 0; r < ranks; ++r) {
-    if (blocks[r].size() != (block(r + 1) - block(r)) * sizeof(C)) throw Error("global_counts: wrong block size");
-    for (vertex_t v = block(r); v < block(r + 1); ++v) {
-      C c;
-      std::memcpy(&c, blocks[r].data() + (v - block(r)) * sizeof c, sizeof c);
-      global[v] = c;
-    }
-    Bytes().swap(blocks[r]);
+    if (blocks[r].size() != (block(r + 1) - block(r)) * sizeof(edge_t)) throw Error("global_counts: wrong block size");
+    if (!blocks[r].empty()) std::memcpy(local.data() + block(r), blocks[r].data(), blocks[r].size());
   }
-  return global;
-}
-
-// Global per-vertex counts from each rank's counts of its own edges: each rank sums one block of
-// vertices (reduce-scatter), then every rank gathers all blocks. Vertex-sized, as in Gemini. Sent in
-// 32 bits while no count can pass them (fewer than 2^32 edges in all), and each array freed once
-// passed on: half the bytes, and a quarter of the vertex-sized copies at once.
-std::vector<edge_t> global_counts(std::vector<edge_t> local, const Collective& collective) {
-  if (collective.ranks == 1) return local;
-  std::uint64_t mine_total = 0;
-  for (edge_t c : local) mine_total += c;
-  // The rows' limit (tests lower it to send 64-bit counts too).
-  const bool narrow = collective.sum(mine_total) <= RowOffsets::narrow_limit.load(std::memory_order_relaxed);
-  return narrow ? spread_counts<std::uint32_t>(std::move(local), collective)
-                : spread_counts<edge_t>(std::move(local), collective);
+  return local;
 }
 
 std::vector<edge_t> degrees(const graph::EdgeList& edges, bool by_target, const Collective& collective) {
