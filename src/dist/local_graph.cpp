@@ -175,6 +175,47 @@ LocalCsr transpose(const LocalCsr& out, local_t proxies, unsigned threads) {
   return in;
 }
 
+// Global ids to local ids on a rank whose masters are [first, first + masters) and whose mirrors,
+// marked in a bitmap of every vertex, are numbered after them in global order: a mirror's local id
+// is its bit's rank, a word's prefix count plus a popcount. 1/8 + 1/16 bytes a vertex stay in
+// cache where a vertex-sized map of local ids (4 bytes a vertex) does not.
+class MirrorIndex {
+ public:
+  MirrorIndex(vertex_t first, local_t masters, vertex_t n) : first_(first), masters_(masters), marks_((n + 63) / 64) {}
+  bool is_master(vertex_t g) const { return g - first_ < masters_; }  // unsigned: below first wraps
+  // Marks g a mirror; safe from several threads at once.
+  void mark(vertex_t g) {
+    std::atomic_ref<std::uint64_t> word(marks_[g >> 6]);
+    const std::uint64_t bit = std::uint64_t{1} << (g & 63);
+    if (!(word.load(std::memory_order_relaxed) & bit)) word.fetch_or(bit, std::memory_order_relaxed);
+  }
+  // The marked ids in order; after it, local() answers.
+  std::vector<vertex_t> number_mirrors() {
+    before_.resize(marks_.size());
+    std::vector<vertex_t> ids;
+    local_t count = 0;
+    for (std::size_t i = 0; i < marks_.size(); ++i) {
+      before_[i] = count;
+      count += static_cast<local_t>(std::popcount(marks_[i]));
+    }
+    ids.reserve(count);
+    for (std::size_t i = 0; i < marks_.size(); ++i)
+      for (std::uint64_t w = marks_[i]; w != 0; w &= w - 1) ids.push_back(i * 64 + std::countr_zero(w));
+    return ids;
+  }
+  local_t local(vertex_t g) const {
+    if (is_master(g)) return static_cast<local_t>(g - first_);
+    const std::uint64_t below = marks_[g >> 6] & ((std::uint64_t{1} << (g & 63)) - 1);
+    return masters_ + before_[g >> 6] + static_cast<local_t>(std::popcount(below));
+  }
+
+ private:
+  vertex_t first_;
+  local_t masters_;
+  std::vector<std::uint64_t> marks_;
+  std::vector<local_t> before_;
+};
+
 }  // namespace
 
 LocalGraph::LocalGraph(const PartitionPlan& plan, rank_t rank, unsigned threads)
@@ -187,43 +228,36 @@ LocalGraph::LocalGraph(const PartitionPlan& plan, rank_t rank, unsigned threads)
 
 template <class Visit, class Runs>
 void LocalGraph::build(Visit&& visit, Runs&& runs, edge_t m, const WeightView& weights) {
-  const vertex_t first = first_master_, last = plan_.masters_end(rank_), n = plan_.vertices();
-  auto mine = [&](vertex_t g) { return g >= first && g < last; };
-  // A vertex-sized map from global to local ids (as Gemini keeps): marking the mirrors there
-  // lists them in order without sorting, and each endpoint then maps in O(1). One rank masters
-  // every vertex: its ids are already local.
+  const vertex_t n = plan_.vertices();
+  // Mirrors marked in a bitmap of every vertex (MirrorIndex): they come out in order without
+  // sorting, and each endpoint then maps in O(1) from cache. One rank masters every vertex: its ids
+  // are already local.
   constexpr local_t kNone = std::numeric_limits<local_t>::max();
-  const bool identity = first == 0 && last == n;
-  if (!identity && n >= kNone)
+  const bool identity = masters_ == n;
+  if (n >= kNone)
     throw Error(fmt::format("rank {} would map {} vertices, beyond 32-bit local ids: use more ranks", rank_, n));
-  std::vector<local_t> local_of(identity ? 0 : n, kNone);
+  MirrorIndex index(first_master_, masters_, identity ? 0 : n);
   runs([&](vertex_t s, edge_t) {
     if (s >= n) throw Error(fmt::format("LocalGraph: an edge from {}, outside {} vertices", s, n));
-    if (!identity && !mine(s)) local_of[s] = 0;
+    if (!identity && !index.is_master(s)) index.mark(s);
   });
   visit([&](vertex_t s, vertex_t d) {
     if (d >= n) throw Error(fmt::format("LocalGraph: edge {} -> {} outside {} vertices", s, d, n));
-    if (!identity && !mine(d)) local_of[d] = 0;
+    if (!identity && !index.is_master(d)) index.mark(d);
   });
-  if (identity && n >= kNone)
-    throw Error(fmt::format("rank {} would hold {} proxies, beyond 32-bit local ids: use more ranks", rank_, n));
   if (!identity) {
-    for (vertex_t g = 0; g < n; ++g)
-      if (local_of[g] != kNone) mirror_ids_.push_back(g);
+    mirror_ids_ = index.number_mirrors();
     if (static_cast<std::uint64_t>(masters_) + mirror_ids_.size() >= kNone)
       throw Error(fmt::format("rank {} would hold {} proxies, beyond 32-bit local ids: use more ranks", rank_,
                               static_cast<std::uint64_t>(masters_) + mirror_ids_.size()));
-    for (std::size_t k = 0; k < mirror_ids_.size(); ++k) local_of[mirror_ids_[k]] = static_cast<local_t>(masters_ + k);
-    for (vertex_t g = first; g < last; ++g) local_of[g] = static_cast<local_t>(g - first);
   }
-  mirror_ids_.shrink_to_fit();
   mirror_locals_.resize(mirror_ids_.size());
   std::iota(mirror_locals_.begin(), mirror_locals_.end(), masters_);
   mirror_bounds_.assign(static_cast<std::size_t>(plan_.ranks()) + 1, 0);
   for (vertex_t g : mirror_ids_) ++mirror_bounds_[static_cast<std::size_t>(plan_.master_of(g)) + 1];
   std::partial_sum(mirror_bounds_.begin(), mirror_bounds_.end(), mirror_bounds_.begin());
 
-  const auto local = [&](vertex_t g) { return identity ? static_cast<local_t>(g) : local_of[g]; };
+  const auto local = [&](vertex_t g) { return identity ? static_cast<local_t>(g) : index.local(g); };
   out_ = rows_by_source(
       proxies(), m, [&](auto&& f) { visit([&](vertex_t s, vertex_t d) { f(local(s), local(d)); }); },
       [&](auto&& f) { runs([&](vertex_t s, edge_t count) { f(local(s), count); }); }, weights);
@@ -284,47 +318,6 @@ LocalGraph::LocalGraph(const PartitionPlan& plan, rank_t rank, EdgeRuns edges, b
 }
 
 namespace {
-
-// Global ids to local ids on a rank whose masters are [first, first + masters) and whose mirrors,
-// marked in a bitmap of every vertex, are numbered after them in global order: a mirror's local id
-// is its bit's rank, a word's prefix count plus a popcount. 1/8 + 1/16 bytes a vertex stay in
-// cache where a vertex-sized map of local ids (4 bytes a vertex) does not.
-class MirrorIndex {
- public:
-  MirrorIndex(vertex_t first, local_t masters, vertex_t n) : first_(first), masters_(masters), marks_((n + 63) / 64) {}
-  bool is_master(vertex_t g) const { return g - first_ < masters_; }  // unsigned: below first wraps
-  // Marks g a mirror; safe from several threads at once.
-  void mark(vertex_t g) {
-    std::atomic_ref<std::uint64_t> word(marks_[g >> 6]);
-    const std::uint64_t bit = std::uint64_t{1} << (g & 63);
-    if (!(word.load(std::memory_order_relaxed) & bit)) word.fetch_or(bit, std::memory_order_relaxed);
-  }
-  // The marked ids in order; after it, local() answers.
-  std::vector<vertex_t> number_mirrors() {
-    before_.resize(marks_.size());
-    std::vector<vertex_t> ids;
-    local_t count = 0;
-    for (std::size_t i = 0; i < marks_.size(); ++i) {
-      before_[i] = count;
-      count += static_cast<local_t>(std::popcount(marks_[i]));
-    }
-    ids.reserve(count);
-    for (std::size_t i = 0; i < marks_.size(); ++i)
-      for (std::uint64_t w = marks_[i]; w != 0; w &= w - 1) ids.push_back(i * 64 + std::countr_zero(w));
-    return ids;
-  }
-  local_t local(vertex_t g) const {
-    if (is_master(g)) return static_cast<local_t>(g - first_);
-    const std::uint64_t below = marks_[g >> 6] & ((std::uint64_t{1} << (g & 63)) - 1);
-    return masters_ + before_[g >> 6] + static_cast<local_t>(std::popcount(below));
-  }
-
- private:
-  vertex_t first_;
-  local_t masters_;
-  std::vector<std::uint64_t> marks_;
-  std::vector<local_t> before_;
-};
 
 // In-edges of a known-symmetric graph on a rank that holds its masters' whole rows (sorted by
 // local target): a master's in-edges from local masters are the reverses of the masters' part of
