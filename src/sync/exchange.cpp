@@ -112,7 +112,8 @@ void exchange_all(Channel& channel, std::span<const std::span<const std::byte>> 
 
 dist::Collective collective(Channel& channel) {
   return {channel.rank(), channel.ranks(),
-          [&channel](std::vector<Bytes> outgoing) { return exchange_all(channel, std::move(outgoing)); }};
+          [&channel](std::vector<Bytes> outgoing) { return exchange_all(channel, std::move(outgoing)); },
+          [&channel] { channel.restart_buffer_peak(); }};
 }
 
 }  // namespace courier::sync

@@ -585,6 +585,36 @@ TEST(DistributedLoad, OneRankRejectsRowsWithATargetBeyondTheGraph) {
   }
 }
 
+// A shuffle's buffers are handed back before it (the degrees' exchanges are done) and after it,
+// before the rows are built from what it delivered: the rows, not the buffers, are the peak.
+TEST(DistributedLoad, ShufflesReleaseTheBuffersAroundThem) {
+  const std::string csr = temp_path("release.csr"), text = temp_path("release.wel");
+  const graph::EdgeList list = messy_graph(60, 300, 3, graph::WeightType::u32);
+  graph::write_edge_list(csr, list);
+  graph::write_edge_list(text, list);
+  for (const std::string& graph : {csr, text})
+    for (Policy policy : {Policy::iec, Policy::cvc, Policy::hash}) {
+      SCOPED_TRACE(::testing::Message() << graph << ", " << to_string(policy));
+      std::vector<std::vector<std::string>> order(2);
+      ThreadExchange::run(2, [&](const Collective& c) {
+        Collective counted = c;
+        counted.release_buffers = [&, r = c.rank] { order[r].emplace_back("release"); };
+        DistributedLoadOptions options;
+        options.policy = policy;
+        options.before_step = [&, r = c.rank](std::string_view name) { order[r].emplace_back(name); };
+        (void)load_distributed(graph, options, counted);
+      });
+      for (const auto& steps : order) {
+        const auto shuffle = std::find(steps.begin(), steps.end(), "shuffle");
+        ASSERT_NE(shuffle, steps.end());
+        EXPECT_EQ(*(shuffle - 1), "release");
+        ASSERT_LT(shuffle + 2, steps.end());
+        EXPECT_EQ(*(shuffle + 1), "release");
+        EXPECT_EQ(*(shuffle + 2), "local graph");
+      }
+    }
+}
+
 // A .csr written as symmetric: one rank takes its out-edges as its in-edges (no transpose, no
 // copy); each vertex's in-edges, with their weights, are the same multiset as the transpose's. Over
 // more ranks (oec) a master's in-edges are the masters' part of its own row and only edges into

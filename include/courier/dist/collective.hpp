@@ -20,7 +20,14 @@ struct Collective {
   // outgoing[r] goes to rank r; returns what each rank sent here, indexed by source. Every rank
   // calls it the same number of times, in the same order.
   std::function<std::vector<Bytes>(std::vector<Bytes>)> exchange;
+  // Frees the buffers the exchanges left idle for reuse (none: nothing to free).
+  std::function<void()> release_buffers = {};
 
+  // release_buffers(), if there is one: between a partition's steps, so that one step's buffers
+  // are not alive beside what the next one builds.
+  void release() const {
+    if (release_buffers) release_buffers();
+  }
   // Every rank's `mine`, indexed by rank.
   std::vector<Bytes> all_gather(const Bytes& mine) const;
   std::uint64_t sum(std::uint64_t value) const;
