@@ -204,7 +204,6 @@ DistributedGraph partition(graph::EdgeList mine, const DistributedLoadOptions& o
   const PartitionPlan& plan = planned.plan;
   const vertex_t largest = planned.largest;
 
-  collective.release();
   step("shuffle");
   graph::EdgeList kept = shuffle_edges(std::move(mine), [&](vertex_t s, vertex_t d) { return plan.edge_owner(s, d); },
                                        weight_type, options.shuffle_chunk, collective);
@@ -263,7 +262,6 @@ DistributedGraph partition_rows(const graph::CsrRows& rows, graph::EdgeList type
     return finish(LocalGraph(plan, collective.rank, mine, options.with_in_edges, options.threads), loaded_edges,
                   weight_type, largest, timer, collective);
   }
-  collective.release();
   step("shuffle");
   EdgeRuns kept = shuffle_rows(rows, n, plan, weight_type, options.shuffle_chunk, collective);
   collective.release();

@@ -585,9 +585,10 @@ TEST(DistributedLoad, OneRankRejectsRowsWithATargetBeyondTheGraph) {
   }
 }
 
-// A shuffle's buffers are handed back before it (the degrees' exchanges are done) and after it,
-// before the rows are built from what it delivered: the rows, not the buffers, are the peak.
-TEST(DistributedLoad, ShufflesReleaseTheBuffersAroundThem) {
+// A shuffle's buffers are handed back once it is done, before the rows are built from what it
+// delivered: the rows, not the buffers, are the peak. (Not before it: at 2 ranks under iec the
+// shuffle then allocates afresh beside what the degrees' exchange left, 13 MB higher.)
+TEST(DistributedLoad, ShufflesReleaseTheirBuffersBeforeTheRowsAreBuilt) {
   const std::string csr = temp_path("release.csr"), text = temp_path("release.wel");
   const graph::EdgeList list = messy_graph(60, 300, 3, graph::WeightType::u32);
   graph::write_edge_list(csr, list);
@@ -607,7 +608,6 @@ TEST(DistributedLoad, ShufflesReleaseTheBuffersAroundThem) {
       for (const auto& steps : order) {
         const auto shuffle = std::find(steps.begin(), steps.end(), "shuffle");
         ASSERT_NE(shuffle, steps.end());
-        EXPECT_EQ(*(shuffle - 1), "release");
         ASSERT_LT(shuffle + 2, steps.end());
         EXPECT_EQ(*(shuffle + 1), "release");
         EXPECT_EQ(*(shuffle + 2), "local graph");

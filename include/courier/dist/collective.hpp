@@ -23,8 +23,8 @@ struct Collective {
   // Frees the buffers the exchanges left idle for reuse (none: nothing to free).
   std::function<void()> release_buffers = {};
 
-  // release_buffers(), if there is one: between a partition's steps, so that one step's buffers
-  // are not alive beside what the next one builds.
+  // release_buffers(), if there is one: after a shuffle, so that its buffers are not alive beside
+  // the rows built from what it delivered.
   void release() const {
     if (release_buffers) release_buffers();
   }
