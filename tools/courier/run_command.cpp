@@ -171,7 +171,10 @@ void add_run_command(CLI::App& app, const harness::Registry& registry) {
           "the graph, or 'sockets' for one per socket of this machine; under mpirun the processes are the ranks")
       ->type_name("N|sockets")
       ->default_str("1");
-  command->add_option("--threads", call->spec.threads, "Distributed engines: compute threads per rank")
+  command
+      ->add_option(
+          "--threads", call->spec.threads,
+          "Distributed engines: compute threads per rank (the vertex engine also builds its partition on them)")
       ->check(CLI::Range(1, 1024))
       ->capture_default_str();
   add_graph_options(*command, call->spec.load);
