@@ -37,8 +37,10 @@ Generation generation_of(const RunSpec& spec) {
   return spec.options.text("generation") == "naive" ? Generation::naive : Generation::optimised;
 }
 
-// This rank's partition, with its masters' rows as the program needs them, and the source.
-Loaded load_rank(const Algorithm& algorithm, const DslKernel& kernel, const RunSpec& spec, sync::Stack& stack) {
+// This rank's partition, with its masters' rows as the program needs them, built on `threads`
+// threads (build_threads), and the source.
+Loaded load_rank(const Algorithm& algorithm, const DslKernel& kernel, const RunSpec& spec, sync::Stack& stack,
+                 unsigned threads) {
   const Layout layout = kernel.needs.layout(generation_of(spec));
   const bool own_in_edges = kernel.needs.own_in_edges(generation_of(spec));
   dist::DistributedLoadOptions d;
@@ -46,6 +48,7 @@ Loaded load_rank(const Algorithm& algorithm, const DslKernel& kernel, const RunS
   d.load = spec.load;
   d.simple_undirected = algorithm.needs.simple_undirected;
   d.with_in_edges = layout == Layout::in || own_in_edges;
+  d.threads = threads;
   d.before_step = harness::failure_hook(stack.channel().rank());
   Loaded loaded{dist::load_distributed(spec.graph, d, stack.collective()),
                 {spec.options, graph::kNoVertex},
@@ -176,7 +179,7 @@ class DslEngine final : public harness::EngineFor<DslKernel> {
   static harness::EngineRun run_local(const Algorithm& algorithm, const DslKernel& kernel, const RunSpec& spec) {
     harness::EngineRun run;
     run_local_stacks(spec.ranks, spec.threads, stack_spec(spec), [&](sync::Stack& stack) {
-      const Loaded loaded = load_rank(algorithm, kernel, spec, stack);
+      const Loaded loaded = load_rank(algorithm, kernel, spec, stack, build_threads(spec.threads, spec.ranks));
       const rank_t rank = stack.channel().rank();
       const PlacementOptions placement{spec.options.flag("pin"), rank, stack.channel().ranks()};
       Timer timer;
@@ -195,8 +198,9 @@ class DslEngine final : public harness::EngineFor<DslKernel> {
 #ifdef COURIER_HAVE_MPI
     std::unique_ptr<sync::Stack> stack = sync::Stack::open(stack_spec(spec), MPI_COMM_WORLD);
     std::optional<Loaded> loaded;
-    harness::ending_the_run_on_failure(launch.rank(), launch.ranks(),
-                                       [&] { loaded.emplace(load_rank(algorithm, kernel, spec, *stack)); });
+    harness::ending_the_run_on_failure(launch.rank(), launch.ranks(), [&] {
+      loaded.emplace(load_rank(algorithm, kernel, spec, *stack, build_threads(spec.threads, 1)));
+    });
     if (stack->channel().rank() != launch.rank() || stack->channel().ranks() != launch.ranks())
       throw Error(fmt::format("the {} channel numbers ranks unlike MPI_COMM_WORLD", spec.options.text("channel")));
     RankOutcome outcome;

@@ -1,7 +1,9 @@
 #include "local_stacks.hpp"
 
+#include <algorithm>
 #include <memory>
 
+#include "courier/core/parallel.hpp"
 #include "courier/harness/launch.hpp"
 
 namespace courier::engines {
@@ -16,6 +18,10 @@ void run_local_stacks(int ranks, unsigned threads, const sync::StackSpec& option
         body(*stack);
       },
       sync::Stack::runtime_options(options, budget));
+}
+
+unsigned build_threads(unsigned threads, int ranks_in_process) {
+  return std::min(threads, std::max(1u, default_thread_count() / static_cast<unsigned>(std::max(ranks_in_process, 1))));
 }
 
 }  // namespace courier::engines

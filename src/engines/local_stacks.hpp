@@ -13,4 +13,8 @@ namespace courier::engines {
 void run_local_stacks(int ranks, unsigned threads, const sync::StackSpec& options,
                       const std::function<void(sync::Stack& stack)>& body);
 
+// Threads per rank for building its partition: `threads`, but no more than the cores that
+// `ranks_in_process` ranks of this process leave each other (ranks as threads share them).
+unsigned build_threads(unsigned threads, int ranks_in_process);
+
 }  // namespace courier::engines

@@ -2,12 +2,10 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <optional>
 
 #include "courier/core/error.hpp"
 #include "courier/core/memory.hpp"
-#include "courier/core/parallel.hpp"
 #include "courier/core/timer.hpp"
 #include "courier/harness/fault_injection.hpp"
 #include "courier/sync/stack.hpp"
@@ -28,12 +26,6 @@ struct Loaded {
   dist::DistributedGraph graph;
   harness::Request request;
 };
-
-// Threads per rank for building its partition: the run's, but no more than the cores the ranks
-// of this process leave each other (ranks as threads share them).
-unsigned build_threads(const RunSpec& spec, int ranks_in_process) {
-  return std::min(spec.threads, std::max(1u, default_thread_count() / static_cast<unsigned>(ranks_in_process)));
-}
 
 // This rank's partition, built on `threads` threads (build_threads), loaded in parts, and the
 // source (computed collectively). Every error here is the same on every rank (dist::LoadError).
@@ -184,7 +176,7 @@ class VertexEngine final : public harness::EngineFor<VertexKernel> {
   static harness::EngineRun run_local(const Algorithm& algorithm, const VertexKernel& kernel, const RunSpec& spec) {
     harness::EngineRun run;
     run_local_stacks(spec.ranks, spec.threads, stack_spec(spec), [&](sync::Stack& stack) {
-      const Loaded loaded = load_rank(algorithm, kernel, spec, stack, build_threads(spec, spec.ranks));
+      const Loaded loaded = load_rank(algorithm, kernel, spec, stack, build_threads(spec.threads, spec.ranks));
       // Ranks are threads of this process: each takes its own slice of the PUs.
       const rank_t rank = stack.channel().rank();
       const PlacementOptions placement{spec.options.flag("pin"), rank, stack.channel().ranks()};
@@ -207,7 +199,7 @@ class VertexEngine final : public harness::EngineFor<VertexKernel> {
     // An agreed LoadError passes on (the stack closes on every rank as it unwinds); anything else
     // on one rank ends the run at once.
     harness::ending_the_run_on_failure(launch.rank(), launch.ranks(), [&] {
-      loaded.emplace(load_rank(algorithm, kernel, spec, *stack, build_threads(spec, 1)));
+      loaded.emplace(load_rank(algorithm, kernel, spec, *stack, build_threads(spec.threads, 1)));
     });
     if (stack->channel().rank() != launch.rank() || stack->channel().ranks() != launch.ranks())
       throw Error(fmt::format("the {} channel numbers ranks unlike MPI_COMM_WORLD", spec.options.text("channel")));
