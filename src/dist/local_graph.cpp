@@ -232,35 +232,34 @@ void LocalGraph::build(Visit&& visit, Runs&& runs, edge_t m, const WeightView& w
   // Mirrors marked in a bitmap of every vertex (MirrorIndex): they come out in order without
   // sorting, and each endpoint then maps in O(1) from cache. One rank masters every vertex: its ids
   // are already local.
-  constexpr local_t kNone = std::numeric_limits<local_t>::max();
-  const bool identity = masters_ == n;
-  if (n >= kNone)
+  if (n >= std::numeric_limits<local_t>::max())
     throw Error(fmt::format("rank {} would map {} vertices, beyond 32-bit local ids: use more ranks", rank_, n));
-  MirrorIndex index(first_master_, masters_, identity ? 0 : n);
+  MirrorIndex index(first_master_, masters_, masters_ == n ? 0 : n);  // every vertex a master: no bits
   runs([&](vertex_t s, edge_t) {
     if (s >= n) throw Error(fmt::format("LocalGraph: an edge from {}, outside {} vertices", s, n));
-    if (!identity && !index.is_master(s)) index.mark(s);
+    if (!index.is_master(s)) index.mark(s);
   });
   visit([&](vertex_t s, vertex_t d) {
     if (d >= n) throw Error(fmt::format("LocalGraph: edge {} -> {} outside {} vertices", s, d, n));
-    if (!identity && !index.is_master(d)) index.mark(d);
+    if (!index.is_master(d)) index.mark(d);
   });
-  if (!identity) {
-    mirror_ids_ = index.number_mirrors();
-    if (static_cast<std::uint64_t>(masters_) + mirror_ids_.size() >= kNone)
-      throw Error(fmt::format("rank {} would hold {} proxies, beyond 32-bit local ids: use more ranks", rank_,
-                              static_cast<std::uint64_t>(masters_) + mirror_ids_.size()));
-  }
+  take_mirrors(index.number_mirrors());
+  const auto local = [&](vertex_t g) { return index.local(g); };
+  out_ = rows_by_source(
+      proxies(), m, [&](auto&& f) { visit([&](vertex_t s, vertex_t d) { f(local(s), local(d)); }); },
+      [&](auto&& f) { runs([&](vertex_t s, edge_t count) { f(local(s), count); }); }, weights);
+}
+
+void LocalGraph::take_mirrors(std::vector<vertex_t> ids) {
+  if (static_cast<std::uint64_t>(masters_) + ids.size() >= std::numeric_limits<local_t>::max())
+    throw Error(fmt::format("rank {} would hold {} proxies, beyond 32-bit local ids: use more ranks", rank_,
+                            static_cast<std::uint64_t>(masters_) + ids.size()));
+  mirror_ids_ = std::move(ids);
   mirror_locals_.resize(mirror_ids_.size());
   std::iota(mirror_locals_.begin(), mirror_locals_.end(), masters_);
   mirror_bounds_.assign(static_cast<std::size_t>(plan_.ranks()) + 1, 0);
   for (vertex_t g : mirror_ids_) ++mirror_bounds_[static_cast<std::size_t>(plan_.master_of(g)) + 1];
   std::partial_sum(mirror_bounds_.begin(), mirror_bounds_.end(), mirror_bounds_.begin());
-
-  const auto local = [&](vertex_t g) { return identity ? static_cast<local_t>(g) : index.local(g); };
-  out_ = rows_by_source(
-      proxies(), m, [&](auto&& f) { visit([&](vertex_t s, vertex_t d) { f(local(s), local(d)); }); },
-      [&](auto&& f) { runs([&](vertex_t s, edge_t count) { f(local(s), count); }); }, weights);
 }
 
 namespace {
@@ -417,7 +416,7 @@ void LocalGraph::copy_rows(const graph::CsrRows& rows) {
         bad[t] = a + static_cast<edge_t>(std::find_if(row, row + (b - a), [&](vertex_t x) { return x >= n; }) - row);
         return;
       }
-      if (!identity)
+      if (!identity)  // after the check above: a target beyond n has no bit to mark
         for (edge_t k = a; k < b; ++k)
           if (!index.is_master(out_.targets[k])) index.mark(out_.targets[k]);
       std::visit(
@@ -447,17 +446,7 @@ void LocalGraph::copy_rows(const graph::CsrRows& rows) {
     throw Error(fmt::format("LocalGraph: edge {} -> {} outside {} vertices", rows.first + s, rows.targets[k], n));
   }
 
-  mirror_bounds_.assign(static_cast<std::size_t>(plan_.ranks()) + 1, 0);
-  if (!identity) {
-    mirror_ids_ = index.number_mirrors();
-    if (static_cast<std::uint64_t>(masters_) + mirror_ids_.size() >= std::numeric_limits<local_t>::max())
-      throw Error(fmt::format("rank {} would hold {} proxies, beyond 32-bit local ids: use more ranks", rank_,
-                              static_cast<std::uint64_t>(masters_) + mirror_ids_.size()));
-    mirror_locals_.resize(mirror_ids_.size());
-    std::iota(mirror_locals_.begin(), mirror_locals_.end(), masters_);
-    for (vertex_t g : mirror_ids_) ++mirror_bounds_[static_cast<std::size_t>(plan_.master_of(g)) + 1];
-    std::partial_sum(mirror_bounds_.begin(), mirror_bounds_.end(), mirror_bounds_.begin());
-  }
+  take_mirrors(index.number_mirrors());
   RowOffsets::in_width_for(m, [&]<class O>(O) {
     std::vector<O> offsets(static_cast<std::size_t>(proxies()) + 1, static_cast<O>(m));  // mirrors: no rows
     for (vertex_t v = 0; v <= masters_; ++v) offsets[v] = static_cast<O>(start(v));
@@ -535,12 +524,7 @@ LocalGraph::LocalGraph(const PartitionPlan& plan, rank_t rank, graph::CsrPart pa
     throw Error(fmt::format("LocalGraph: a part with masters {}..{} for rank {}, which masters {}..{}",
                             part.first_master, part.first_master + part.masters, rank, first_master_,
                             first_master_ + masters_));
-  mirror_ids_ = std::move(part.mirror_ids);
-  mirror_locals_.resize(mirror_ids_.size());
-  std::iota(mirror_locals_.begin(), mirror_locals_.end(), masters_);
-  mirror_bounds_.assign(static_cast<std::size_t>(plan_.ranks()) + 1, 0);
-  for (vertex_t g : mirror_ids_) ++mirror_bounds_[static_cast<std::size_t>(plan_.master_of(g)) + 1];
-  std::partial_sum(mirror_bounds_.begin(), mirror_bounds_.end(), mirror_bounds_.begin());
+  take_mirrors(std::move(part.mirror_ids));
   for (rank_t q = 0; q < plan.ranks(); ++q)
     masters_on_[q].assign(part.requested.begin() + static_cast<std::ptrdiff_t>(part.request_bounds[q]),
                           part.requested.begin() + static_cast<std::ptrdiff_t>(part.request_bounds[q + 1]));

@@ -96,11 +96,11 @@ PartitionPlan PartitionPlan::by_row_offsets(Policy policy, rank_t ranks, std::sp
   const double total = before(n);
   std::vector<vertex_t> bounds(parts + 1, n);
   bounds[0] = 0;
-  for (std::size_t r = 1; r < parts; ++r) {
-    // The first w >= 1 whose vertices [0, w) reach rank r's share, as the running sum meets it.
+  for (std::size_t r = 1; r < parts && n > 0; ++r) {
+    // The first w >= 1 whose vertices [0, w) reach rank r's share, as the running sum meets it
+    // (before(n), the total, always does).
     const double share = total * static_cast<double>(r) / static_cast<double>(parts);
     vertex_t lo = 1, hi = n;
-    if (n == 0 || before(n) < share) continue;
     while (lo < hi) {
       const vertex_t mid = lo + (hi - lo) / 2;
       if (before(mid) >= share)

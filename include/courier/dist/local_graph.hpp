@@ -130,6 +130,8 @@ class LocalGraph {
   // copied on all cores with their targets narrowed and mapped to local ids (identity on one rank),
   // no scatter and no vertex-sized map.
   void copy_rows(const graph::CsrRows& rows);
+  // Keeps `ids` (global, ascending) as the mirrors, numbered after the masters and grouped by owner.
+  void take_mirrors(std::vector<vertex_t> ids);
 
   PartitionPlan plan_;
   rank_t rank_;
