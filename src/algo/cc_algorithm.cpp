@@ -72,6 +72,9 @@ harness::Algorithm cc_algorithm() {
     if (union_find && r.options.has("direction"))
       throw InputError("cc: --direction is for --method label-propagation (union-find's label rounds visit every "
                        "vertex); add --method label-propagation, or drop --direction");
+    // 32-bit labels below 2^32 - 1 vertices (harness::kNarrowUnreached is never a label then).
+    if (union_find && e.graph().global_vertices() < harness::kNarrowUnreached)
+      return harness::Output{cc_union_find<std::uint32_t>(e), {}};
     if (union_find) return harness::Output{describe::widen(cc_union_find(e)), {}};
     const Direction direction = parse_direction(r.options.has("direction") ? r.options.text("direction") : "push");
     return harness::Output{describe::widen(cc_label_propagation(e, direction)), {}};

@@ -6,9 +6,11 @@
 // outside it (both directions when in-edges are there, so every edge with an end outside the
 // largest set is seen; without in-edges, all the rest).
 #include <atomic>
+#include <limits>
 #include <unordered_map>
 
 #include "courier/algo/cc.hpp"
+#include "courier/core/error.hpp"
 #include "courier/sync/reduction.hpp"
 
 namespace courier::algo {
@@ -68,8 +70,11 @@ local_t largest_set(LocalForest& forest, local_t proxies) {
 
 }  // namespace
 
-std::vector<vertex_t> cc_union_find(Engine& engine) {
+template <class L>
+std::vector<L> cc_union_find(Engine& engine) {
   const dist::LocalGraph& g = engine.graph();
+  if (g.global_vertices() > std::numeric_limits<L>::max())
+    throw Error("cc: 32-bit labels need fewer than 2^32 vertices; use 64-bit labels");
   LocalForest forest(g.proxies());
   const auto& out = g.out();
   constexpr edge_t kFirstEdges = 2;
@@ -97,30 +102,41 @@ std::vector<vertex_t> cc_union_find(Engine& engine) {
   if (engine.ranks() == 1) {
     // Every vertex is a master here, in id order, so each root -- its set's smallest id -- is
     // already the component's label: no round of labels.
-    std::vector<vertex_t> labels(g.masters());
-    engine.for_each_vertex(g.masters(), [&](local_t v) { labels[v] = g.global_id(forest.root(v)); });
+    std::vector<L> labels(g.masters());
+    engine.for_each_vertex(g.masters(), [&](local_t v) { labels[v] = static_cast<L>(g.global_id(forest.root(v))); });
     return labels;
   }
 
-  Field<vertex_t, sync::Min> label(g, 0, kBothWays);
-  for (local_t v = 0; v < g.proxies(); ++v) label[v] = g.global_id(v);
-  std::vector<vertex_t> smallest(g.proxies());  // per root: the smallest label in its set
-  std::uint64_t arrived = 1;                    // labels from other ranks not yet spread here
+  // smallest[r]: the smallest label any proxy of root r's set holds. A round gives every proxy its
+  // set's smallest and syncs; labels that arrive smaller join their set's smallest, and while any
+  // arrived anywhere, another round spreads them.
+  Field<L, sync::Min> label(g, 0, kBothWays);
+  std::vector<L> smallest(g.proxies(), std::numeric_limits<L>::max());
+  const auto lower = [&](local_t v) {  // takes v's label into its set's smallest; true if it was smaller
+    std::atomic_ref<L> best(smallest[forest.root(v)]);
+    for (L b = best.load(std::memory_order_relaxed); label[v] < b;)
+      if (best.compare_exchange_weak(b, label[v], std::memory_order_relaxed)) return true;
+    return false;
+  };
+  engine.for_each_vertex(g.proxies(), [&](local_t v) {
+    label[v] = static_cast<L>(g.global_id(v));
+    lower(v);
+  });
+  std::uint64_t arrived = 1;  // labels from other ranks not yet spread here
   while (engine.next_round(arrived)) {
-    for (local_t v = 0; v < g.proxies(); ++v) smallest[v] = label[v];
-    engine.for_each_vertex(g.proxies(), [&](local_t v) {
-      std::atomic_ref<vertex_t> best(smallest[forest.root(v)]);
-      for (vertex_t b = best.load(std::memory_order_relaxed); label[v] < b;)
-        if (best.compare_exchange_weak(b, label[v], std::memory_order_relaxed)) break;
-    });
     engine.for_each_vertex(g.proxies(), [&](local_t v) {
       if (smallest[forest.root(v)] < label[v]) label.set(v, smallest[forest.root(v)]);
     });
     engine.sync(label);
     label.updated().clear();
-    arrived = engine.sum_over<std::uint64_t>(g.proxies(), [&](local_t v) { return label[v] < smallest[forest.root(v)]; });
+    arrived = engine.sum_over<std::uint64_t>(g.proxies(), [&](local_t v) { return lower(v) ? 1 : 0; });
   }
-  return {label.values().begin(), label.values().begin() + g.masters()};
+  std::vector<L> labels = std::move(label.values());
+  labels.resize(g.masters());  // the masters come first; shrinking keeps the memory
+  return labels;
 }
+
+template std::vector<std::uint32_t> cc_union_find<std::uint32_t>(Engine&);
+template std::vector<std::uint64_t> cc_union_find<std::uint64_t>(Engine&);
 
 }  // namespace courier::algo

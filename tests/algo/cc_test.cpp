@@ -55,7 +55,18 @@ TEST(AlgoCc, LabelPropagationEqualsReferenceInEveryDirection) {
 TEST(AlgoCc, UnionFindEqualsReference) {
   for (const auto& g : test_support::test_graphs(false)) {
     SCOPED_TRACE(g.name);
-    check_cc(g.edges, algo::cc_union_find);
+    check_cc(g.edges, algo::cc_union_find<graph::vertex_t>);
+  }
+}
+
+// The 32-bit labels the CLI runs below 2^32 vertices: the same components.
+TEST(AlgoCc, UnionFindWith32BitLabelsEqualsReference) {
+  for (const auto& g : test_support::test_graphs(false)) {
+    SCOPED_TRACE(g.name);
+    check_cc(g.edges, [](vertex::Engine& e) {
+      const std::vector<std::uint32_t> labels = algo::cc_union_find<std::uint32_t>(e);
+      return std::vector<graph::vertex_t>(labels.begin(), labels.end());
+    });
   }
 }
 

@@ -43,7 +43,7 @@ inline void expect_every_algorithm_equals_reference(dist::Policy policy, int ran
         auto b = vertex::gather_masters<std::uint64_t>(e, algo::bfs(e, {.source = 1}));
         auto s = vertex::gather_masters<std::uint64_t>(e, algo::sssp(e, {.source = 1, .delta = 16}));
         auto lp = vertex::gather_masters<graph::vertex_t>(e, algo::cc_label_propagation(e));
-        auto uf = vertex::gather_masters<graph::vertex_t>(e, algo::cc_union_find(e));
+        auto uf = vertex::gather_masters<graph::vertex_t>(e, algo::cc_union_find<graph::vertex_t>(e));
         auto p = vertex::gather_masters<double>(e, algo::pagerank(e).rank);
         if (e.rank() == 0) {
           got_bfs = std::move(b), got_sssp = std::move(s), got_lp = std::move(lp), got_uf = std::move(uf);

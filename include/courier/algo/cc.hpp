@@ -21,7 +21,10 @@ std::vector<vertex_t> cc_label_propagation(vertex::Engine& engine, Direction dir
 // Union-find inside each rank (lock-free linking and path compression, as Afforest links), then
 // rounds that only carry labels between proxies: a label crosses a whole local component in one
 // round, so rounds grow with how often a component crosses ranks, not with its diameter. On one
-// rank it finishes in one round.
-std::vector<vertex_t> cc_union_find(vertex::Engine& engine);
+// rank it finishes in one round. Labels of type L (std::uint32_t or std::uint64_t): 32 bits serve
+// graphs of fewer than 2^32 vertices and halve what the rounds send and the result that is
+// gathered; Error when the graph's ids do not fit L.
+template <class L = vertex_t>
+std::vector<L> cc_union_find(vertex::Engine& engine);
 
 }  // namespace courier::algo
