@@ -58,7 +58,9 @@ void MappedFile::release(const void* from, std::size_t bytes) const {
   const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
   const auto begin = reinterpret_cast<std::uintptr_t>(from), end = begin + bytes;
   const auto lo = std::max((begin + page - 1) / page * page, reinterpret_cast<std::uintptr_t>(data_));
-  const auto hi = std::min(end / page * page, reinterpret_cast<std::uintptr_t>(data_) + size_);
+  // The mapping's last page, which the file ends inside, goes with a range that reaches the end.
+  const auto stop = reinterpret_cast<std::uintptr_t>(data_) + size_;
+  const auto hi = end >= stop ? (stop + page - 1) / page * page : end / page * page;
   if (lo < hi) ::madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_DONTNEED);  // advice: a failure costs only memory
 }
 

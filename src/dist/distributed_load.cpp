@@ -251,6 +251,9 @@ DistributedGraph partition_rows(const graph::CsrRows& rows, graph::EdgeList type
   }();
   const PartitionPlan& plan = planned.plan;
   const vertex_t largest = planned.largest;
+  // The plan is made: what the reader and the plan touched of the file goes (the offsets of every
+  // row, the first pages of other parts' checksum blocks); the builders fault in their rows again.
+  rows.release_all();
 
   // No shuffle where a rank's rows are in the file: one rank holds every edge, and under oec a row
   // goes whole to its source's master, so a rank's rows are its masters'.
@@ -264,6 +267,7 @@ DistributedGraph partition_rows(const graph::CsrRows& rows, graph::EdgeList type
   }
   step("shuffle");
   EdgeRuns kept = shuffle_rows(rows, n, plan, weight_type, options.shuffle_chunk, collective);
+  rows.release_all();
   collective.release();
   step("local graph");
   return finish(LocalGraph(plan, collective.rank, std::move(kept), options.with_in_edges, options.threads),

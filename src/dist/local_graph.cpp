@@ -493,6 +493,7 @@ LocalGraph::LocalGraph(const PartitionPlan& plan, rank_t rank, const graph::CsrR
   constexpr edge_t kWindow = edge_t{1} << 21;  // edges read before their pages are released
   if (rows.first == first_master_ && rows.rows() == masters_) {  // my masters' rows: every edge I hold
     copy_rows(rows);
+    rows.release_all();  // before the in-edges: the rows are copied
     if (with_in_edges) {
       in_is_out_ = rows.symmetric && masters_ == plan.vertices();
       if (!in_is_out_)
@@ -513,6 +514,7 @@ LocalGraph::LocalGraph(const PartitionPlan& plan, rank_t rank, const graph::CsrR
           if (rows.offsets[r + 1] > rows.offsets[r]) f(rows.first + r, rows.offsets[r + 1] - rows.offsets[r]);
       },
       rows.edges(), view_of(rows.weights));
+  rows.release_all();
   if (with_in_edges) in_ = transpose(out_, proxies(), threads_);  // a part of a graph: its in-edges are elsewhere too
 }
 

@@ -15,4 +15,8 @@ void CsrRows::release(edge_t from, edge_t to) const {
       weights);
 }
 
+void CsrRows::release_all() const {
+  if (file) file->release(file->data(), file->size());
+}
+
 }  // namespace courier::graph

@@ -28,7 +28,8 @@ class MappedFile {
   std::size_t size() const { return size_; }
   std::string_view text() const { return {data_, size_}; }
   const std::string& path() const { return path_; }
-  // Drops the pages wholly inside [from, from + bytes) from this process's resident memory; a later
+  // Drops the pages wholly inside [from, from + bytes) from this process's resident memory (and
+  // the last page, which the file ends inside, when the range reaches the end); a later
   // read faults them in again from the page cache. For large files read in passes, so a pass costs
   // a window of the file in resident memory rather than all of it.
   void release(const void* from, std::size_t bytes) const;
