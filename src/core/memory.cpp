@@ -1,6 +1,7 @@
 #include "courier/core/memory.hpp"
 
 #include <fmt/format.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -22,6 +23,13 @@ std::uint64_t peak_resident_bytes() {
   rusage usage{};
   if (::getrusage(RUSAGE_SELF, &usage) != 0) return 0;
   return static_cast<std::uint64_t>(usage.ru_maxrss) * 1024;  // KiB on Linux
+}
+
+void release_pages(const void* from, std::size_t bytes) {
+  const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+  const auto begin = reinterpret_cast<std::uintptr_t>(from);
+  const std::uintptr_t lo = (begin + page - 1) / page * page, hi = (begin + bytes) / page * page;
+  if (lo < hi) ::madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_DONTNEED);  // advice: a failure costs only memory
 }
 
 std::string format_bytes(std::uint64_t bytes) {

@@ -240,14 +240,16 @@ DistributedGraph partition_rows(const graph::CsrRows& rows, graph::EdgeList type
     }
     // iec cuts by in-degree: counted over every rank's targets.
     std::vector<edge_t> in(n, 0);
-    constexpr edge_t kWindow = edge_t{1} << 21;
+    constexpr edge_t kWindow = edge_t{1} << 18;  // 1 MiB of targets: 4 ranks' windows are in memory at once
     for (edge_t a = 0; a < rows.edges(); a += kWindow) {
       const edge_t b = std::min(rows.edges(), a + kWindow);
       for (edge_t k = a; k < b; ++k) ++in[rows.targets[k]];
       rows.release(a, b);
     }
-    return Planned{PartitionPlan(options.policy, collective.ranks, global_counts(std::move(in), collective)),
-                   most_out_edges(rows, collective)};
+    Planned planned{PartitionPlan(options.policy, collective.ranks, global_counts(std::move(in), collective)),
+                    most_out_edges(rows, collective)};
+    collective.release();  // the counts' exchange pooled a vertex-sized buffer a peer
+    return planned;
   }();
   const PartitionPlan& plan = planned.plan;
   const vertex_t largest = planned.largest;

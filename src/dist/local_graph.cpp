@@ -10,6 +10,7 @@
 #include <numeric>
 
 #include "courier/core/error.hpp"
+#include "courier/core/memory.hpp"
 #include "courier/core/parallel.hpp"
 #include "courier/graph/weight_key.hpp"
 
@@ -226,8 +227,8 @@ LocalGraph::LocalGraph(const PartitionPlan& plan, rank_t rank, unsigned threads)
       masters_(static_cast<local_t>(plan.masters_end(rank) - plan.masters_begin(rank))),
       masters_on_(static_cast<std::size_t>(plan.ranks())) {}
 
-template <class Visit, class Runs>
-void LocalGraph::build(Visit&& visit, Runs&& runs, edge_t m, const WeightView& weights) {
+template <class Visit, class Consume, class Runs>
+void LocalGraph::build(Visit&& visit, Consume&& consume, Runs&& runs, edge_t m, const WeightView& weights) {
   const vertex_t n = plan_.vertices();
   // Mirrors marked in a bitmap of every vertex (MirrorIndex): they come out in order without
   // sorting, and each endpoint then maps in O(1) from cache. One rank masters every vertex: its ids
@@ -246,7 +247,7 @@ void LocalGraph::build(Visit&& visit, Runs&& runs, edge_t m, const WeightView& w
   take_mirrors(index.number_mirrors());
   const auto local = [&](vertex_t g) { return index.local(g); };
   out_ = rows_by_source(
-      proxies(), m, [&](auto&& f) { visit([&](vertex_t s, vertex_t d) { f(local(s), local(d)); }); },
+      proxies(), m, [&](auto&& f) { consume([&](vertex_t s, vertex_t d) { f(local(s), local(d)); }); },
       [&](auto&& f) { runs([&](vertex_t s, edge_t count) { f(local(s), count); }); }, weights);
 }
 
@@ -288,7 +289,7 @@ LocalGraph::LocalGraph(const PartitionPlan& plan, rank_t rank, graph::EdgeList e
     for (const graph::Edge& e : list) f(e.src, e.dst);
   };
   build(
-      each, [&](auto&& f) { each([&](vertex_t s, vertex_t) { f(s, edge_t{1}); }); }, list.size(),
+      each, each, [&](auto&& f) { each([&](vertex_t s, vertex_t) { f(s, edge_t{1}); }); }, list.size(),
       view_of(edges.weights));
   edges = {};
   if (with_in_edges) in_ = transpose(out_, proxies(), threads_);
@@ -302,12 +303,37 @@ LocalGraph::LocalGraph(const PartitionPlan& plan, rank_t rank, EdgeRuns edges, b
   for (std::uint32_t length : edges.run_length) total += length;
   if (total != edges.size())
     throw Error(fmt::format("LocalGraph: runs of {} edges over {} targets", total, edges.size()));
+  const auto each = [&](auto&& f) {
+    edge_t k = 0;
+    for (std::size_t r = 0; r < edges.run_source.size(); ++r)
+      for (const edge_t end = k + edges.run_length[r]; k < end; ++k) f(edges.run_source[r], edges.targets[k]);
+  };
+  // The rows are filled from the runs front to back, and the runs' pages go as they are read: the
+  // rows grow as the runs shrink, so both are never whole at once (at 4 ranks of kron:20, the runs
+  // were a third of the peak).
+  const auto consume = [&](auto&& f) {
+    constexpr std::size_t kWindow = std::size_t{1} << 18;  // runs read before their pages go
+    edge_t k = 0, k_released = 0;
+    std::size_t r_released = 0;
+    const auto give_back = [&](std::size_t r) {
+      release_pages(edges.run_source.data() + r_released, (r - r_released) * sizeof(std::uint32_t));
+      release_pages(edges.run_length.data() + r_released, (r - r_released) * sizeof(std::uint32_t));
+      release_pages(edges.targets.data() + k_released, (k - k_released) * sizeof(std::uint32_t));
+      std::visit(
+          [&](const auto& w) {
+            if constexpr (!std::is_same_v<std::decay_t<decltype(w)>, std::monostate>)
+              release_pages(w.data() + k_released, (k - k_released) * sizeof(w[0]));
+          },
+          edges.weights);
+      r_released = r, k_released = k;
+    };
+    for (std::size_t r = 0; r < edges.run_source.size(); ++r) {
+      for (const edge_t end = k + edges.run_length[r]; k < end; ++k) f(edges.run_source[r], edges.targets[k]);
+      if (r + 1 - r_released >= kWindow) give_back(r + 1);
+    }
+  };
   build(
-      [&](auto&& f) {
-        edge_t k = 0;
-        for (std::size_t r = 0; r < edges.run_source.size(); ++r)
-          for (const edge_t end = k + edges.run_length[r]; k < end; ++k) f(edges.run_source[r], edges.targets[k]);
-      },
+      each, consume,
       [&](auto&& f) {
         for (std::size_t r = 0; r < edges.run_source.size(); ++r) f(edges.run_source[r], edge_t{edges.run_length[r]});
       },
@@ -501,14 +527,15 @@ LocalGraph::LocalGraph(const PartitionPlan& plan, rank_t rank, const graph::CsrR
     }
     return;
   }
+  const auto each = [&](auto&& f) {
+    for (edge_t a = 0; a < rows.edges(); a += kWindow) {
+      const edge_t b = std::min(rows.edges(), a + kWindow);
+      rows.visit(a, b, [&](vertex_t s, vertex_t d, edge_t) { f(s, d); });
+      rows.release(a, b);
+    }
+  };
   build(
-      [&](auto&& f) {
-        for (edge_t a = 0; a < rows.edges(); a += kWindow) {
-          const edge_t b = std::min(rows.edges(), a + kWindow);
-          rows.visit(a, b, [&](vertex_t s, vertex_t d, edge_t) { f(s, d); });
-          rows.release(a, b);
-        }
-      },
+      each, each,
       [&](auto&& f) {
         for (vertex_t r = 0; r < rows.rows(); ++r)
           if (rows.offsets[r + 1] > rows.offsets[r]) f(rows.first + r, rows.offsets[r + 1] - rows.offsets[r]);

@@ -123,9 +123,10 @@ class LocalGraph {
   LocalGraph(const PartitionPlan& plan, rank_t rank, unsigned threads);
   // The proxies and out-edges from m edges: visit(f) calls f(src, dst) for each, in order, in
   // global ids; runs(f) calls f(src, count) for the same edges as runs of one source (rows, or
-  // edges one by one); weights are theirs in that order.
-  template <class Visit, class Runs>
-  void build(Visit&& visit, Runs&& runs, edge_t m, const WeightView& weights);
+  // edges one by one); weights are theirs in that order. consume(f) is visit's last call, the one
+  // that fills the rows: it may give back what it has visited (as EdgeRuns' does).
+  template <class Visit, class Consume, class Runs>
+  void build(Visit&& visit, Consume&& consume, Runs&& runs, edge_t m, const WeightView& weights);
   // A rank holding its masters' whole rows of a .csr (one rank, or oec): the rows are the file's,
   // copied on all cores with their targets narrowed and mapped to local ids (identity on one rank),
   // no scatter and no vertex-sized map.
