@@ -240,7 +240,7 @@ DistributedGraph partition_rows(const graph::CsrRows& rows, graph::EdgeList type
     }
     // iec cuts by in-degree: counted over every rank's targets.
     std::vector<edge_t> in(n, 0);
-    constexpr edge_t kWindow = edge_t{1} << 18;  // 1 MiB of targets: 4 ranks' windows are in memory at once
+    constexpr edge_t kWindow = edge_t{1} << 18;  // 1 MiB of targets a window: every rank's is mapped at once
     for (edge_t a = 0; a < rows.edges(); a += kWindow) {
       const edge_t b = std::min(rows.edges(), a + kWindow);
       for (edge_t k = a; k < b; ++k) ++in[rows.targets[k]];

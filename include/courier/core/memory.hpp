@@ -25,8 +25,8 @@ void check_memory(std::string_view what, std::uint64_t bytes, std::string_view f
 // The peak resident set size of this process so far, in bytes (getrusage; 0 if it cannot tell).
 std::uint64_t peak_resident_bytes();
 
-// Gives the pages wholly inside [from, from + bytes) of this process's heap memory back to the
-// system (madvise MADV_DONTNEED); they read as zeros if touched again. For an array consumed front
+// Gives the pages wholly inside [from, from + bytes) of an array this process allocated back to
+// the system (madvise MADV_DONTNEED); they read as zeros if touched again. For an array consumed front
 // to back and then destroyed, whose consumed part is never read again: its pages go as the array
 // that replaces it grows, not all at its end. The array's allocation stays valid to free.
 void release_pages(const void* from, std::size_t bytes);

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <numeric>
+#include <optional>
 
 #include "courier/graph/io.hpp"
 #include "courier/graph/load.hpp"
@@ -19,11 +20,12 @@ using namespace courier::graph::test;
 
 namespace {
 
-// Pages of [data, data + bytes) mapped in this process now (/proc/self/pagemap's present bit).
-std::size_t mapped_pages(const char* data, std::size_t bytes) {
+// Pages of [data, data + bytes) mapped in this process now (/proc/self/pagemap's present bit);
+// nullopt where the kernel does not show it.
+std::optional<std::size_t> mapped_pages(const char* data, std::size_t bytes) {
   const long page = ::sysconf(_SC_PAGESIZE);
   const int fd = ::open("/proc/self/pagemap", O_RDONLY);
-  if (fd < 0) return 0;
+  if (fd < 0) return std::nullopt;
   std::size_t present = 0;
   const auto first = reinterpret_cast<std::uintptr_t>(data) / page;
   const auto last = (reinterpret_cast<std::uintptr_t>(data) + bytes + page - 1) / page;
@@ -55,9 +57,11 @@ TEST(CsrRows, ReleaseAllUnmapsTheWholeFileAndTheRowsReadTheSameAfter) {
   const CsrRows& rows = *slice.rows;
   ASSERT_TRUE(rows.file);
   const std::uint64_t before = sum_of_targets(rows);  // maps every row's pages
-  ASSERT_GT(mapped_pages(rows.file->data(), rows.file->size()), 0u);
+  const std::optional<std::size_t> mapped = mapped_pages(rows.file->data(), rows.file->size());
+  if (!mapped) GTEST_SKIP() << "/proc/self/pagemap cannot be read here";
+  ASSERT_GT(*mapped, 0u);
 
   rows.release_all();
-  EXPECT_EQ(mapped_pages(rows.file->data(), rows.file->size()), 0u);
+  EXPECT_EQ(mapped_pages(rows.file->data(), rows.file->size()), std::optional<std::size_t>(0));
   EXPECT_EQ(sum_of_targets(rows), before);
 }
