@@ -11,6 +11,7 @@
 #include <cstring>
 
 #include "courier/core/error.hpp"
+#include "courier/core/memory.hpp"
 
 namespace courier {
 
@@ -56,12 +57,13 @@ MappedFile::MappedFile(std::string path, Options options) : path_(std::move(path
 void MappedFile::release(const void* from, std::size_t bytes) const {
   if (!mapped_ || bytes == 0) return;
   const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
-  const auto begin = reinterpret_cast<std::uintptr_t>(from), end = begin + bytes;
-  const auto lo = std::max((begin + page - 1) / page * page, reinterpret_cast<std::uintptr_t>(data_));
+  const auto start = reinterpret_cast<std::uintptr_t>(data_), stop = start + size_;
+  const auto begin = std::max(reinterpret_cast<std::uintptr_t>(from), start);
   // The mapping's last page, which the file ends inside, goes with a range that reaches the end.
-  const auto stop = reinterpret_cast<std::uintptr_t>(data_) + size_;
-  const auto hi = end >= stop ? (stop + page - 1) / page * page : end / page * page;
-  if (lo < hi) ::madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_DONTNEED);  // advice: a failure costs only memory
+  const auto end = reinterpret_cast<std::uintptr_t>(from) + bytes >= stop
+                       ? (stop + page - 1) / page * page
+                       : reinterpret_cast<std::uintptr_t>(from) + bytes;
+  if (begin < end) release_pages(reinterpret_cast<const void*>(begin), end - begin);
 }
 
 MappedFile::~MappedFile() {
