@@ -66,13 +66,14 @@ std::vector<std::uint32_t> bfs_levels(Engine& engine, const BfsOptions& options)
       // round was that level, and each write or sync marked it), and its bitset is 1/32 the size
       // of the levels, so the scan tests bits; each thread owns whole words of v's marks.
       // Every vertex in it holds that level, so the next is read once, not at every reacher.
+      // Nothing writes the frontier during the pull, so it is tested with plain loads.
       const Bitset& current = frontier.bits();
       const std::size_t first = current.first();
       const std::uint32_t next = first < current.size() ? level[static_cast<local_t>(first)] + 1 : kUnvisited;
-      engine.pull([&](local_t v, std::span<const local_t> in, edge_t) {
+      engine.pull([&level, reached = current.view(), next](local_t v, std::span<const local_t> in, edge_t) {
         if (level[v] != kUnvisited) return;
         for (local_t u : in)
-          if (current.test(u)) {
+          if (reached.test(u)) {
             level.set_exclusive(v, next);
             return;
           }

@@ -53,11 +53,32 @@ struct StepSums {
 // The sum of the shares of `sources`, in double. (Two or four running sums, or prefetching the
 // shares a few edges ahead, measured no faster: the loop waits on memory, not on its adds.)
 template <class Share>
-double pull_sum(std::span<const local_t> sources, const Share* share) {
+double pull_sum(const local_t* sources, const local_t* end, const Share* share) {
   double sum = 0;
-  for (local_t u : sources) sum += share[u];
+  for (; sources != end; ++sources) sum += share[*sources];
   return sum;
 }
+
+// One master's step: its new rank, written with its share for the next step (unless no step reads
+// it), and what the step sums. Plain pointers, copied into each pass by value, so the pass keeps
+// them in registers; no thread reads the shares while a pass writes them, so plain stores do.
+template <class Share>
+struct Update {
+  double* rank;
+  const std::uint64_t* degree;
+  Field<Share, sync::Sum>* share;
+  bool write_share;
+
+  StepSums operator()(local_t v, double next) const {
+    const StepSums sums{std::abs(next - rank[v]), degree[v] == 0 ? next : 0.0};
+    rank[v] = next;
+    if (write_share && degree[v] != 0) {
+      (*share)[v] = static_cast<Share>(next / static_cast<double>(degree[v]));
+      share->mark(v);
+    }
+    return sums;
+  }
+};
 
 template <class Share>
 PagerankResult pull_pagerank(Engine& engine, const PagerankOptions& options) {
@@ -80,12 +101,8 @@ PagerankResult pull_pagerank(Engine& engine, const PagerankOptions& options) {
   const bool fused = !push && !engine.plan_for(pulled.access()).reduce;
   result.rank.assign(g.masters(), 1.0 / n);
 
-  // Makes `next` v's rank and writes its share into `share` (unless no step will read it).
-  const auto update = [&](local_t v, double next, ShareField& share, bool write_share) {
-    const StepSums sums{std::abs(next - result.rank[v]), degree[v] == 0 ? next : 0.0};
-    result.rank[v] = next;
-    if (write_share && degree[v] != 0) share.set(v, static_cast<Share>(next / static_cast<double>(degree[v])));
-    return sums;
+  const auto update = [&](ShareField& share, bool write_share) {
+    return Update<Share>{result.rank.data(), degree.values().data(), &share, write_share};
   };
   const auto send_shares = [&](ShareField& share) {
     engine.sync(share);
@@ -93,9 +110,9 @@ PagerankResult pull_pagerank(Engine& engine, const PagerankOptions& options) {
   };
 
   int current = 0;  // which of `shares` this step reads
-  double dangling = engine.sum_all(engine.sum_over<StepSums>(g.masters(), [&](local_t v) {
-    return update(v, result.rank[v], shares[current], true);
-  }).dangling);
+  const auto first = update(shares[current], true);
+  double dangling = engine.sum_all(
+      engine.sum_over<StepSums>(g.masters(), [first](local_t v) { return first(v, first.rank[v]); }).dangling);
   send_shares(shares[current]);
 
   bool more = options.max_iterations > 0;
@@ -106,11 +123,15 @@ PagerankResult pull_pagerank(Engine& engine, const PagerankOptions& options) {
     const int next = fused ? 1 - current : current;
     ShareField& next_share = shares[next];
     StepSums local;
+    const auto step = update(next_share, !last);
     if (fused) {
       // Every destination is a master: pull and update in one pass over the in-edges.
       engine.note_pull();
-      local = engine.sum_over<StepSums>(g.masters(), [&](local_t v) {
-        return update(v, base + d * pull_sum(g.in().neighbors(v), contribution), next_share, !last);
+      g.in().offsets.visit([&](auto offsets) {
+        local = engine.sum_over<StepSums>(g.masters(), [step, base, d, contribution, rows = offsets.data(),
+                                                        sources = g.in().targets.data()](local_t v) {
+          return step(v, base + d * pull_sum(sources + rows[v], sources + rows[v + 1], contribution));
+        });
       });
     } else {
       if (push) {
@@ -119,7 +140,7 @@ PagerankResult pull_pagerank(Engine& engine, const PagerankOptions& options) {
         });
       } else {
         engine.pull([&](local_t v, std::span<const local_t> sources, edge_t) {
-          const double sum = pull_sum(sources, contribution);
+          const double sum = pull_sum(sources.data(), sources.data() + sources.size(), contribution);
           if (v < g.masters())
             pulled[v] = sum;
           else if (sum != 0)
@@ -128,10 +149,10 @@ PagerankResult pull_pagerank(Engine& engine, const PagerankOptions& options) {
       }
       engine.sync(pulled);
       pulled.updated().clear();
-      local = engine.sum_over<StepSums>(g.masters(), [&](local_t v) {
+      local = engine.sum_over<StepSums>(g.masters(), [&pulled, step, base, d](local_t v) {
         const double sum = pulled[v];
         pulled[v] = 0;  // the next pull writes only masters with in-edges here
-        return update(v, base + d * sum, next_share, !last);
+        return step(v, base + d * sum);
       });
     }
     if (!last) send_shares(next_share);

@@ -33,7 +33,7 @@ class Bitset {
 
   void resize(std::size_t size) {
     size_ = size;
-    words_ = std::make_unique<std::atomic<std::uint64_t>[]>(word_count());
+    words_ = std::make_unique<std::uint64_t[]>(word_count());
     listed_ = std::make_unique<std::atomic<std::uint64_t>[]>((word_count() + 63) / 64);
     capacity_ = word_count() <= UINT32_MAX ? word_count() / 8 : 0;  // listed as 32-bit word indices
     touched_ = std::make_unique<std::uint32_t[]>(capacity_);
@@ -56,37 +56,43 @@ class Bitset {
   // read-modify-write when the bit is already set (a vertex improved twice in a round).
   bool set(std::size_t i) {
     const std::uint64_t bit = std::uint64_t{1} << (i % 64);
-    if (words_[i / 64].load(std::memory_order_relaxed) & bit) return false;
-    const std::uint64_t before = words_[i / 64].fetch_or(bit, std::memory_order_relaxed);
+    if (atomic_word(i / 64).load(std::memory_order_relaxed) & bit) return false;
+    const std::uint64_t before = atomic_word(i / 64).fetch_or(bit, std::memory_order_relaxed);
     if (before == 0) touch(i / 64);
     return (before & bit) == 0;
   }
   // Sets i without an atomic read-modify-write: only while no other thread writes i's 64-bit
   // word (e.g. threads that own whole words of a range, as Engine::pull hands them out).
   void set_exclusive(std::size_t i) {
-    std::atomic<std::uint64_t>& word = words_[i / 64];
-    const std::uint64_t before = word.load(std::memory_order_relaxed);
-    word.store(before | (std::uint64_t{1} << (i % 64)), std::memory_order_relaxed);
+    const std::atomic_ref<std::uint64_t> bits = atomic_word(i / 64);
+    const std::uint64_t before = bits.load(std::memory_order_relaxed);
+    bits.store(before | (std::uint64_t{1} << (i % 64)), std::memory_order_relaxed);
     if (before == 0) touch(i / 64);
   }
   // Adds every member of `other` (the same size), a word at a time; not thread-safe.
   void add_all(const Bitset& other) {
     auto add = [&](std::size_t w, std::uint64_t bits) {
-      if (words_[w].fetch_or(bits, std::memory_order_relaxed) == 0) touch(w);
+      if (atomic_word(w).fetch_or(bits, std::memory_order_relaxed) == 0) touch(w);
     };
     const std::size_t touched = other.touched_count_.load(std::memory_order_relaxed);
     if (touched >= other.capacity_) return other.for_each_word(0, other.word_count(), add);
     for (std::size_t k = 0; k < touched; ++k)  // in any order: no need to sort
-      if (const std::uint64_t bits = other.words_[other.touched_[k]].load(std::memory_order_relaxed))
+      if (const std::uint64_t bits = other.atomic_word(other.touched_[k]).load(std::memory_order_relaxed))
         add(other.touched_[k], bits);
     count_scanned_words(touched);
   }
-  bool test(std::size_t i) const {
-    return (words_[i / 64].load(std::memory_order_relaxed) >> (i % 64)) & 1;
-  }
+  bool test(std::size_t i) const { return (atomic_word(i / 64).load(std::memory_order_relaxed) >> (i % 64)) & 1; }
+  // The set read with plain loads, for an operator that only tests it while no thread writes it
+  // (a pull testing the last round's frontier). Atomic loads would make the compiler reload every
+  // pointer it reaches through memory at each test; these let it keep them in registers.
+  struct View {
+    const std::uint64_t* words;
+    bool test(std::size_t i) const { return (words[i / 64] >> (i % 64)) & 1; }
+  };
+  View view() const { return View{words_.get()}; }
   // Clears i; its word stays listed (clear() empties it).
   void reset(std::size_t i) {
-    words_[i / 64].fetch_and(~(std::uint64_t{1} << (i % 64)), std::memory_order_relaxed);
+    atomic_word(i / 64).fetch_and(~(std::uint64_t{1} << (i % 64)), std::memory_order_relaxed);
   }
   // Not thread-safe. Costs the touched words while they are listed.
   void clear() {
@@ -96,7 +102,7 @@ class Bitset {
       return;
     }
     for (std::size_t k = 0; k < touched; ++k) {
-      words_[touched_[k]].store(0, std::memory_order_relaxed);
+      atomic_word(touched_[k]).store(0, std::memory_order_relaxed);
       listed_[touched_[k] / 64].store(0, std::memory_order_relaxed);
     }
     count_scanned_words(touched);
@@ -118,7 +124,7 @@ class Bitset {
     std::size_t kept = 0;
     for (std::size_t k = 0; k < touched; ++k) {
       const std::uint32_t w = touched_[k];
-      if (words_[w].load(std::memory_order_relaxed) != 0)
+      if (atomic_word(w).load(std::memory_order_relaxed) != 0)
         touched_[kept++] = w;
       else
         listed_[w / 64].fetch_and(~(std::uint64_t{1} << (w % 64)), std::memory_order_relaxed);
@@ -135,7 +141,7 @@ class Bitset {
     const std::size_t touched = touched_count_.load(std::memory_order_relaxed);
     if (touched < capacity_) {
       for (std::size_t k = 0; k < touched; ++k)
-        total += static_cast<std::size_t>(std::popcount(words_[touched_[k]].load(std::memory_order_relaxed)));
+        total += static_cast<std::size_t>(std::popcount(atomic_word(touched_[k]).load(std::memory_order_relaxed)));
       count_scanned_words(touched);
       return total;
     }
@@ -157,12 +163,12 @@ class Bitset {
     if (touched < capacity_) {
       count_scanned_words(touched);
       for (std::size_t k = 0; k < touched; ++k)
-        if (words_[touched_[k]].load(std::memory_order_relaxed) != 0) return true;
+        if (atomic_word(touched_[k]).load(std::memory_order_relaxed) != 0) return true;
       return false;
     }
     count_scanned_words(word_count());
     for (std::size_t w = 0; w < word_count(); ++w)
-      if (words_[w].load(std::memory_order_relaxed) != 0) return true;
+      if (atomic_word(w).load(std::memory_order_relaxed) != 0) return true;
     return false;
   }
   // The smallest member, or size() when there is none.
@@ -195,6 +201,7 @@ class Bitset {
 
  private:
   std::size_t word_count() const { return (size_ + 63) / 64; }
+  std::atomic_ref<std::uint64_t> atomic_word(std::size_t w) const { return std::atomic_ref<std::uint64_t>(words_[w]); }
 
   // Word w became non-zero: list it, once, while the list has room.
   void touch(std::size_t w) {
@@ -210,7 +217,7 @@ class Bitset {
     for (std::size_t w = 0; w < (word_count() + 63) / 64; ++w) listed_[w].store(0, std::memory_order_relaxed);
     std::size_t kept = 0;
     for (std::size_t w = 0; w < word_count() && kept <= capacity_; ++w)
-      if (words_[w].load(std::memory_order_relaxed) != 0) {
+      if (atomic_word(w).load(std::memory_order_relaxed) != 0) {
         if (kept < capacity_) {
           touched_[kept] = static_cast<std::uint32_t>(w);
           listed_[w / 64].fetch_or(std::uint64_t{1} << (w % 64), std::memory_order_relaxed);
@@ -223,7 +230,7 @@ class Bitset {
   }
 
   void clear_all() {
-    for (std::size_t w = 0; w < word_count(); ++w) words_[w].store(0, std::memory_order_relaxed);
+    for (std::size_t w = 0; w < word_count(); ++w) atomic_word(w).store(0, std::memory_order_relaxed);
     for (std::size_t w = 0; w < (word_count() + 63) / 64; ++w) listed_[w].store(0, std::memory_order_relaxed);
     count_scanned_words(word_count());
     touched_count_.store(0, std::memory_order_relaxed);
@@ -241,17 +248,17 @@ class Bitset {
       const std::uint32_t* k = std::lower_bound(begin, end, static_cast<std::uint32_t>(first));
       std::size_t visited = 0;
       for (; k != end && *k < last; ++k, ++visited)
-        if (const std::uint64_t word = words_[*k].load(std::memory_order_relaxed)) fn(*k, word);
+        if (const std::uint64_t word = atomic_word(*k).load(std::memory_order_relaxed)) fn(*k, word);
       count_scanned_words(visited + 1);
       return;
     }
     count_scanned_words(last - first);
     for (std::size_t w = first; w < last; ++w)
-      if (const std::uint64_t word = words_[w].load(std::memory_order_relaxed)) fn(w, word);
+      if (const std::uint64_t word = atomic_word(w).load(std::memory_order_relaxed)) fn(w, word);
   }
 
   std::size_t size_ = 0;
-  std::unique_ptr<std::atomic<std::uint64_t>[]> words_;
+  std::unique_ptr<std::uint64_t[]> words_;                // read and written through atomic_word()
   std::unique_ptr<std::atomic<std::uint64_t>[]> listed_;  // a bit per word: in touched_ already
   std::unique_ptr<std::uint32_t[]> touched_;              // word indices, as first touched
   std::size_t capacity_ = 0;                              // touched_'s room; beyond it, scan

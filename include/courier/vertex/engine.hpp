@@ -53,6 +53,9 @@ class Engine {
   static constexpr std::size_t kVertexChunk = 1024;
   template <class Fn>
   void for_each_vertex(local_t count, Fn&& fn);
+  // The same a chunk at a time: fn(begin, end), for a loop that keeps its state in locals.
+  template <class Fn>
+  void for_vertex_chunks(local_t count, Fn&& fn);
   // Push: fn(u, v, e) for every out-edge e = (u, v) of every active u.
   template <class Fn>
   void push(const Frontier& frontier, Fn&& fn);
@@ -162,6 +165,10 @@ class Engine {
 };
 
 // ---- templates ----
+//
+// An operator's atomic writes are barriers to the compiler: after one it reloads whatever the loop
+// reaches through memory (the offsets' and targets' addresses, the operator's own). So the loops
+// below copy those into locals once a chunk or a vertex, and the per-edge loops read registers.
 
 template <class Fn>
 void Engine::for_chunks(std::size_t items, std::size_t chunk, Fn&& fn) {
@@ -184,7 +191,9 @@ void Engine::for_each_active(const Frontier& frontier, Fn&& fn) {
     if (frontier.sparse()) {
       const auto list = frontier.list();
       for_chunks(list.size(), 64, [&](std::size_t begin, std::size_t end, unsigned) {
-        for (std::size_t i = begin; i < end; ++i) fn(list[i]);
+        const auto items = list;
+        auto& op = fn;
+        for (std::size_t i = begin; i < end; ++i) op(items[i]);
       });
     } else {
       // Chunks of whole 64-bit words, so no two threads share one.
@@ -202,21 +211,31 @@ void Engine::for_each_active(const Frontier& frontier, Fn&& fn) {
 }
 
 template <class Fn>
-void Engine::for_each_vertex(local_t count, Fn&& fn) {
+void Engine::for_vertex_chunks(local_t count, Fn&& fn) {
   Timer timer;
   static_assert(kVertexChunk % 64 == 0, "chunks of whole bitset words");
   for_chunks(count, kVertexChunk, [&](std::size_t begin, std::size_t end, unsigned) {
-    for (std::size_t v = begin; v < end; ++v) fn(static_cast<local_t>(v));
+    fn(static_cast<local_t>(begin), static_cast<local_t>(end));
   });
   compute_ += timer.elapsed();
 }
 
 template <class Fn>
+void Engine::for_each_vertex(local_t count, Fn&& fn) {
+  for_vertex_chunks(count, [&](local_t begin, local_t end) {
+    auto& op = fn;
+    for (local_t v = begin; v < end; ++v) op(v);
+  });
+}
+
+template <class Fn>
 void Engine::push(const Frontier& frontier, Fn&& fn) {
   const auto& out = graph_.out();
-  out.offsets.visit([&](auto rows) {  // the offsets' width tested once, not at every row
+  out.offsets.visit([&](auto offsets) {  // the offsets' width tested once, not at every row
     for_each_active(frontier, [&](local_t u) {
-      for (edge_t e = rows[u], end = rows[u + 1]; e < end; ++e) fn(u, out.targets[e], e);
+      const local_t* targets = out.targets.data();
+      auto& op = fn;
+      for (edge_t e = offsets[u], end = offsets[u + 1]; e < end; ++e) op(u, targets[e], e);
     });
   });
 }
@@ -224,9 +243,13 @@ void Engine::push(const Frontier& frontier, Fn&& fn) {
 template <class Fn>
 void Engine::for_each_edge(Fn&& fn) {
   const auto& out = graph_.out();
-  out.offsets.visit([&](auto rows) {
-    for_each_vertex(graph_.proxies(), [&](local_t u) {
-      for (edge_t e = rows[u], end = rows[u + 1]; e < end; ++e) fn(u, out.targets[e], e);
+  out.offsets.visit([&](auto offsets) {
+    for_vertex_chunks(graph_.proxies(), [&](local_t begin, local_t end) {
+      const auto rows = offsets;
+      const local_t* targets = out.targets.data();
+      auto& op = fn;
+      for (local_t u = begin; u < end; ++u)
+        for (edge_t e = rows[u], last = rows[u + 1]; e < last; ++e) op(u, targets[e], e);
     });
   });
 }
@@ -236,11 +259,15 @@ void Engine::pull(Fn&& fn) {
   const auto& in = graph_.in();
   if (!graph_.has_in_edges()) throw Error("engine: a pull operator needs the graph partitioned with in-edges");
   round_pulled_ = true;
-  const std::span<const local_t> targets(in.targets);
-  in.offsets.visit([&](auto rows) {
-    for_each_vertex(graph_.proxies(), [&](local_t v) {
-      const edge_t begin = rows[v], end = rows[v + 1];
-      if (begin != end) fn(v, targets.subspan(begin, end - begin), begin);
+  in.offsets.visit([&](auto offsets) {
+    for_vertex_chunks(graph_.proxies(), [&](local_t begin, local_t end) {
+      const auto rows = offsets;
+      const local_t* targets = in.targets.data();
+      auto& op = fn;
+      for (local_t v = begin; v < end; ++v) {
+        const edge_t first = rows[v], last = rows[v + 1];
+        if (first != last) op(v, std::span<const local_t>(targets + first, last - first), first);
+      }
     });
   });
 }
@@ -250,8 +277,9 @@ T Engine::sum_over(local_t count, Fn&& fn) {
   Timer timer;
   std::vector<T> partial(team_.size(), T{});
   for_chunks(count, 1024, [&](std::size_t begin, std::size_t end, unsigned member) {
+    auto& op = fn;
     T sum{};
-    for (std::size_t v = begin; v < end; ++v) sum += fn(static_cast<local_t>(v));
+    for (std::size_t v = begin; v < end; ++v) sum += op(static_cast<local_t>(v));
     partial[member] += sum;
   });
   T total{};
