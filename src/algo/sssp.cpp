@@ -28,6 +28,9 @@ using graph::reference::kUnreached;
 
 namespace {
 
+// Improved vertices filed by one thread: below this many, waking the team costs more than it saves.
+constexpr std::size_t kFileAlone = 4096;
+
 // Shortest distances to this rank's masters in `result`, with labels of type Dist; false (on
 // every rank) when some distance needed more than Dist holds. Collective.
 template <class Dist>
@@ -39,11 +42,12 @@ bool shortest_distances(Engine& engine, const SsspOptions& options, const std::u
   const auto& out = g.out();
   Field<Dist, sync::Min> dist(g, kFar, kAlongEdges, Track::always);
   const std::uint64_t delta = options.delta == 0 ? kUnreached : options.delta;
-  SsspBuckets pending(delta);  // improved, not yet relaxed, by bucket
+  // Improved, not yet relaxed, by bucket: one set per thread, so that threads file in parallel.
+  std::vector<SsspBuckets> pending(engine.team().size(), SsspBuckets(delta));
   auto distance_of = [&](local_t v) -> std::uint64_t { return dist[v]; };
   if (auto s = g.local_id(options.source)) {
     dist[*s] = 0;
-    pending.file(*s, 0);
+    pending[0].file(*s, 0);
   }
   std::uint64_t bucket = 0;  // the current one: distances below (bucket + 1) * delta
   Frontier frontier(g.proxies());
@@ -51,30 +55,55 @@ bool shortest_distances(Engine& engine, const SsspOptions& options, const std::u
   // The round's work: pending vertices in the current bucket (all of them for Bellman-Ford).
   auto take_bucket = [&] {
     frontier.clear();
-    pending.take_below(bucket + 1, distance_of, [&](local_t v) { frontier.add(v); });
+    for (SsspBuckets& mine : pending) mine.take_below(bucket + 1, distance_of, [&](local_t v) { frontier.add(v); });
   };
-  // Improved vertices (by this rank's relaxations or by a sync) are filed by their new distance.
+  // The first bucket with a pending vertex on this rank, if any.
+  auto first_pending = [&](std::uint64_t& first) {
+    bool any = false;
+    for (SsspBuckets& mine : pending) {
+      std::uint64_t b = 0;
+      if (mine.first_bucket(distance_of, b) && (!any || b < first)) first = b, any = true;
+    }
+    return any;
+  };
+  // Improved vertices (by this rank's relaxations or by a sync) are filed by their new distance,
+  // in parallel when they are many (a team's start costs more than filing a few).
   auto file_improved = [&] {
-    dist.updated().for_each(
-        [&](std::size_t v) { pending.file(static_cast<local_t>(v), dist[static_cast<local_t>(v)]); });
-    dist.updated().clear();
+    Bitset& improved = dist.updated();
+    improved.tidy();
+    const std::size_t words = (improved.size() + 63) / 64;
+    const std::size_t chunk = improved.count() < kFileAlone ? words : 256;
+    engine.for_chunks(words, chunk, [&](std::size_t begin, std::size_t end, unsigned member) {
+      improved.for_each(begin * 64, std::min(improved.size(), end * 64), [&](std::size_t v) {
+        pending[member].file(static_cast<local_t>(v), dist[static_cast<local_t>(v)]);
+      });
+    });
+    improved.clear();
   };
   // u's distance is read once: if another thread lowers it meanwhile, u is marked and relaxes
   // again with the lower one, so the distances come out the same.
+  // What the loop reads it copies into locals first: the compiler keeps those in registers across
+  // the atomic combines, where it would reload anything reached through memory.
   auto relax = [&] {
-    engine.for_each_active(frontier, [&](local_t u) {
-      const std::uint64_t from = dist.load(u);
-      for (edge_t e = out.offsets[u], end = out.offsets[u + 1]; e < end; ++e) {
-        const local_t v = out.targets[e];
-        const std::uint64_t candidate = from + weight[e];
-        if constexpr (sizeof(Dist) < sizeof(std::uint64_t)) {
-          if (candidate >= kFar) {
-            too_far.store(true, std::memory_order_relaxed);
-            continue;
+    out.offsets.visit([&](auto offsets) {
+      engine.for_each_active(frontier, [&](local_t u) {
+        const auto rows = offsets;
+        const local_t* targets = out.targets.data();
+        const std::uint32_t* weights = weight;
+        Field<Dist, sync::Min>& labels = dist;
+        const std::uint64_t from = labels.load(u);
+        for (edge_t e = rows[u], end = rows[u + 1]; e < end; ++e) {
+          const local_t v = targets[e];
+          const std::uint64_t candidate = from + weights[e];
+          if constexpr (sizeof(Dist) < sizeof(std::uint64_t)) {
+            if (candidate >= kFar) {
+              too_far.store(true, std::memory_order_relaxed);
+              continue;
+            }
           }
+          if (candidate < labels.load(v)) labels.combine(v, static_cast<Dist>(candidate));
         }
-        if (candidate < dist.load(v)) dist.combine(v, static_cast<Dist>(candidate));
-      }
+      });
     });
   };
   const auto* in_weights = std::get_if<std::vector<std::uint32_t>>(&g.in().weights);
@@ -104,7 +133,7 @@ bool shortest_distances(Engine& engine, const SsspOptions& options, const std::u
       // Bucket empty everywhere: move to the first one holding a pending vertex on any rank.
       // Agreed here too: a distance too far for Dist (on any rank) ends this run everywhere.
       std::uint64_t first = 0;
-      const bool any = pending.first_bucket(distance_of, first);
+      const bool any = first_pending(first);
       const double next = engine.min_all(too_far.load(std::memory_order_relaxed) ? -1.0
                                          : any                                   ? static_cast<double>(first)
                                                                                  : INFINITY);
@@ -125,7 +154,7 @@ bool shortest_distances(Engine& engine, const SsspOptions& options, const std::u
       take_bucket();
       std::uint64_t active = frontier.prepare();
       if (active == 0) {  // this rank's next bucket
-        if (!pending.first_bucket(distance_of, bucket)) break;
+        if (!first_pending(bucket)) break;
         take_bucket();
         active = frontier.prepare();
       }

@@ -3,7 +3,9 @@
 // distances improve, so a round takes its bucket's vertices without looking at the others: a
 // grid's later buckets may hold far more vertices than the current one. A vertex improved again
 // is filed again where its new distance falls; its entry in the old bucket is then stale and
-// skipped when that bucket comes (a vertex's distance only falls).
+// skipped when that bucket comes (a vertex's distance only falls). Not thread-safe: sssp keeps one
+// per thread, so that threads file in parallel.
+#include <array>
 #include <cstdint>
 #include <map>
 #include <utility>
@@ -20,7 +22,7 @@ class SsspBuckets {
   explicit SsspBuckets(std::uint64_t delta) : delta_(delta) {}
 
   std::uint64_t bucket_of(std::uint64_t distance) const { return distance / delta_; }
-  void file(local_t v, std::uint64_t distance) { by_bucket_[bucket_of(distance)].push_back(v); }
+  void file(local_t v, std::uint64_t distance) { list_of(bucket_of(distance)).push_back(v); }
 
   // fn(v) for each vertex filed in a bucket below `end_bucket` whose distance (distance_of(v))
   // still falls in the bucket it was filed in; those buckets are emptied.
@@ -30,6 +32,7 @@ class SsspBuckets {
       auto first = by_bucket_.begin();
       const std::uint64_t bucket = first->first;
       std::vector<local_t> vertices = std::move(first->second);
+      forget(bucket);
       by_bucket_.erase(first);
       for (local_t v : vertices)
         if (bucket_of(distance_of(v)) == bucket) fn(v);
@@ -48,14 +51,33 @@ class SsspBuckets {
         bucket = first->first;
         return true;
       }
+      forget(first->first);
       by_bucket_.erase(first);
     }
     return false;
   }
 
  private:
+  // A bucket's list, found through a small direct-mapped table of recent buckets before the map
+  // (whose nodes stay put until erased): a round files most vertices into a few buckets, and a
+  // map lookup for each cost more than the filing.
+  std::vector<local_t>& list_of(std::uint64_t bucket) {
+    Recent& recent = recent_[bucket % recent_.size()];
+    if (recent.list == nullptr || recent.bucket != bucket) recent = {bucket, &by_bucket_[bucket]};
+    return *recent.list;
+  }
+  void forget(std::uint64_t bucket) {
+    Recent& recent = recent_[bucket % recent_.size()];
+    if (recent.bucket == bucket) recent.list = nullptr;
+  }
+
+  struct Recent {
+    std::uint64_t bucket = 0;
+    std::vector<local_t>* list = nullptr;
+  };
   std::uint64_t delta_;
   std::map<std::uint64_t, std::vector<local_t>> by_bucket_;
+  std::array<Recent, 256> recent_{};
 };
 
 }  // namespace courier::algo
