@@ -43,7 +43,8 @@ bool shortest_distances(Engine& engine, const SsspOptions& options, const std::u
   Field<Dist, sync::Min> dist(g, kFar, kAlongEdges, Track::always);
   const std::uint64_t delta = options.delta == 0 ? kUnreached : options.delta;
   // Improved, not yet relaxed, by bucket: one set per thread, so that threads file in parallel.
-  std::vector<SsspBuckets> pending(engine.team().size(), SsspBuckets(delta));
+  std::vector<SsspBuckets> pending;
+  for (unsigned member = 0; member < engine.team().size(); ++member) pending.emplace_back(delta);
   auto distance_of = [&](local_t v) -> std::uint64_t { return dist[v]; };
   if (auto s = g.local_id(options.source)) {
     dist[*s] = 0;

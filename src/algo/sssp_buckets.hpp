@@ -20,6 +20,11 @@ class SsspBuckets {
   using local_t = dist::local_t;
 
   explicit SsspBuckets(std::uint64_t delta) : delta_(delta) {}
+  // Movable (the map's nodes move with it, so the recent table stays right), not copyable.
+  SsspBuckets(SsspBuckets&&) = default;
+  SsspBuckets& operator=(SsspBuckets&&) = default;
+  SsspBuckets(const SsspBuckets&) = delete;
+  SsspBuckets& operator=(const SsspBuckets&) = delete;
 
   std::uint64_t bucket_of(std::uint64_t distance) const { return distance / delta_; }
   void file(local_t v, std::uint64_t distance) { list_of(bucket_of(distance)).push_back(v); }
