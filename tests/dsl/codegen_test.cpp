@@ -273,8 +273,9 @@ TEST(Codegen, BfsRoundsMayPull) {
   EXPECT_TRUE(has(optimised, "g.for_pulled([&](rt::local nbr, [[maybe_unused]] unsigned member_) {")) << optimised;
   EXPECT_TRUE(has(optimised, "if (!level_by_0_.moves(nbr, g.narrow<std::int32_t, rt::Min>(")) << optimised;
   EXPECT_TRUE(has(optimised,
-                  "for (const rt::local v : g.in_neighbors(nbr)) {\n"
-                  "          if (!frontier.load(v)) continue;\n"))
+                  "const auto frontier_flagged_ = frontier.view();\n"
+                  "        for (const rt::local v : g.in_neighbors(nbr)) {\n"
+                  "          if (!frontier_flagged_.test(v)) continue;\n"))
       << optimised;
   EXPECT_TRUE(has(optimised, "} else {")) << optimised;
   EXPECT_TRUE(has(optimised, "g.for_flagged(frontier, ")) << optimised;

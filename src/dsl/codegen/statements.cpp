@@ -305,8 +305,11 @@ void FunctionGenerator::pull_loop(const BottomUp& b) {
   const auto view = reducers_.find({offer.target->as<PropertyRef>()->symbol, reduction_op(offer.op)});
   if (view == reducers_.end()) unsupported(b.reduction->location, "expected the offer to reduce in place");
   out_.line(fmt::format("if (!{}.moves({}, {})) return;", view->second, nbr, reduction_value(offer)));
+  // The flag stays as it is while the loop runs (find_bottom_up), so it is read with plain loads.
+  const std::string flagged = name(b.flag) + "_flagged_";
+  out_.line(fmt::format("const auto {} = {}.view();", flagged, name(b.flag)));
   out_.open(fmt::format("for (const rt::local {} : {}.in_neighbors({}))", v, graph_, nbr));
-  out_.line(fmt::format("if (!{}.load({})) continue;", name(b.flag), v));
+  out_.line(fmt::format("if (!{}.test({})) continue;", flagged, v));
   neighbours_[loop.symbol] = {"", false, vertex_loop.symbol};
   statement(*b.reduction);
   neighbours_.erase(loop.symbol);

@@ -165,6 +165,9 @@ class Graph {
 };
 
 // ---- templates
+//
+// As in vertex::Engine: a loop body's atomic writes are barriers to the compiler, so the loops take
+// the body's address (and what they index) into locals once a chunk, where they stay in registers.
 
 template <class Fn>
 void Graph::for_chunks(std::size_t items, std::size_t chunk, Fn&& fn) {
@@ -177,7 +180,8 @@ template <class Fn>
 void Graph::for_nodes(Fn&& fn) {
   ++phases_.pulses;
   for_chunks(masters_, vertex::Engine::kVertexChunk, [&](std::size_t begin, std::size_t end, unsigned member) {
-    for (std::size_t v = begin; v < end; ++v) fn(static_cast<local>(v), member);
+    auto& body = fn;
+    for (std::size_t v = begin; v < end; ++v) body(static_cast<local>(v), member);
   });
 }
 
@@ -186,14 +190,16 @@ void Graph::for_pulled(Fn&& fn) {
   ++phases_.pulses;
   for_chunks(layout_ == Layout::out ? proxies() : masters_, vertex::Engine::kVertexChunk,
              [&](std::size_t begin, std::size_t end, unsigned member) {
-               for (std::size_t v = begin; v < end; ++v) fn(static_cast<local>(v), member);
+               auto& body = fn;
+               for (std::size_t v = begin; v < end; ++v) body(static_cast<local>(v), member);
              });
 }
 
 template <class Fn>
 void Graph::for_masters(Fn&& fn) {
   for_chunks(masters_, vertex::Engine::kVertexChunk, [&](std::size_t begin, std::size_t end, unsigned) {
-    for (std::size_t v = begin; v < end; ++v) fn(static_cast<local>(v));
+    auto& body = fn;
+    for (std::size_t v = begin; v < end; ++v) body(static_cast<local>(v));
   });
 }
 
@@ -207,8 +213,11 @@ void Graph::for_flagged(Flags& flags, Fn&& fn) {
   if (frontier.sparse()) {
     const std::span<const local> list = frontier.list();
     for_chunks(list.size(), 64, [&](std::size_t begin, std::size_t end, unsigned member) {
+      const std::span<const local> items = list;
+      const local masters = masters_;
+      auto& body = fn;
       for (std::size_t i = begin; i < end; ++i)
-        if (list[i] < masters_) fn(list[i], member);
+        if (items[i] < masters) body(items[i], member);
     });
     return;
   }

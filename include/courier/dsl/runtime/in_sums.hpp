@@ -34,9 +34,11 @@ class InSums {
     const local masters = g_.masters();
     g_.for_chunks(split ? g_.proxies() : masters, vertex::Engine::kVertexChunk,
                   [&](std::size_t begin, std::size_t end, unsigned member) {
+                    auto& body = sum_of;  // in registers across pending_'s atomic marks (graph.hpp)
+                    T* sums = sums_.data();
                     for (std::size_t v = begin; v < end; ++v) {
-                      const T sum = sum_of(static_cast<local>(v), member);
-                      sums_[v] = sum;
+                      const T sum = body(static_cast<local>(v), member);
+                      sums[v] = sum;
                       if (v >= masters && sum != T{}) pending_.set(v);
                     }
                   });

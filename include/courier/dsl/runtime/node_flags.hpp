@@ -64,6 +64,9 @@ class NodeFlags {
 
   // ---- inside loops
   bool load(local v) const { return flags_.contains(v); }
+  // The flags read with plain loads, for a loop that tests them while no thread writes them (a
+  // bottom-up step's test of its flagged in-neighbours): the compiler keeps its pointer in a register.
+  Bitset::View view() const { return flags_.bits().view(); }
   void store(local v, bool x) {
     const bool changed = x ? flags_.bits().set(v) : reset(v);
     if (changed && tracked_) changed_.set(v);
