@@ -45,8 +45,8 @@ class NodeFlags {
     changed_.clear();
     if (other.tracked_) {
       changed_.add_all(other.changed_);
-    } else {
-      mark_all_masters();
+    } else if (tracked_) {
+      mark_all_masters();  // (untracked flags mark every master when they refresh)
     }
     stale_ = !other.tracked_ || other.stale_;
   }
