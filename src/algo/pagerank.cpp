@@ -65,15 +65,15 @@ double pull_sum(const local_t* sources, const local_t* end, const Share* share) 
 template <class Share>
 struct Update {
   double* rank;
-  const std::uint64_t* degree;
+  const double* inverse;  // 1 / the out-degree, 0 without out-edges
   Field<Share, sync::Sum>* share;
   bool write_share;
 
   StepSums operator()(local_t v, double next) const {
-    const StepSums sums{std::abs(next - rank[v]), degree[v] == 0 ? next : 0.0};
+    const StepSums sums{std::abs(next - rank[v]), inverse[v] == 0 ? next : 0.0};
     rank[v] = next;
-    if (write_share && degree[v] != 0) {
-      (*share)[v] = static_cast<Share>(next / static_cast<double>(degree[v]));
+    if (write_share && inverse[v] != 0) {
+      (*share)[v] = static_cast<Share>(next * inverse[v]);
       share->mark(v);
     }
     return sums;
@@ -88,11 +88,19 @@ PagerankResult pull_pagerank(Engine& engine, const PagerankOptions& options) {
   const double n = static_cast<double>(g.global_vertices());
   const double d = options.damping;
 
-  Field<std::uint64_t, sync::Sum> degree(g, 0, {At::source, At::master});
-  engine.for_each_vertex(g.proxies(), [&](local_t v) {
-    if (g.out().degree(v) != 0) degree.set(v, g.out().degree(v));
-  });
-  engine.sync(degree);
+  // Each master's 1 / out-degree (0 without out-edges): a step multiplies, where a quotient per
+  // master and step measured 5% slower; the share is rounded to Share either way. The degrees
+  // themselves go once it is made.
+  std::vector<double> inverse(g.masters());
+  {
+    Field<std::uint64_t, sync::Sum> degree(g, 0, {At::source, At::master});
+    engine.for_each_vertex(g.proxies(), [&](local_t v) {
+      if (g.out().degree(v) != 0) degree.set(v, g.out().degree(v));
+    });
+    engine.sync(degree);
+    engine.for_each_vertex(
+        g.masters(), [&](local_t v) { inverse[v] = degree[v] == 0 ? 0.0 : 1.0 / static_cast<double>(degree[v]); });
+  }
   // Two share arrays: a fused pass reads this step's shares while it writes the next step's.
   ShareField shares[2] = {ShareField(g, Share{0}, {At::master, At::source}),
                           ShareField(g, Share{0}, {At::master, At::source})};
@@ -102,7 +110,7 @@ PagerankResult pull_pagerank(Engine& engine, const PagerankOptions& options) {
   result.rank.assign(g.masters(), 1.0 / n);
 
   const auto update = [&](ShareField& share, bool write_share) {
-    return Update<Share>{result.rank.data(), degree.values().data(), &share, write_share};
+    return Update<Share>{result.rank.data(), inverse.data(), &share, write_share};
   };
   const auto send_shares = [&](ShareField& share) {
     engine.sync(share);
