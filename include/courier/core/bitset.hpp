@@ -83,8 +83,9 @@ class Bitset {
   }
   bool test(std::size_t i) const { return (atomic_word(i / 64).load(std::memory_order_relaxed) >> (i % 64)) & 1; }
   // The set read with plain loads, for an operator that only tests it while no thread writes it
-  // (a pull testing the last round's frontier). Atomic loads would make the compiler reload every
-  // pointer it reaches through memory at each test; these let it keep them in registers.
+  // (a pull testing the last round's frontier), and no longer than the set keeps its words (until
+  // it is resized, moved or swapped). Atomic loads would make the compiler reload every pointer it
+  // reaches through memory at each test; these let it keep them in registers.
   struct View {
     const std::uint64_t* words;
     bool test(std::size_t i) const { return (words[i / 64] >> (i % 64)) & 1; }
