@@ -199,8 +199,9 @@ void Engine::for_each_active(const Frontier& frontier, Fn&& fn) {
       // Chunks of whole 64-bit words, so no two threads share one.
       const std::size_t n = frontier.size();
       for_chunks((n + 63) / 64, 16, [&](std::size_t begin, std::size_t end, unsigned) {
+        auto& op = fn;
         frontier.bits().for_each(begin * 64, std::min(n, end * 64),
-                                 [&](std::size_t v) { fn(static_cast<local_t>(v)); });
+                                 [&op](std::size_t v) { op(static_cast<local_t>(v)); });
       });
     }
   };
