@@ -20,7 +20,7 @@ Engine::Engine(const dist::LocalGraph& graph, sync::Channel& channel, ThreadTeam
   if (ranks() > 1) {
     mirrored_masters_.resize(graph.masters());
     for (rank_t peer = 0; peer < ranks(); ++peer)
-      for (local_t master : graph.masters_mirrored_on(peer)) mirrored_masters_.set(master);
+      for (local_t master : graph.masters_mirrored_on(peer)) mirrored_masters_.set_exclusive(master);
   }
   progress_ = std::make_unique<ProgressLine>("vertex engine");
   if (!progress_->active()) progress_.reset();

@@ -157,3 +157,17 @@ TEST(Bitset, FirstIsTheSmallestMemberListedOrNot) {
     EXPECT_EQ(bits.first(), 3u);
   }
 }
+
+TEST(Bitset, DrainVisitsAndRemovesExactlyTheRangeListedOrNot) {
+  for (std::size_t members_every : {3u, 97u}) {  // dense (scanned) and sparse (listed)
+    Bitset set(1000);
+    for (std::size_t i = 0; i < 1000; i += members_every) set.set(i);
+    set.tidy();
+    std::vector<std::size_t> expected_left, drained, expected_drained;
+    for (std::size_t i : members(set)) (i >= 70 && i < 931 ? expected_drained : expected_left).push_back(i);
+    set.drain(70, 931, [&](std::size_t i) { drained.push_back(i); });
+    EXPECT_EQ(drained, expected_drained) << members_every;
+    EXPECT_EQ(members(set), expected_left) << members_every;
+    EXPECT_EQ(set.count(), expected_left.size()) << members_every;
+  }
+}

@@ -8,7 +8,7 @@
 // it scans every word, which then costs at most eight times the touched ones. Range operations use
 // the list once tidy() has sorted it. Words visited are counted (scan_count.hpp).
 // set, set_exclusive, reset, test and the range operations may run on many threads at once;
-// clear, tidy, swap, add_all, count() and any() want the set to themselves.
+// clear, tidy, swap, add_all, drain, count() and any() want the set to themselves.
 #include <algorithm>
 #include <atomic>
 #include <bit>
@@ -191,6 +191,19 @@ class Bitset {
         if (i >= end) return;
         fn(i);
       }
+    });
+  }
+  // Calls fn(i) for every set i in [begin, end), in order, and removes them, a word at a time.
+  // Not thread-safe.
+  template <class Fn>
+  void drain(std::size_t begin, std::size_t end, Fn&& fn) {
+    if (begin >= end) return;
+    for_each_word(begin / 64, (end - 1) / 64 + 1, [&](std::size_t w, std::uint64_t word) {
+      std::uint64_t mask = ~std::uint64_t{0};
+      if (w == begin / 64) mask &= ~std::uint64_t{0} << (begin % 64);
+      if (w == (end - 1) / 64 && end % 64 != 0) mask &= (std::uint64_t{1} << (end % 64)) - 1;
+      atomic_word(w).store(word & ~mask, std::memory_order_relaxed);
+      for (word &= mask; word != 0; word &= word - 1) fn(w * 64 + static_cast<std::size_t>(std::countr_zero(word)));
     });
   }
   // Every member, in order (tidies first).

@@ -130,6 +130,9 @@ void Substrate::run_phase(Pattern& pattern, bool reducing, std::vector<T>& value
   // A peer is done when all the messages it announced have been scattered.
   std::vector<std::atomic<std::uint32_t>> got(static_cast<std::size_t>(graph_.ranks()));
   std::atomic<std::size_t> next_send{0}, peers_done{0};
+  // One thread scatters (a team of one, or a phase too small to wake it): the labels and the
+  // updated set are written with plain stores, no atomic read-modify-write an entry.
+  const bool alone = team_.size() == 1 || (plan.bytes <= kAloneBytes && pattern.last_received_bytes <= kAloneBytes);
   auto scatter = [&](const Received& message) {
     std::span<const std::byte> bytes(message.bytes);
     const auto list = receive_list(message.source);
@@ -142,7 +145,12 @@ void Substrate::run_phase(Pattern& pattern, bool reducing, std::vector<T>& value
         throw Error("sync: a message beyond its mirror list (ranks disagree on the partition?)");
     }
     received_bytes.fetch_add(message.bytes.size(), std::memory_order_relaxed);
-    decode<T>(bytes, range.entries, [&](std::size_t i, T incoming) { apply(list[range.first + i], incoming); });
+    if (alone)
+      decode<T>(bytes, range.entries,
+                [&](std::size_t i, T incoming) { apply(list[range.first + i], incoming, std::true_type{}); });
+    else
+      decode<T>(bytes, range.entries,
+                [&](std::size_t i, T incoming) { apply(list[range.first + i], incoming, std::false_type{}); });
     if (got[static_cast<std::size_t>(message.source)].fetch_add(1, std::memory_order_acq_rel) + 1 == range.messages)
       peers_done.fetch_add(1, std::memory_order_acq_rel);
   };
@@ -199,7 +207,7 @@ void Substrate::run_phase(Pattern& pattern, bool reducing, std::vector<T>& value
         backoff.pause();
     }
   };
-  if (plan.bytes <= kAloneBytes && pattern.last_received_bytes <= kAloneBytes)
+  if (alone)
     member(0);  // waking the team would cost more than the phase
   else
     team_.run(member);
@@ -298,7 +306,11 @@ void Substrate::reduce(std::vector<T>& value, Bitset& updated) {
   run_phase(
       reduce_, true, value, updated, [&](rank_t peer) { return reduce_send_list(peer); },
       [&](rank_t peer) { return reduce_receive_list(peer); },
-      [&](local_t master, T incoming) {
+      [&](local_t master, T incoming, auto alone) {
+        if constexpr (alone) {
+          if (Op::combine(value[master], incoming)) updated.set_exclusive(master);
+          return;
+        }
         std::atomic_ref<T> target(value[master]);
         T current = target.load(std::memory_order_relaxed);
         T combined = current;
@@ -313,8 +325,7 @@ void Substrate::reduce(std::vector<T>& value, Bitset& updated) {
   // Mirrors have spoken; they start the next round unmarked (and empty, for sums). The scatter
   // listed new words: sorted again, the mirrors' range costs its own updates.
   updated.tidy();
-  updated.for_each(graph_.masters(), graph_.proxies(), [&](std::size_t m) {
-    updated.reset(m);
+  updated.drain(graph_.masters(), graph_.proxies(), [&](std::size_t m) {
     if constexpr (Op::reset_mirrors) value[m] = Op::template identity<T>();
   });
   ++stats_.reduces;
@@ -327,9 +338,12 @@ void Substrate::broadcast(std::vector<T>& value, Bitset& updated) {
   run_phase(
       broadcast_, false, value, updated, [&](rank_t peer) { return graph_.masters_mirrored_on(peer); },
       [&](rank_t peer) { return graph_.mirrors_owned_by(peer); },
-      [&](local_t mirror, T incoming) {
+      [&](local_t mirror, T incoming, auto alone) {
         value[mirror] = incoming;
-        updated.set(mirror);
+        if constexpr (alone)
+          updated.set_exclusive(mirror);
+        else
+          updated.set(mirror);
       });
   ++stats_.broadcasts;
   stats_.seconds += timer.elapsed();
