@@ -277,8 +277,14 @@ TEST(Codegen, BfsRoundsMayPull) {
                   "        for (const rt::local v : g.in_neighbors(nbr)) {\n"
                   "          if (!frontier_flagged_.test(v)) continue;\n"))
       << optimised;
+  // The pulled node is its thread's alone: its reduction and multi-assignment take no atomics;
+  // the push's may meet other threads' at a node.
+  EXPECT_TRUE(has(optimised, "level_by_0_.reduce_exclusive(nbr, ")) << optimised;
+  EXPECT_TRUE(has(optimised, "next_frontier.store_exclusive(n_, true);")) << optimised;
   EXPECT_TRUE(has(optimised, "} else {")) << optimised;
   EXPECT_TRUE(has(optimised, "g.for_flagged(frontier, ")) << optimised;
+  EXPECT_TRUE(has(optimised, "level_by_0_.reduce(nbr, ")) << optimised;
+  EXPECT_TRUE(has(optimised, "next_frontier.store(n_, true);")) << optimised;
   const std::string naive = shipped("bfs", rt::Generation::naive);
   EXPECT_FALSE(has(naive, "Direction")) << naive;
 }

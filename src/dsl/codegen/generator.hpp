@@ -156,6 +156,9 @@ class FunctionGenerator {
   const Symbol* bfs_variable_ = nullptr;
   std::string convergence_element_;  // fixedPoint's condition: bare properties are this node's
   bool exclusive_ = false;
+  // Inside a bottom-up pulse: a node's reduction and its multi-assignment are written by the one
+  // thread that pulls it (for_pulled hands out whole 64-bit words), so without atomics.
+  bool bottom_up_ = false;
   const PulsePlan* pulse_ = nullptr;
 };
 

@@ -110,7 +110,10 @@ void FunctionGenerator::begin_pulse(const PulsePlan& plan) {
           }
         });
         const auto& target = *a.target->as<PropertyRef>();
-        out_.line(fmt::format("{}.{}(n_, {});", name(target.symbol), naive() ? "put" : "store",
+        out_.line(fmt::format("{}.{}(n_, {});", name(target.symbol),
+                              naive()      ? "put"
+                              : bottom_up_ ? "store_exclusive"
+                                           : "store",
                               expr(*a.value, target.symbol->type.element_type())));
       }
       out_.close(";");

@@ -244,8 +244,8 @@ void FunctionGenerator::reduction(const Stmt& s, const Reduction& r) {
     return;
   }
   if (const auto view = reducers_.find({p->symbol, op}); view != reducers_.end()) {
-    out_.line(
-        fmt::format("{}.reduce({}, {}{});", view->second, target, value, plan->also.empty() ? "" : ", " + plan->also));
+    out_.line(fmt::format("{}.{}({}, {}{});", view->second, bottom_up_ ? "reduce_exclusive" : "reduce", target, value,
+                          plan->also.empty() ? "" : ", " + plan->also));
     return;
   }
   out_.line(fmt::format("{}.reduce<{}>({}, {}{});", name(p->symbol), op, target, value,
@@ -265,7 +265,9 @@ void FunctionGenerator::forall(const Stmt& s, const Forall& f) {
   const BottomUp* bottom_up = naive() ? nullptr : analysis_.find_bottom_up(s);
   if (bottom_up) {
     out_.open(fmt::format("if ({}.pulls({}))", direction_name(*bottom_up), name(bottom_up->flag)));
+    bottom_up_ = true;
     pulse(s, {&s}, PulseKind::VertexLoop, [&] { pull_loop(*bottom_up); });
+    bottom_up_ = false;
     out_.reopen("else");
   }
   pulse(s, {&s}, PulseKind::VertexLoop, [&] {

@@ -71,6 +71,15 @@ class NodeFlags {
     const bool changed = x ? flags_.bits().set(v) : reset(v);
     if (changed && tracked_) changed_.set(v);
   }
+  // store() where this thread alone writes v's 64-bit words (a bottom-up step's node).
+  void store_exclusive(local v, bool x) {
+    if (load(v) == x) return;
+    if (x)
+      flags_.bits().set_exclusive(v);
+    else
+      flags_.bits().reset(v);
+    if (tracked_) changed_.set_exclusive(v);
+  }
   [[gnu::noinline]] bool get(local v) const {
     std::shared_lock lock(window_);
     return load(v);

@@ -103,6 +103,11 @@ class NodeProperty {
     if (tracked_ && load(v) != x) changed_.set(v);
     std::atomic_ref<T>(values_[v]).store(x, std::memory_order_relaxed);
   }
+  // store() where this thread alone writes v's 64-bit word of marks too.
+  void store_exclusive(local v, T x) {
+    if (tracked_ && load(v) != x) changed_.set_exclusive(v);
+    std::atomic_ref<T>(values_[v]).store(x, std::memory_order_relaxed);
+  }
   // The window, as StarPlat's distributed backend reads and writes every property.
   [[gnu::noinline]] T get(local v) const {
     std::shared_lock lock(window_);
@@ -168,6 +173,24 @@ class NodeProperty {
     template <class Also>
     void reduce(local v, T x, Also&& also) const {
       if (reduce(v, x)) also(v);
+    }
+    // reduce() where this thread alone writes v and v's 64-bit words of marks (a bottom-up step's
+    // node: its loop hands out whole words): no atomic read-modify-write.
+    bool reduce_exclusive(local v, T x) const {
+      T* slot = v < masters_ ? values_ + v : mirror_slots_ + v;
+      T value = std::atomic_ref<T>(*slot).load(std::memory_order_relaxed);
+      if (!Op::combine(value, x)) return false;
+      std::atomic_ref<T>(*slot).store(value, std::memory_order_relaxed);
+      if (v >= masters_) {
+        pending_->set_exclusive(v);
+        return false;
+      }
+      if (tracked_) changed_->set_exclusive(v);
+      return true;
+    }
+    template <class Also>
+    void reduce_exclusive(local v, T x, Also&& also) const {
+      if (reduce_exclusive(v, x)) also(v);
     }
     // Whether reduce(v, x) could change anything: the master's value, or the mirror's slot in this
     // pulse, would move (a bottom-up step skips the nodes an offer cannot lower).
