@@ -270,13 +270,21 @@ TEST(Codegen, BfsRoundsMayPull) {
   const std::string optimised = shipped("bfs");
   EXPECT_TRUE(has(optimised, "rt::Direction direction_15_5_(g);")) << optimised;
   EXPECT_TRUE(has(optimised, "if (direction_15_5_.pulls(frontier)) {")) << optimised;
-  EXPECT_TRUE(has(optimised, "g.for_pulled([&](rt::local nbr, [[maybe_unused]] unsigned member_) {")) << optimised;
-  EXPECT_TRUE(has(optimised, "if (!level_by_0_.moves(nbr, g.narrow<std::int32_t, rt::Min>(")) << optimised;
+  // A chunk of nodes at a time, what they all read taken once, before the nodes' loop.
+  EXPECT_TRUE(has(optimised,
+                  "g.for_pulled([&](const auto in_, const rt::local begin_, const rt::local end_, [[maybe_unused]] "
+                  "unsigned member_) {"))
+      << optimised;
   EXPECT_TRUE(has(optimised,
                   "const auto frontier_flagged_ = frontier.view();\n"
-                  "        for (const rt::local v : g.in_neighbors(nbr)) {\n"
-                  "          if (!frontier_flagged_.test(v)) continue;\n"))
+                  "        for (rt::local nbr = begin_; nbr < end_; ++nbr) {\n"
+                  "          if (!level_by_0_.moves(nbr, g.narrow<std::int32_t, rt::Min>("))
       << optimised;
+  EXPECT_TRUE(has(optimised,
+                  "for (const rt::local v : in_.neighbors(nbr)) {\n"
+                  "            if (!frontier_flagged_.test(v)) continue;\n"))
+      << optimised;
+  EXPECT_TRUE(has(optimised, "break;  // every flagged in-neighbour offers the same")) << optimised;
   // The pulled node is its thread's alone: its reduction and multi-assignment take no atomics;
   // the push's may meet other threads' at a node.
   EXPECT_TRUE(has(optimised, "level_by_0_.reduce_exclusive(nbr, ")) << optimised;

@@ -300,22 +300,29 @@ void FunctionGenerator::pull_loop(const BottomUp& b) {
   const auto& offer = *b.reduction->as<Reduction>();
   const std::string v = name(vertex_loop.symbol), nbr = name(loop.symbol);
   out_.line("// bottom-up: every node the offer would still move takes it from its first flagged in-neighbour");
-  out_.open(fmt::format("{}.for_pulled({}", graph_, lambda_head(loop.symbol)));
+  // A chunk of nodes at a time: what every node reads (scalars, reducers, the flags, the rows) is
+  // set up once, as locals the compiler keeps in registers.
+  out_.open(fmt::format(
+      "{}.for_pulled([&](const auto in_, const rt::local begin_, const rt::local end_, [[maybe_unused]] unsigned "
+      "member_)",
+      graph_));
   ++vertex_loops_;
   const std::vector<const Symbol*> snapshots = snapshot_scalars(*b.loop);
   const auto views = reducer_views(*b.loop);
   const auto view = reducers_.find({offer.target->as<PropertyRef>()->symbol, reduction_op(offer.op)});
   if (view == reducers_.end()) unsupported(b.reduction->location, "expected the offer to reduce in place");
-  out_.line(fmt::format("if (!{}.moves({}, {})) return;", view->second, nbr, reduction_value(offer)));
   // The flag stays as it is while the loop runs (find_bottom_up), so it is read with plain loads.
   const std::string flagged = name(b.flag) + "_flagged_";
   out_.line(fmt::format("const auto {} = {}.view();", flagged, name(b.flag)));
-  out_.open(fmt::format("for (const rt::local {} : {}.in_neighbors({}))", v, graph_, nbr));
+  out_.open(fmt::format("for (rt::local {0} = begin_; {0} < end_; ++{0})", nbr));
+  out_.line(fmt::format("if (!{}.moves({}, {})) continue;", view->second, nbr, reduction_value(offer)));
+  out_.open(fmt::format("for (const rt::local {} : in_.neighbors({}))", v, nbr));
   out_.line(fmt::format("if (!{}.test({})) continue;", flagged, v));
   neighbours_[loop.symbol] = {"", false, vertex_loop.symbol};
   statement(*b.reduction);
   neighbours_.erase(loop.symbol);
-  out_.line("return;  // every flagged in-neighbour offers the same");
+  out_.line("break;  // every flagged in-neighbour offers the same");
+  out_.close();
   out_.close();
   for (const Symbol* scalar : snapshots) renamed_.erase(scalar);
   for (const auto& made : views) reducers_.erase(made);

@@ -85,9 +85,19 @@ class Graph {
   // fn(v) for every master: work a pulse's loop needs done first (hoisted expressions), not a pulse.
   template <class Fn>
   void for_masters(Fn&& fn);
-  // fn(v, member) for every node whose in-edges this rank holds: its proxies over an outgoing cut
+  // A rank's in-edges as plain pointers, the offsets' width fixed: a loop that takes them by value
+  // keeps them in registers.
+  template <class Offset>
+  struct Rows {
+    const Offset* offsets;
+    const local* targets;
+    std::span<const local> neighbors(local v) const { return {targets + offsets[v], targets + offsets[v + 1]}; }
+  };
+  // fn(in, begin, end, member) over chunks [begin, end) of the nodes whose in-edges this rank holds
+  // (each chunk whole 64-bit words of node ids), `in` their Rows: its proxies over an outgoing cut
   // (Layout::out, each rank's own edges turned around), its masters where they hold their complete
-  // in-edges. A pulse's loop (a bottom-up step).
+  // in-edges. A pulse's loop (a bottom-up step): the body's state set up once a chunk stays in
+  // registers across its nodes.
   template <class Fn>
   void for_pulled(Fn&& fn);
   // The masters flagged in `flags` (a NodeFlags), through its frontier: a round costs its flags.
@@ -188,11 +198,14 @@ void Graph::for_nodes(Fn&& fn) {
 template <class Fn>
 void Graph::for_pulled(Fn&& fn) {
   ++phases_.pulses;
-  for_chunks(layout_ == Layout::out ? proxies() : masters_, vertex::Engine::kVertexChunk,
-             [&](std::size_t begin, std::size_t end, unsigned member) {
-               auto& body = fn;
-               for (std::size_t v = begin; v < end; ++v) body(static_cast<local>(v), member);
-             });
+  static_assert(vertex::Engine::kVertexChunk % 64 == 0);
+  in_.offsets.visit([&](auto offsets) {
+    const Rows<typename decltype(offsets)::value_type> in{offsets.data(), in_.targets.data()};
+    for_chunks(layout_ == Layout::out ? proxies() : masters_, vertex::Engine::kVertexChunk,
+               [&](std::size_t begin, std::size_t end, unsigned member) {
+                 fn(in, static_cast<local>(begin), static_cast<local>(end), member);
+               });
+  });
 }
 
 template <class Fn>
