@@ -171,3 +171,21 @@ TEST(Bitset, DrainVisitsAndRemovesExactlyTheRangeListedOrNot) {
     EXPECT_EQ(set.count(), expected_left.size()) << members_every;
   }
 }
+
+TEST(Bitset, SetRangeAddsExactlyTheRangeAndCountsAgree) {
+  for (auto [begin, end] : {std::pair<std::size_t, std::size_t>{0, 1000}, {3, 64}, {64, 128}, {70, 931}, {5, 5}}) {
+    Bitset set(1000);
+    set.set(1);
+    set.set(999);
+    set.set_range(begin, end);
+    std::vector<std::size_t> expected;
+    for (std::size_t i = 0; i < 1000; ++i)
+      if (i == 1 || i == 999 || (i >= begin && i < end)) expected.push_back(i);
+    EXPECT_EQ(members(set), expected) << begin << ".." << end;
+    EXPECT_EQ(set.count(), expected.size()) << begin << ".." << end;
+    set.tidy();
+    std::vector<std::size_t> visited;
+    set.for_each(0, 1000, [&](std::size_t i) { visited.push_back(i); });
+    EXPECT_EQ(visited, expected) << begin << ".." << end;
+  }
+}

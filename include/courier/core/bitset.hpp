@@ -8,7 +8,7 @@
 // it scans every word, which then costs at most eight times the touched ones. Range operations use
 // the list once tidy() has sorted it. Words visited are counted (scan_count.hpp).
 // set, set_exclusive, reset, test and the range operations may run on many threads at once;
-// clear, tidy, swap, add_all, drain, count() and any() want the set to themselves.
+// clear, tidy, swap, add_all, set_range, drain, count() and any() want the set to themselves.
 #include <algorithm>
 #include <atomic>
 #include <bit>
@@ -68,6 +68,18 @@ class Bitset {
     const std::uint64_t before = bits.load(std::memory_order_relaxed);
     bits.store(before | (std::uint64_t{1} << (i % 64)), std::memory_order_relaxed);
     if (before == 0) touch(i / 64);
+  }
+  // Adds every i in [begin, end), a word at a time; not thread-safe.
+  void set_range(std::size_t begin, std::size_t end) {
+    if (begin >= end) return;
+    for (std::size_t w = begin / 64; w <= (end - 1) / 64; ++w) {
+      std::uint64_t mask = ~std::uint64_t{0};
+      if (w == begin / 64) mask &= ~std::uint64_t{0} << (begin % 64);
+      if (w == (end - 1) / 64 && end % 64 != 0) mask &= (std::uint64_t{1} << (end % 64)) - 1;
+      const std::uint64_t before = atomic_word(w).load(std::memory_order_relaxed);
+      atomic_word(w).store(before | mask, std::memory_order_relaxed);
+      if (before == 0) touch(w);
+    }
   }
   // Adds every member of `other` (the same size), a word at a time; not thread-safe.
   void add_all(const Bitset& other) {

@@ -169,9 +169,7 @@ class NodeFlags {
     flags_.bits().reset(v);
     return true;
   }
-  void mark_all_masters() {
-    for (local m = 0; m < g_.masters(); ++m) changed_.set_exclusive(m);
-  }
+  void mark_all_masters() { changed_.set_range(0, g_.masters()); }
 
   Graph& g_;
   vertex::Frontier flags_;

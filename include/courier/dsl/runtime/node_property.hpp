@@ -57,7 +57,12 @@ class NodeProperty {
     side_ = Side::equal;
   }
   void copy_from(const NodeProperty& other) {
-    values_ = other.values_;
+    // By the rank's threads: a step of pagerank copies every node's rank.
+    const T* from = other.values_.data();
+    T* to = values_.data();
+    g_.for_chunks(values_.size(), kCopyChunk, [from, to](std::size_t begin, std::size_t end, unsigned) {
+      std::copy(from + begin, from + end, to + begin);
+    });
     changed_.clear();
     if (other.tracked_) {
       changed_.add_all(other.changed_);
@@ -289,9 +294,8 @@ class NodeProperty {
   bool accumulates() const {
     return Op::reset_mirrors || tracked_ || side_of<Op>() == Side::unknown;
   }
-  void mark_all_masters(Bitset& marks) const {
-    for (local m = 0; m < g_.masters(); ++m) marks.set_exclusive(m);
-  }
+  void mark_all_masters(Bitset& marks) const { marks.set_range(0, g_.masters()); }
+  static constexpr std::size_t kCopyChunk = std::size_t{1} << 16;
 
   Graph& g_;
   std::vector<T> values_;
