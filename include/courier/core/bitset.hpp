@@ -53,13 +53,18 @@ class Bitset {
   }
 
   // Thread-safe; returns whether the bit was clear before. A plain read first skips the atomic
-  // read-modify-write when the bit is already set (a vertex improved twice in a round).
+  // read-modify-write when the bit is already set (a vertex improved twice in a round). Only the
+  // bit's old value is asked of the read-modify-write, so it is one `lock bts`, not a
+  // compare-and-swap loop; the word is listed if it looked empty (touch lists a word once, and a
+  // word emptied by reset() stays listed until tidy(), which no set runs beside).
   bool set(std::size_t i) {
     const std::uint64_t bit = std::uint64_t{1} << (i % 64);
-    if (atomic_word(i / 64).load(std::memory_order_relaxed) & bit) return false;
-    const std::uint64_t before = atomic_word(i / 64).fetch_or(bit, std::memory_order_relaxed);
-    if (before == 0) touch(i / 64);
-    return (before & bit) == 0;
+    const std::atomic_ref<std::uint64_t> word = atomic_word(i / 64);
+    const std::uint64_t seen = word.load(std::memory_order_relaxed);
+    if (seen & bit) return false;
+    if (word.fetch_or(bit, std::memory_order_relaxed) & bit) return false;
+    if (seen == 0) touch(i / 64);
+    return true;
   }
   // Sets i without an atomic read-modify-write: only while no other thread writes i's 64-bit
   // word (e.g. threads that own whole words of a range, as Engine::pull hands them out).
