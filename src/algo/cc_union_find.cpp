@@ -19,7 +19,10 @@ using namespace courier::vertex;
 
 namespace {
 
-// A lock-free disjoint-set forest over local ids; roots are the smallest id of their set.
+// A disjoint-set forest over local ids; roots are the smallest id of their set. Shared: the
+// threads of a team join at once, lock-free (compare-and-swap); else one thread joins alone, with
+// plain stores (a rank of one thread: a locked instruction per link was a third of its forest).
+template <bool Shared>
 class LocalForest {
  public:
   explicit LocalForest(local_t n) : parent_(n) {
@@ -30,7 +33,10 @@ class LocalForest {
       local_t p = load(v);
       const local_t gp = load(p);
       if (p == gp) return p;
-      std::atomic_ref<local_t>(parent_[v]).compare_exchange_weak(p, gp, std::memory_order_relaxed);
+      if constexpr (Shared)
+        std::atomic_ref<local_t>(parent_[v]).compare_exchange_weak(p, gp, std::memory_order_relaxed);
+      else
+        parent_[v] = gp;
       v = gp;
     }
   }
@@ -40,6 +46,10 @@ class LocalForest {
       b = find(b);
       if (a == b) return;
       if (a < b) std::swap(a, b);  // hang the larger root under the smaller
+      if constexpr (!Shared) {
+        parent_[a] = b;
+        return;
+      }
       local_t expected = a;
       if (std::atomic_ref<local_t>(parent_[a]).compare_exchange_strong(expected, b, std::memory_order_relaxed)) return;
     }
@@ -50,14 +60,20 @@ class LocalForest {
   }
 
  private:
-  local_t load(local_t v) { return std::atomic_ref<local_t>(parent_[v]).load(std::memory_order_relaxed); }
+  local_t load(local_t v) {
+    if constexpr (Shared)
+      return std::atomic_ref<local_t>(parent_[v]).load(std::memory_order_relaxed);
+    else
+      return parent_[v];
+  }
   std::vector<local_t> parent_;
 };
 
 constexpr local_t kNoSet = UINT32_MAX;
 
 // The most frequent root among a fixed sample of proxies (compressed forest).
-local_t largest_set(LocalForest& forest, local_t proxies) {
+template <class Forest>
+local_t largest_set(Forest& forest, local_t proxies) {
   if (proxies == 0) return kNoSet;
   std::unordered_map<local_t, unsigned> seen;
   std::uint64_t x = 0x9E3779B97F4A7C15ull;
@@ -68,14 +84,10 @@ local_t largest_set(LocalForest& forest, local_t proxies) {
   return std::max_element(seen.begin(), seen.end(), [](auto& a, auto& b) { return a.second < b.second; })->first;
 }
 
-}  // namespace
-
-template <class L>
-std::vector<L> cc_union_find(Engine& engine) {
+template <class L, bool Shared>
+std::vector<L> union_find_labels(Engine& engine) {
   const dist::LocalGraph& g = engine.graph();
-  if (g.global_vertices() > std::numeric_limits<L>::max())
-    throw Error("cc: 32-bit labels need fewer than 2^32 vertices; use 64-bit labels");
-  LocalForest forest(g.proxies());
+  LocalForest<Shared> forest(g.proxies());
   const auto& out = g.out();
   constexpr edge_t kFirstEdges = 2;
   engine.for_each_vertex(g.proxies(), [&](local_t u) {
@@ -113,6 +125,12 @@ std::vector<L> cc_union_find(Engine& engine) {
   Field<L, sync::Min> label(g, 0, kBothWays);
   std::vector<L> smallest(g.proxies(), std::numeric_limits<L>::max());
   const auto lower = [&](local_t v) {  // takes v's label into its set's smallest; true if it was smaller
+    if constexpr (!Shared) {
+      L& best = smallest[forest.root(v)];
+      if (label[v] >= best) return false;
+      best = label[v];
+      return true;
+    }
     std::atomic_ref<L> best(smallest[forest.root(v)]);
     for (L b = best.load(std::memory_order_relaxed); label[v] < b;)
       if (best.compare_exchange_weak(b, label[v], std::memory_order_relaxed)) return true;
@@ -134,6 +152,15 @@ std::vector<L> cc_union_find(Engine& engine) {
   std::vector<L> labels = std::move(label.values());
   labels.resize(g.masters());  // the masters come first; shrinking keeps the memory
   return labels;
+}
+
+}  // namespace
+
+template <class L>
+std::vector<L> cc_union_find(Engine& engine) {
+  if (engine.graph().global_vertices() > std::numeric_limits<L>::max())
+    throw Error("cc: 32-bit labels need fewer than 2^32 vertices; use 64-bit labels");
+  return engine.team().size() == 1 ? union_find_labels<L, false>(engine) : union_find_labels<L, true>(engine);
 }
 
 template std::vector<std::uint32_t> cc_union_find<std::uint32_t>(Engine&);
