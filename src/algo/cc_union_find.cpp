@@ -21,7 +21,8 @@ namespace {
 
 // A disjoint-set forest over local ids; roots are the smallest id of their set. Shared: the
 // threads of a team join at once, lock-free (compare-and-swap); else one thread joins alone, with
-// plain stores (a rank of one thread: a locked instruction per link was a third of its forest).
+// plain stores (a rank of one thread: cc at 2x1 ran 14% faster without a locked instruction per
+// link).
 template <bool Shared>
 class LocalForest {
  public:
