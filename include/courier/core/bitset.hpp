@@ -78,9 +78,7 @@ class Bitset {
   void set_range(std::size_t begin, std::size_t end) {
     if (begin >= end) return;
     for (std::size_t w = begin / 64; w <= (end - 1) / 64; ++w) {
-      std::uint64_t mask = ~std::uint64_t{0};
-      if (w == begin / 64) mask &= ~std::uint64_t{0} << (begin % 64);
-      if (w == (end - 1) / 64 && end % 64 != 0) mask &= (std::uint64_t{1} << (end % 64)) - 1;
+      const std::uint64_t mask = range_mask(w, begin, end);
       const std::uint64_t before = atomic_word(w).load(std::memory_order_relaxed);
       atomic_word(w).store(before | mask, std::memory_order_relaxed);
       if (before == 0) touch(w);
@@ -170,9 +168,7 @@ class Bitset {
     std::size_t total = 0;
     if (begin >= end) return 0;
     for_each_word(begin / 64, (end - 1) / 64 + 1, [&](std::size_t w, std::uint64_t word) {
-      if (w == begin / 64) word &= ~std::uint64_t{0} << (begin % 64);
-      if (w == (end - 1) / 64 && end % 64 != 0) word &= (std::uint64_t{1} << (end % 64)) - 1;
-      total += static_cast<std::size_t>(std::popcount(word));
+      total += static_cast<std::size_t>(std::popcount(word & range_mask(w, begin, end)));
     });
     return total;
   }
@@ -216,9 +212,7 @@ class Bitset {
   void drain(std::size_t begin, std::size_t end, Fn&& fn) {
     if (begin >= end) return;
     for_each_word(begin / 64, (end - 1) / 64 + 1, [&](std::size_t w, std::uint64_t word) {
-      std::uint64_t mask = ~std::uint64_t{0};
-      if (w == begin / 64) mask &= ~std::uint64_t{0} << (begin % 64);
-      if (w == (end - 1) / 64 && end % 64 != 0) mask &= (std::uint64_t{1} << (end % 64)) - 1;
+      const std::uint64_t mask = range_mask(w, begin, end);
       atomic_word(w).store(word & ~mask, std::memory_order_relaxed);
       for (word &= mask; word != 0; word &= word - 1) fn(w * 64 + static_cast<std::size_t>(std::countr_zero(word)));
     });
@@ -233,6 +227,14 @@ class Bitset {
  private:
   std::size_t word_count() const { return (size_ + 63) / 64; }
   std::atomic_ref<std::uint64_t> atomic_word(std::size_t w) const { return std::atomic_ref<std::uint64_t>(words_[w]); }
+
+  // The bits of word w that lie in [begin, end) (begin < end).
+  static std::uint64_t range_mask(std::size_t w, std::size_t begin, std::size_t end) {
+    std::uint64_t mask = ~std::uint64_t{0};
+    if (w == begin / 64) mask &= ~std::uint64_t{0} << (begin % 64);
+    if (w == (end - 1) / 64 && end % 64 != 0) mask &= (std::uint64_t{1} << (end % 64)) - 1;
+    return mask;
+  }
 
   // Word w became non-zero: list it, once, while the list has room.
   void touch(std::size_t w) {
