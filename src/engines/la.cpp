@@ -302,8 +302,8 @@ class LaEngine final : public harness::EngineFor<LaKernel> {
              .kind = harness::OptionSpec::Kind::flag_off},
             {.name = "endpoints",
              .help = "what carries the threads' messages between ranks: courier (the comm runtime's endpoints) or "
-                     "mpi (the baseline: raw MPI_Isend / MPI_Improbe by the threads under MPI_THREAD_MULTIPLE; needs "
-                     "mpirun)",
+                     "mpi (the baseline: raw MPI_Ibcast over column groups, MPI_Isend / MPI_Irecv over row groups, by the "
+                     "threads under MPI_THREAD_MULTIPLE; needs mpirun)",
              .fallback = "courier",
              .choices = {"courier", "mpi"}},
             {.name = "direction",

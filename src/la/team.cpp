@@ -14,7 +14,7 @@
 namespace courier::la {
 
 Team::Team(comm::Runtime& runtime, sync::Channel& channel, unsigned threads, std::vector<unsigned> pus,
-           OnMessage on_message, Messages messages, unsigned segments)
+           OnMessage on_message, Messages messages)
     : runtime_(runtime),
       threads_(std::max(threads, 1u)),
       limits_(channel.wait_limits()),
@@ -26,11 +26,10 @@ Team::Team(comm::Runtime& runtime, sync::Channel& channel, unsigned threads, std
   for (Gathered& g : gathered_) g.by_rank.resize(static_cast<std::size_t>(runtime.ranks()));
   if (messages == Messages::mpi) {
 #ifdef COURIER_HAVE_MPI
-    mpi_ = std::make_unique<MpiMessages>(threads_, segments, pool_,
+    mpi_ = std::make_unique<MpiMessages>(sizeof(std::uint64_t) + sizeof(Contribution), pool_,
                                          [this](unsigned m, Arrival&& a) { deliver(m, std::move(a)); });
     return;
 #else
-    (void)segments;
     throw InputError("la --endpoints mpi: this courier was built without MPI");
 #endif
   }
@@ -57,10 +56,15 @@ void Team::broadcast(unsigned k, std::span<const std::byte> data, Pending& pendi
   mpi_->broadcast(k, data, pending);
 }
 void Team::expect(unsigned k, unsigned member, comm::tag_t tag) { mpi_->expect(k, member, tag); }
+void Team::add_row_group(unsigned k, bool member, rank_t root, unsigned leader, unsigned receives,
+                         std::size_t max_bytes) {
+  mpi_->add_row_group(k, member, root, leader, receives, max_bytes);
+}
 #else
 void Team::add_group(unsigned, bool, rank_t) { throw Error("la team: no group broadcasts without MPI"); }
 void Team::broadcast(unsigned, std::span<const std::byte>, Pending&) { throw Error("la team: no MPI"); }
 void Team::expect(unsigned, unsigned, comm::tag_t) { throw Error("la team: no MPI"); }
+void Team::add_row_group(unsigned, bool, rank_t, unsigned, unsigned, std::size_t) { throw Error("la team: no MPI"); }
 #endif
 
 bool Team::poll() {

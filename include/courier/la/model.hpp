@@ -189,7 +189,7 @@ class Model {
         inner_(tile_threads > 1 ? std::make_unique<ThreadTeam>(tile_threads, pus) : nullptr),
         team_(
             runtime, channel, grid_.threads(), tile_threads > 1 ? std::vector<unsigned>{} : std::move(pus),
-            [this](unsigned member, Arrival&& a) { on_message(member, std::move(a)); }, messages, grid_.size()) {
+            [this](unsigned member, Arrival&& a) { on_message(member, std::move(a)); }, messages) {
     if (inner_ && grid_.threads() != 1) throw Error("la: the MPI+X mode has one unit per rank");
     if (matrix.rows_only() && !Program::stationary)
       throw Error("la: a matrix kept by rows only serves stationary programs (every x dense)");
@@ -278,7 +278,10 @@ class Model {
         if (h != leader) followers[h] = true;
       }
       s.partials_expected = static_cast<unsigned>(std::count(followers.begin(), followers.end(), true));
-      if (team_.broadcasts()) plan_group(k);
+      if (team_.broadcasts()) {
+        plan_group(k);
+        plan_row_group(k, followers);
+      }
     }
     frontier_.resize(grid_.threads());
     todo_.resize(grid_.threads());
@@ -313,6 +316,26 @@ class Model {
     }
     team_.add_group(k, anyone && mine, root);
     if (receiver >= 0) receives_[static_cast<unsigned>(receiver)].push_back(k);
+  }
+
+  // Row group k's partials over MPI (team.hpp): the leader's rank and the ranks of its followers
+  // elsewhere; the leader's rank takes one partial an iteration from each of those followers, at
+  // most a dense segment or the pairs just below kSparseBelow of it.
+  void plan_row_group(unsigned k, const std::vector<bool>& followers) {
+    const unsigned leader = grid_.leader(k);
+    const rank_t root = grid_.rank_of(leader), here = matrix_.rank();
+    unsigned remote = 0;
+    bool mine = false;
+    for (unsigned h = 0; h < followers.size(); ++h) {
+      if (!followers[h] || grid_.rank_of(h) == root) continue;
+      ++remote;
+      mine = mine || grid_.rank_of(h) == here;
+    }
+    const std::size_t width = grid_.end(k) - grid_.begin(k);
+    const auto pairs = static_cast<std::size_t>(kSparseBelow * static_cast<double>(width));
+    const std::size_t bytes =
+        sizeof(SegmentHeader) + std::max(width * sizeof(Y), filter_ ? pairs * sizeof(Sparse<Y>) : 0);
+    team_.add_row_group(k, remote > 0 && (mine || here == root), root, grid_.local_of(leader), remote, bytes);
   }
 
   // The state a member keeps, allocated by the member itself, so that its pages are first touched

@@ -69,9 +69,9 @@ class Team {
   // `threads` members on this rank, pinned to `pus` when it has one PU per member. Creates one
   // endpoint per member on `runtime`: every rank makes its team at the same point. `channel`
   // gives the wait limits; `on_message` is told of every message for a member.
-  // Messages::mpi needs an MPI launcher and tags for `segments` segments.
+  // Messages::mpi needs an MPI launcher under MPI_THREAD_MULTIPLE.
   Team(comm::Runtime& runtime, sync::Channel& channel, unsigned threads, std::vector<unsigned> pus,
-       OnMessage on_message, Messages messages = Messages::endpoints, unsigned segments = 0);
+       OnMessage on_message, Messages messages = Messages::endpoints);
   ~Team();
   Team(const Team&) = delete;
   Team& operator=(const Team&) = delete;
@@ -87,14 +87,18 @@ class Team {
   // copied; larger data must stay unchanged until `pending` is idle. Retries while the runtime is full.
   void send(rank_t rank, unsigned to, comm::tag_t tag, std::span<const std::byte> data, Pending& pending);
 
-  // Group broadcasts, with Messages::mpi only (MPI_Ibcast over column-group communicators, as
-  // Graphite sends x): broadcasts() says whether the team has them. add_group is collective over
-  // every rank, in the same order of k; broadcast() is the root's (data unchanged until `pending`
-  // is idle); expect() posts the next x_k for `member`, delivered to on_message tagged `tag`.
+  // Groups of tiles as communicators, with Messages::mpi only (as Graphite sends x and y):
+  // broadcasts() says whether the team has them. add_group and add_row_group are collective over
+  // every rank, in the same order of k. Column group k: MPI_Ibcast of x_k; broadcast() is the
+  // root's (data unchanged until `pending` is idle); expect() posts the next x_k for `member`,
+  // delivered to on_message tagged `tag`. Row group k: partials y_k, sent with send() tagged
+  // (kind << 32) | k, into `receives` pre-posted receives of `max_bytes` at the leader's rank
+  // `root` for its member `leader`. A team on MPI sends nothing else.
   bool broadcasts() const { return mpi_ != nullptr; }
   void add_group(unsigned k, bool member, rank_t root);
   void broadcast(unsigned k, std::span<const std::byte> data, Pending& pending);
   void expect(unsigned k, unsigned member, comm::tag_t tag);
+  void add_row_group(unsigned k, bool member, rank_t root, unsigned leader, unsigned receives, std::size_t max_bytes);
 
   // Waits, driving progress, until ready() holds.
   template <class Ready>

@@ -9,20 +9,23 @@ namespace courier::la {
 
 namespace {
 
-// An la tag is (kind << 32) | segment; MPI's tags are ints, so the kind goes above 20 bits.
-constexpr int kSegmentBits = 20;
+constexpr comm::tag_t kSegmentMask = 0xffffffffu;
 
-int mpi_tag(comm::tag_t tag) {
-  return static_cast<int>(((tag >> 32) << kSegmentBits) | (tag & ((comm::tag_t{1} << kSegmentBits) - 1)));
+int world_rank() {
+  int rank = 0;
+  net::mpi_check(MPI_Comm_rank(MPI_COMM_WORLD, &rank), "MPI_Comm_rank");
+  return rank;
 }
-comm::tag_t la_tag(int tag) {
-  const auto t = static_cast<comm::tag_t>(tag);
-  return ((t >> kSegmentBits) << 32) | (t & ((comm::tag_t{1} << kSegmentBits) - 1));
+
+int world_size() {
+  int size = 0;
+  net::mpi_check(MPI_Comm_size(MPI_COMM_WORLD, &size), "MPI_Comm_size");
+  return size;
 }
 
 }  // namespace
 
-MpiMessages::MpiMessages(unsigned members, unsigned segments, comm::BufferPool& pool, Deliver deliver)
+MpiMessages::MpiMessages(std::size_t collective_bytes, comm::BufferPool& pool, Deliver deliver)
     : pool_(pool), deliver_(std::move(deliver)) {
   int initialized = 0, provided = 0;
   net::mpi_check(MPI_Initialized(&initialized), "MPI_Initialized");
@@ -31,30 +34,92 @@ MpiMessages::MpiMessages(unsigned members, unsigned segments, comm::BufferPool& 
   net::mpi_check(MPI_Query_thread(&provided), "MPI_Query_thread");
   if (provided < MPI_THREAD_MULTIPLE)
     throw InputError("la --endpoints mpi needs MPI_THREAD_MULTIPLE, which this MPI did not provide");
-  int* upper = nullptr;
-  int found = 0;
-  net::mpi_check(MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &upper, &found), "MPI_Comm_get_attr");
-  const long needed = static_cast<long>(Team::kTeamKind) << kSegmentBits;  // the largest: the team's collectives
-  if (!found || *upper < needed || segments > (1u << kSegmentBits))
-    throw InputError(fmt::format("la --endpoints mpi: this MPI's tags (up to {}) cannot name {} segments",
-                                 found ? *upper : 0, segments));
-  comms_.resize(members);
-  for (MPI_Comm& c : comms_) net::mpi_check(MPI_Comm_dup(MPI_COMM_WORLD, &c), "MPI_Comm_dup");
+  net::mpi_check(MPI_Comm_dup(MPI_COMM_WORLD, &team_.comm), "MPI_Comm_dup");
+  team_.bytes = collective_bytes;
+  map_ranks(team_);
+  // A rank is at most one collective ahead of another (team.hpp): two from every other rank.
+  std::lock_guard lock(poll_mutex_);
+  for (int r = 0; r < 2 * (world_size() - 1); ++r) {
+    receives_.push_back(MPI_REQUEST_NULL);
+    receive_inbox_.push_back(&team_);
+    receive_buffers_.emplace_back();
+    post(receives_.size() - 1);
+  }
 }
 
-// A team's user ends with its sends completed and a barrier, so nothing is in flight here.
+// A team's user ends with its sends completed and a barrier, so only the pre-posted receives are
+// in flight here: cancelled, and waited for, before their communicators go.
 MpiMessages::~MpiMessages() {
-  for (MPI_Comm& c : comms_) MPI_Comm_free(&c);
+  for (MPI_Request& request : receives_) {
+    if (request == MPI_REQUEST_NULL) continue;
+    MPI_Cancel(&request);
+    MPI_Wait(&request, MPI_STATUS_IGNORE);
+  }
+  for (comm::Buffer& buffer : receive_buffers_) pool_.recycle(std::move(buffer));
+  MPI_Comm_free(&team_.comm);
+  for (auto& row : rows_)
+    if (row) MPI_Comm_free(&row->comm);
   for (Group& g : groups_)
     if (g.comm != MPI_COMM_NULL) MPI_Comm_free(&g.comm);
+}
+
+void MpiMessages::map_ranks(Inbox& inbox) {
+  int size = 0;
+  net::mpi_check(MPI_Comm_size(inbox.comm, &size), "MPI_Comm_size");
+  MPI_Group world_group, group;
+  net::mpi_check(MPI_Comm_group(MPI_COMM_WORLD, &world_group), "MPI_Comm_group");
+  net::mpi_check(MPI_Comm_group(inbox.comm, &group), "MPI_Comm_group");
+  std::vector<int> mine(static_cast<std::size_t>(size)), world(static_cast<std::size_t>(size));
+  for (int r = 0; r < size; ++r) mine[static_cast<std::size_t>(r)] = r;
+  net::mpi_check(MPI_Group_translate_ranks(group, size, mine.data(), world_group, world.data()),
+                 "MPI_Group_translate_ranks");
+  MPI_Group_free(&world_group);
+  MPI_Group_free(&group);
+  inbox.world.assign(world.begin(), world.end());
+  inbox.in_comm.assign(static_cast<std::size_t>(world_size()), MPI_UNDEFINED);
+  for (int r = 0; r < size; ++r) inbox.in_comm[static_cast<std::size_t>(world[static_cast<std::size_t>(r)])] = r;
+}
+
+void MpiMessages::post(std::size_t slot) {
+  const Inbox& inbox = *receive_inbox_[slot];
+  comm::Buffer& buffer = receive_buffers_[slot];
+  buffer = pool_.acquire(inbox.bytes);
+  buffer.resize(inbox.bytes);
+  net::mpi_check(MPI_Irecv(buffer.data(), net::mpi_count(inbox.bytes, "la --endpoints mpi: a partial y"), MPI_BYTE,
+                           MPI_ANY_SOURCE, MPI_ANY_TAG, inbox.comm, &receives_[slot]),
+                 "MPI_Irecv");
+}
+
+void MpiMessages::add_row_group(unsigned k, bool member, rank_t root, unsigned leader, unsigned receives,
+                                std::size_t max_bytes) {
+  if (rows_.size() <= k) rows_.resize(k + 1);
+  MPI_Comm comm = MPI_COMM_NULL;
+  net::mpi_check(MPI_Comm_split(MPI_COMM_WORLD, member ? static_cast<int>(k) : MPI_UNDEFINED, world_rank(), &comm),
+                 "MPI_Comm_split");
+  if (comm == MPI_COMM_NULL) return;
+  auto inbox = std::make_unique<Inbox>();
+  inbox->comm = comm;
+  inbox->segment = k;
+  inbox->member = leader;
+  inbox->bytes = max_bytes;
+  map_ranks(*inbox);
+  if (inbox->in_comm.at(static_cast<std::size_t>(root)) == MPI_UNDEFINED)
+    throw Error("la --endpoints mpi: a row group's leader is not in its communicator");
+  std::lock_guard lock(poll_mutex_);
+  if (world_rank() == static_cast<int>(root))
+    for (unsigned r = 0; r < receives; ++r) {
+      receives_.push_back(MPI_REQUEST_NULL);
+      receive_inbox_.push_back(inbox.get());
+      receive_buffers_.emplace_back();
+      post(receives_.size() - 1);
+    }
+  rows_[k] = std::move(inbox);
 }
 
 void MpiMessages::add_group(unsigned k, bool member, rank_t root) {
   if (groups_.size() <= k) groups_.resize(k + 1);
   Group& g = groups_[k];
-  int world = 0;
-  net::mpi_check(MPI_Comm_rank(MPI_COMM_WORLD, &world), "MPI_Comm_rank");
-  net::mpi_check(MPI_Comm_split(MPI_COMM_WORLD, member ? static_cast<int>(k) : MPI_UNDEFINED, world, &g.comm),
+  net::mpi_check(MPI_Comm_split(MPI_COMM_WORLD, member ? static_cast<int>(k) : MPI_UNDEFINED, world_rank(), &g.comm),
                  "MPI_Comm_split");
   g.root_rank = root;
   if (g.comm == MPI_COMM_NULL) return;
@@ -97,11 +162,18 @@ void MpiMessages::expect(unsigned k, unsigned member, comm::tag_t tag) {
   broadcasts_.push_back(std::move(size));
 }
 
-void MpiMessages::send(rank_t rank, unsigned to, comm::tag_t tag, std::span<const std::byte> data, Pending& pending) {
+// `to` is implied: a partial goes to its row group's leader, a collective to member 0.
+void MpiMessages::send(rank_t rank, unsigned, comm::tag_t tag, std::span<const std::byte> data, Pending& pending) {
+  const comm::tag_t kind = tag >> 32, k = tag & kSegmentMask;
+  const Inbox* inbox = kind == Team::kTeamKind ? &team_ : k < rows_.size() ? rows_[k].get() : nullptr;
+  if (inbox == nullptr || (kind == Team::kTeamKind && k != 0))
+    throw Error(fmt::format("la --endpoints mpi: a message tagged {:#x} for no row group of this rank", tag));
+  const int to_rank = inbox->in_comm.at(static_cast<std::size_t>(rank));
+  if (to_rank == MPI_UNDEFINED) throw Error(fmt::format("la --endpoints mpi: rank {} is not in row group {}", rank, k));
   MPI_Request request = MPI_REQUEST_NULL;
   pending.add();
-  net::mpi_check(MPI_Isend(data.data(), static_cast<int>(data.size()), MPI_BYTE, static_cast<int>(rank), mpi_tag(tag),
-                           comms_.at(to), &request),
+  net::mpi_check(MPI_Isend(data.data(), net::mpi_count(data.size(), "la --endpoints mpi: a message"), MPI_BYTE,
+                           to_rank, static_cast<int>(kind), inbox->comm, &request),
                  "MPI_Isend");
   std::lock_guard lock(sends_mutex_);
   requests_.push_back(request);
@@ -163,19 +235,32 @@ bool MpiMessages::poll() {
   // Delivered outside the lock: a handler may send.
   for (auto& [member, arrival] : arrived_) deliver_(member, std::move(arrival));
   arrived_.clear();
-  for (unsigned member = 0; member < comms_.size(); ++member) {
-    int flag = 0;
-    MPI_Message message;
-    MPI_Status status;
-    net::mpi_check(MPI_Improbe(MPI_ANY_SOURCE, MPI_ANY_TAG, comms_[member], &flag, &message, &status), "MPI_Improbe");
-    if (!flag) continue;
-    int bytes = 0;
-    net::mpi_check(MPI_Get_count(&status, MPI_BYTE, &bytes), "MPI_Get_count");
-    comm::Buffer buffer = pool_.acquire(static_cast<std::size_t>(bytes));
-    buffer.resize(static_cast<std::size_t>(bytes));
-    net::mpi_check(MPI_Mrecv(buffer.data(), bytes, MPI_BYTE, &message, MPI_STATUS_IGNORE), "MPI_Mrecv");
-    deliver_(member, Arrival{static_cast<rank_t>(status.MPI_SOURCE), la_tag(status.MPI_TAG), std::move(buffer)});
-    moved = true;
+  // The receives that came: each handed over with its buffer, and posted again at once.
+  if (!receives_.empty()) {
+    done_.resize(receives_.size());
+    statuses_.resize(receives_.size());
+    int count = 0;
+    net::mpi_check(MPI_Testsome(static_cast<int>(receives_.size()), receives_.data(), &count, done_.data(),
+                                statuses_.data()),
+                   "MPI_Testsome");
+    if (count > 0 && count != MPI_UNDEFINED) {
+      moved = true;
+      for (int c = 0; c < count; ++c) {
+        const auto slot = static_cast<std::size_t>(done_[static_cast<std::size_t>(c)]);
+        const MPI_Status& status = statuses_[static_cast<std::size_t>(c)];
+        const Inbox& inbox = *receive_inbox_[slot];
+        int bytes = 0;
+        net::mpi_check(MPI_Get_count(&status, MPI_BYTE, &bytes), "MPI_Get_count");
+        comm::Buffer buffer = std::move(receive_buffers_[slot]);
+        buffer.resize(static_cast<std::size_t>(bytes));
+        const comm::tag_t tag = (static_cast<comm::tag_t>(status.MPI_TAG) << 32) | inbox.segment;
+        received_.push_back(
+            {inbox.member, Arrival{inbox.world.at(static_cast<std::size_t>(status.MPI_SOURCE)), tag, std::move(buffer)}});
+        post(slot);
+      }
+      for (auto& [member, arrival] : received_) deliver_(member, std::move(arrival));
+      received_.clear();
+    }
   }
   return moved;
 }
