@@ -317,6 +317,28 @@ TEST(Codegen, RefusesWhatItCannotDistribute) {
       "function f(Graph g, propNode<int> p) {\n  forall (v in g.nodes()) {\n"
       "    forall (n in g.nodes_to(v)) {\n      n.p = 2;\n    }\n  }\n}\n",
       {4, 7}, "expected an assignment to a property of the vertex loop's node");
+  // A program's own edge property set edge by edge lives at out-edges: not read over in-edges.
+  expect_refused(
+      "function f(Graph g, propNode<long> t) {\n  propEdge<long> m;\n  forall (v in g.nodes()) {\n"
+      "    forall (n in g.neighbors(v)) {\n      edge e = g.get_edge(v, n);\n      e.m = 2;\n    }\n  }\n"
+      "  forall (v in g.nodes()) {\n    for (u in g.nodes_to(v)) {\n      edge e = g.get_edge(u, v);\n"
+      "      v.t += e.m;\n    }\n  }\n}\n",
+      {12, 14}, "expected m read over out-edges (g.neighbors), found it read over an in-edge: it is set edge by "
+                "edge (at 6:7)");
+}
+
+// A loop whose variable only names the edge in hand (g.get_edge(u, v)) reads the edge by its index:
+// the optimised generation leaves the variable unused, and says so to the C++ compiler.
+TEST(Codegen, ALoopVariableOnlyTheEdgeInHandNamesMayGoUnused) {
+  const std::string source =
+      "function f(Graph g, propNode<long> t, propEdge<long> w) {\n  forall (v in g.nodes()) {\n"
+      "    for (u in g.nodes_to(v)) {\n      edge e = g.get_edge(u, v);\n      v.t += e.w;\n    }\n  }\n}\n";
+  const std::string optimised = generate(source);
+  EXPECT_TRUE(has(optimised, "[[maybe_unused]] const rt::local u = row_u_[k_u_];")) << optimised;
+  EXPECT_TRUE(has(optimised, "t_by_0_.reduce(v, w.in(e));")) << optimised;
+  const std::string naive = generate(source, rt::Generation::naive);
+  EXPECT_TRUE(has(naive, "for (const rt::local u : g.in_neighbors(v))")) << naive;
+  EXPECT_TRUE(has(naive, "g.find_in_edge(v, u)")) << naive;
 }
 
 }  // namespace

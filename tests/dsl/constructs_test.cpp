@@ -277,5 +277,20 @@ TEST(DslConstructs, AProgramsOwnEdgeProperty) {
   });
 }
 
+TEST(DslConstructs, AProgramsOwnEdgePropertyOverInEdges) {
+  const Runner run = [](rt::Graph& g, bool naive, Recorder& out) {
+    rt::NodeProperty<std::int64_t> total(g);
+    (naive ? tp::naive::in_marks : tp::in_marks)(g, total);
+    out.nodes("total", total);
+  };
+  expect_answers(tp::in_marks_needs, run, [](const graph::Csr& csr, std::size_t) {
+    Result want;
+    auto& total = want.nodes["total"] = std::vector<std::int64_t>(csr.num_vertices(), 0);
+    for (graph::vertex_t u = 0; u < csr.num_vertices(); ++u)
+      for (const graph::vertex_t w : csr.neighbors(u)) total[w] += 3;
+    return want;
+  });
+}
+
 }  // namespace
 }  // namespace courier::dsl

@@ -109,6 +109,13 @@ std::string FunctionGenerator::expr(const Expr& e, const Type& expected) const {
     if (p->element->type.kind == TypeKind::Edge) {
       bool incoming = false;
       const std::string edge = edge_of(*p->element, &incoming);
+      if (const auto set = set_per_edge_.find(p->symbol); incoming && set != set_per_edge_.end()) {
+        // Set at out-edges, on their sources' ranks: an in-edge's copy would not have the value.
+        unsupported(e.location, fmt::format("expected {} read over out-edges (g.neighbors), found it read over an "
+                                            "in-edge: it is set edge by edge (at {}:{}), and only out-edges hold "
+                                            "what was set",
+                                            p->property, set->second.line, set->second.column));
+      }
       return fmt::format("{}.{}({})", name(p->symbol), incoming ? "in" : "out", edge);
     }
     return node_read(p->symbol, *p->element);

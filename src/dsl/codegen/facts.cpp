@@ -36,6 +36,22 @@ const Symbol* named(const Expr& e) {
   return n ? n->symbol : nullptr;
 }
 
+// Whether `s` is a neighbour loop's variable over `of`'s out-edges (or in-edges).
+bool neighbour_of(const Symbol* s, const Symbol* of, DomainKind domain) {
+  const auto* loop = s && s->kind == SymbolKind::LoopVariable && s->binder ? s->binder->as<Forall>() : nullptr;
+  return loop && loop->domain == domain && loop->of && named(*loop->of) == of;
+}
+
+// g.get_edge(v, nbr) over v's out-edges or g.get_edge(u, v) over v's in-edges: the edge in hand,
+// which a CSR-order loop reads by its index, naming neither node.
+bool edge_in_hand(const Expr& e) {
+  const auto* c = e.as<MethodCall>();
+  if (!c || c->resolved != GraphMethod::GetEdge) return false;
+  const Symbol* a = named(*c->arguments[0].value);
+  const Symbol* b = named(*c->arguments[1].value);
+  return neighbour_of(b, a, DomainKind::OutNeighbors) || neighbour_of(a, b, DomainKind::InNeighbors);
+}
+
 }  // namespace
 
 FunctionGenerator::FunctionGenerator(const Function& f, const FunctionAnalysis& analysis, const CodegenOptions& options,
@@ -68,15 +84,26 @@ void FunctionGenerator::learn() {
     if (const auto* a = s.as<Assignment>(); a && a->property_copy) copies.emplace(named(*a->target), named(*a->value));
     // Targets of assignments and reductions are written, not read.
     std::set<const Expr*> written;
-    if (const auto* a = s.as<Assignment>()) written.insert(a->target.get());
+    if (const auto* a = s.as<Assignment>()) {
+      written.insert(a->target.get());
+      const auto* p = a->target->as<PropertyRef>();
+      if (p && p->element->type.kind == TypeKind::Edge) set_per_edge_.emplace(p->symbol, s.location);
+    }
     if (const auto* r = s.as<Reduction>()) {
       if (narrowed(*r)) narrows_ = true;
       written.insert(r->target.get());
       for (const Assignment& also : r->also) written.insert(also.target.get());
     }
     for_each_own_expression(s, [&](const Expr& top) {
+      // The optimised generation's edge in hand names neither node (its loop variable may go unused).
+      std::set<const Expr*> unnamed;
+      if (!naive())
+        for_each_subexpression(top, [&](const Expr& e) {
+          if (edge_in_hand(e))
+            for (const Argument& a : e.as<MethodCall>()->arguments) unnamed.insert(a.value.get());
+        });
       for_each_subexpression(top, [&](const Expr& e) {
-        if (const Symbol* n = named(e)) ++uses_[n];
+        if (const Symbol* n = named(e); n && !unnamed.count(&e)) ++uses_[n];
         if (const auto* p = e.as<PropertyRef>()) ++uses_[p->symbol];
       });
       // What a per-neighbour hoist computes is read at masters.

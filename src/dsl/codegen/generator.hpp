@@ -138,6 +138,7 @@ class FunctionGenerator {
   std::map<const Symbol*, int> uses_;
   std::set<const Symbol*> tracked_;  // properties read through mirrors somewhere
   std::set<const Symbol*> split_neighbours_;  // the neighbours of split pulls (masters of the rank)
+  std::map<const Symbol*, Location> set_per_edge_;  // edge properties assigned edge by edge: where first
   bool degrees_ = false, adjacency_ = false;
   std::vector<const Symbol*> kept_;  // top-level scalars declared so far
   std::map<const Expr*, std::string> hoisted_;    // optimised generation: the name computed in its place

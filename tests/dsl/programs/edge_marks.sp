@@ -18,3 +18,17 @@ function edge_marks(Graph g, propNode<long> total) {
     }
   }
 }
+
+// The same property read over in-edges: every node's in-edges' marks, 3 each (a program's own edge
+// property, set only by attachEdgeProperty, is held for in-edges too).
+function in_marks(Graph g, propNode<long> total) {
+  propEdge<long> mark;
+  g.attachEdgeProperty(mark = 3);
+  g.attachNodeProperty(total = 0);
+  forall (v in g.nodes()) {
+    for (u in g.nodes_to(v)) {
+      edge e = g.get_edge(u, v);
+      v.total += e.mark;
+    }
+  }
+}

@@ -1,7 +1,9 @@
 #pragma once
 // EdgeProperty<T>: a propEdge<T> on one rank: a value per out-edge stored here, in CSR order, and
-// for the graph's own weights also per in-edge (a loop over g.nodes_to(v) reads them there).
-// A master's edges are all on its rank, so an edge property never travels.
+// per in-edge too where the partition holds in-edges (a loop over g.nodes_to(v) reads them there).
+// A master's edges are all on its rank, so an edge property never travels. An in-edge's value is
+// the graph's weight or what attachEdgeProperty (fill) set: a program that sets edges one by one
+// (set_out, on out-edges) may not read them over in-edges, which codegen refuses.
 #include <algorithm>
 #include <variant>
 #include <vector>
@@ -15,7 +17,9 @@ class EdgeProperty {
  public:
   using value_type = T;
 
-  explicit EdgeProperty(Graph& g, T initial = T{}) : out_(g.partition().out().targets.size(), initial) {}
+  explicit EdgeProperty(Graph& g, T initial = T{})
+      : out_(g.partition().out().targets.size(), initial),
+        in_(g.partition().has_in_edges() ? g.partition().in().targets.size() : 0, initial) {}
   EdgeProperty(const EdgeProperty&) = delete;
   EdgeProperty& operator=(const EdgeProperty&) = delete;
 
@@ -33,7 +37,7 @@ class EdgeProperty {
   void set_out(edge e, T x) { out_[e] = x; }
   void fill(T x) {
     std::fill(out_.begin(), out_.end(), x);
-    in_.clear();  // program-made edge properties live on out-edges only
+    std::fill(in_.begin(), in_.end(), x);
   }
 
  private:
