@@ -1,10 +1,13 @@
-// The language's constructs that the shipped programs leave out, compiled and run: *=, -=, --, &&=, ||=,
-// Max in a multi-assignment and on a shared node, ++ on a shared count and on a property, do ... while,
-// and a program's own propEdge with attachEdgeProperty (tests/dsl/programs/*.sp, both generations).
+// The language's constructs that the shipped programs leave out, compiled and run: *=, -=, --, &&=, ||=
+// (on properties, shared scalars and scalars private to a node), Max in a multi-assignment and on a
+// shared node, ++ on a shared count and on a property, do ... while (collective and inside a vertex
+// loop), and a program's own propEdge with attachEdgeProperty (tests/dsl/programs/*.sp, both
+// generations).
 // Each runs on the algorithms' test graphs at 1 to 4 ranks, through the loopback and lci channels,
 // against answers worked out here over the whole graph; every rank must keep the same scalars.
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <functional>
 #include <map>
 #include <string>
@@ -121,10 +124,11 @@ std::int64_t degree(const graph::Csr& csr, graph::vertex_t v) { return static_ca
 
 TEST(DslConstructs, ProductsAndDifferences) {
   const Runner run = [](rt::Graph& g, bool naive, Recorder& out) {
-    rt::NodeProperty<std::int64_t> sign(g), balance(g);
-    (naive ? tp::naive::products : tp::products)(g, sign, balance);
+    rt::NodeProperty<std::int64_t> sign(g), balance(g), parity(g);
+    (naive ? tp::naive::products : tp::products)(g, sign, balance, parity);
     out.nodes("sign", sign);
     out.nodes("balance", balance);
+    out.nodes("parity", parity);
     out.kept("scale");
     out.kept("down");
   };
@@ -134,8 +138,10 @@ TEST(DslConstructs, ProductsAndDifferences) {
     const graph::vertex_t n = csr.num_vertices();
     auto& sign = want.nodes["sign"] = std::vector<std::int64_t>(n, 1);
     auto& balance = want.nodes["balance"] = std::vector<std::int64_t>(n, -1);
+    auto& parity = want.nodes["parity"] = std::vector<std::int64_t>(n);
     double scale = 1;
     for (graph::vertex_t w = 0; w < n; ++w) {
+      parity[w] = (degree(csr, w) % 2 ? -100 : 100) - 2 * degree(csr, w);
       for (const graph::vertex_t u : in[w]) {
         if (degree(csr, u) % 2 == 1) sign[w] = -sign[w];
         balance[w] -= degree(csr, u) + 1;
@@ -150,10 +156,11 @@ TEST(DslConstructs, ProductsAndDifferences) {
 
 TEST(DslConstructs, AllAndAny) {
   const Runner run = [](rt::Graph& g, bool naive, Recorder& out) {
-    rt::NodeFlags all_even(g), any_above(g);
-    (naive ? tp::naive::logic : tp::logic)(g, all_even, any_above);
+    rt::NodeFlags all_even(g), any_above(g), below(g);
+    (naive ? tp::naive::logic : tp::logic)(g, all_even, any_above, below);
     out.nodes("all_even", all_even);
     out.nodes("any_above", any_above);
+    out.nodes("below", below);
     out.kept("sorted");
     out.kept("loops");
   };
@@ -162,14 +169,19 @@ TEST(DslConstructs, AllAndAny) {
     const graph::vertex_t n = csr.num_vertices();
     auto& all_even = want.nodes["all_even"] = std::vector<std::int64_t>(n, 1);
     auto& any_above = want.nodes["any_above"] = std::vector<std::int64_t>(n, 0);
+    auto& below = want.nodes["below"] = std::vector<std::int64_t>(n, 0);
     bool sorted = true, loops = false;
     for (graph::vertex_t u = 0; u < n; ++u) {
+      bool self = false, smaller = false;
       for (const graph::vertex_t w : csr.neighbors(u)) {
         if (degree(csr, u) % 2 != 0) all_even[w] = 0;
         if (w > u) any_above[u] = 1;
         sorted = sorted && w >= u;
         loops = loops || w == u;
+        self = self || w == u;
+        smaller = smaller || w < u;
       }
+      below[u] = !self && smaller;
     }
     want.scalars["sorted"] = sorted;
     want.scalars["loops"] = loops;
@@ -237,17 +249,22 @@ TEST(DslConstructs, CountsWithPlusPlus) {
 
 TEST(DslConstructs, DoWhileRunsItsBodyUntilTheConditionFails) {
   const Runner run = [](rt::Graph& g, bool naive, Recorder& out) {
-    rt::NodeProperty<std::int64_t> visits(g);
-    (naive ? tp::naive::rounds : tp::rounds)(g, visits);
+    rt::NodeProperty<std::int64_t> visits(g), bits(g);
+    (naive ? tp::naive::rounds : tp::rounds)(g, visits, bits);
     out.nodes("visits", visits);
+    out.nodes("bits", bits);
     for (const char* name : {"round", "k", "steps", "above"}) out.kept(name);
   };
   expect_answers(tp::rounds_needs, run, [](const graph::Csr& csr, std::size_t) {
     Result want;
     const graph::vertex_t n = csr.num_vertices();
     want.nodes["visits"] = std::vector<std::int64_t>(n, 0 + 1 + 2 + 3);
+    auto& bits = want.nodes["bits"] = std::vector<std::int64_t>(n);
     std::int64_t most = 0;
-    for (graph::vertex_t u = 0; u < n; ++u) most = std::max(most, degree(csr, u));
+    for (graph::vertex_t u = 0; u < n; ++u) {
+      most = std::max(most, degree(csr, u));
+      bits[u] = std::max<std::int64_t>(1, std::bit_width(static_cast<std::uint64_t>(degree(csr, u))));
+    }
     // k doubles past the largest out-degree; the round that finds no node of k out-edges counts too.
     std::int64_t k = 1, steps = 1;
     while (k <= most) {

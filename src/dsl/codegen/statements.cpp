@@ -384,7 +384,7 @@ void FunctionGenerator::neighbour_loop(const Stmt& s, const Forall& f) {
   std::vector<const Symbol*> snapshots;
   std::vector<std::pair<const Symbol*, std::string>> views;
   if (naive()) {
-    out_.open(fmt::format("for (const rt::local {} : {}.{}({}))", nbr, graph_,
+    out_.open(fmt::format("for ({}const rt::local {} : {}.{}({}))", maybe_unused(f.symbol), nbr, graph_,
                           incoming ? "in_neighbors" : "out_neighbors", v));
   } else {
     // What the loop works with, as locals of this node: the row as a span, the scalars it reads and

@@ -1,8 +1,9 @@
 // A test of *=, -= and -- (not shipped), on properties and on shared scalars, each loop one pulse:
 // sign is the product over a node's in-edges of -1 (an odd out-degree at the edge's source) or 1;
 // balance takes off (out-degree + 1) of each in-edge's source, then 1 more; scale doubles once per
-// node whose out-degree is 1 modulo 4; down counts the nodes backwards.
-function products(Graph g, propNode<long> sign, propNode<long> balance) {
+// node whose out-degree is 1 modulo 4; down counts the nodes backwards. parity, of scalars private
+// to each node: 100 times (-1) to the out-degree, less 2 per out-edge.
+function products(Graph g, propNode<long> sign, propNode<long> balance, propNode<long> parity) {
   g.attachNodeProperty(sign = 1, balance = 0);
   forall (v in g.nodes()) {
     forall (nbr in g.neighbors(v)) {
@@ -24,5 +25,15 @@ function products(Graph g, propNode<long> sign, propNode<long> balance) {
   long down = 0;
   forall (v in g.nodes()) {
     down--;
+  }
+  forall (v in g.nodes()) {
+    long p = 1;
+    long d = 0;
+    for (nbr in g.neighbors(v)) {
+      p *= -1;
+      d -= 1;
+      d--;
+    }
+    v.parity = 100 * p + d;
   }
 }

@@ -1,7 +1,8 @@
 // A test of do ... while (not shipped): the first loop runs its body 4 times (visits = 0 + 1 + 2 +
 // 3 at every node); the second doubles k until no node has k out-edges, its condition a sum the
-// body's pulse reduces (steps: the rounds that took).
-function rounds(Graph g, propNode<long> visits) {
+// body's pulse reduces (steps: the rounds that took). bits, a do-while inside a vertex loop: the
+// binary digits of each node's out-degree (1 for none).
+function rounds(Graph g, propNode<long> visits, propNode<long> bits) {
   g.attachNodeProperty(visits = 0);
   int round = 0;
   do {
@@ -21,4 +22,13 @@ function rounds(Graph g, propNode<long> visits) {
     k = k * 2;
     steps++;
   } while (above > 0);
+  forall (v in g.nodes()) {
+    long x = g.count_outNbrs(v);
+    long digits = 0;
+    do {
+      x = x / 2;
+      digits++;
+    } while (x > 0);
+    v.bits = digits;
+  }
 }
