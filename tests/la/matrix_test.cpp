@@ -1,5 +1,6 @@
 // la::Matrix built from a .csr file's rows equals the one built from the same graph's edges: the
-// same tiles, entry for entry, the same out-degrees, on every grid and in every form.
+// same tiles, entry for entry, the same out-degrees, on every grid and in every form; and its tiles,
+// gathered back, are the input graph's CSR.
 #include "courier/la/matrix.hpp"
 
 #include <gtest/gtest.h>
@@ -7,6 +8,9 @@
 #include <algorithm>
 #include <numeric>
 #include <random>
+#include <string>
+#include <tuple>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -144,6 +148,101 @@ TEST(Matrix, FromAFilesRowsEqualsTheMatrixFromItsEdges) {
             }
           });
   }
+}
+
+// An edge as the tiles give it back: source (the tile's column), target (its row), weight.
+using Triple = std::tuple<vertex_t, vertex_t, std::uint32_t>;
+
+// The entries of every tile `rank`'s members own, in global ids, checking on the way that each
+// tile is its owner's, appears once and in row order, and holds only ids of its own segments.
+// A tile kept by rows only holds its entries turned around (rows as TCSC columns).
+void gather(const la::Matrix& matrix, std::vector<Triple>& out, std::vector<std::uint8_t>& seen,
+            const std::string& what) {
+  const la::Grid& grid = matrix.grid();
+  for (unsigned m = 0; m < grid.threads(); ++m) {
+    const unsigned global = grid.global(matrix.rank(), m);
+    std::pair<unsigned, unsigned> last{0, 0};
+    bool first = true;
+    for (const la::Tile& tile : matrix.tiles(m)) {
+      const std::string where = what + ", member " + std::to_string(m) + ", tile (" + std::to_string(tile.row) + ", " +
+                                std::to_string(tile.column) + ")";
+      ASSERT_LT(tile.row, grid.size()) << where;
+      ASSERT_LT(tile.column, grid.size()) << where;
+      EXPECT_EQ(grid.owner(tile.row, tile.column), global) << where << ": not this member's";
+      EXPECT_EQ(seen[tile.row * grid.size() + tile.column]++, 0) << where << ": twice";
+      EXPECT_TRUE(first || last < std::make_pair(tile.row, tile.column)) << where << ": out of order";
+      last = {tile.row, tile.column}, first = false;
+      const vertex_t rows = grid.end(tile.row) - grid.begin(tile.row);
+      const vertex_t columns = grid.end(tile.column) - grid.begin(tile.column);
+      for (const la::Tcsc* part : {&tile.entries, &tile.to_sinks}) {
+        const la::Tcsc& t = *part;
+        for (std::size_t k = 0; k < t.nonempty_columns(); ++k)
+          for (auto e = t.pointers()[k]; e < t.pointers()[k + 1]; ++e) {
+            vertex_t row = t.rows()[e], column = t.columns()[k];
+            if (matrix.rows_only()) std::swap(row, column);
+            ASSERT_LT(row, rows) << where;
+            ASSERT_LT(column, columns) << where;
+            const float value = t.weighted() ? t.values()[e] : 1.0f;
+            out.emplace_back(grid.begin(tile.column) + column, grid.begin(tile.row) + row,
+                             static_cast<std::uint32_t>(value));
+          }
+      }
+    }
+  }
+}
+
+// The TCSC round trip: every rank's tiles, gathered back into one CSR, are the input graph's CSR
+// -- every edge once, duplicates and self loops included, weights alongside -- on every grid, in
+// both placements, built from edges and from a file's rows, whole or split at the sinks, by
+// columns or by rows only.
+TEST(Matrix, ItsTilesGatheredBackAreTheInputCsr) {
+  const Graph g = messy(1001, 12000, 5);  // 1001: the last segment is narrower on most grids
+  std::vector<Triple> expected;
+  for (vertex_t u = 0; u < g.n; ++u)
+    for (edge_t k = g.offsets[u]; k < g.offsets[u + 1]; ++k) expected.emplace_back(u, g.targets[k], g.weights[k]);
+  std::sort(expected.begin(), expected.end());
+  const std::vector<la::Forms> forms{{}, {.split_sinks = true}, {.rows_only = true}, {.split_sinks = true, .rows_only = true}};
+  for (const auto& [ranks, threads] : std::vector<std::pair<rank_t, unsigned>>{{1, 1}, {1, 2}, {2, 1}, {2, 2}, {3, 1}, {4, 2}})
+    for (const la::Placement placement : {la::Placement::staggered, la::Placement::cyclic})
+      for (const bool weighted : {false, true})
+        for (std::size_t f = 0; f < forms.size(); ++f)
+          for (const bool from_rows : {false, true}) {
+            const la::Grid grid(ranks, threads, g.n, placement);
+            const std::string what = std::to_string(ranks) + "x" + std::to_string(threads) +
+                                     (placement == la::Placement::cyclic ? " cyclic" : " staggered") +
+                                     (weighted ? " weighted" : "") + ", forms " + std::to_string(f) +
+                                     (from_rows ? ", from rows" : ", from edges");
+            std::vector<std::vector<Triple>> by_rank(static_cast<std::size_t>(ranks));
+            std::vector<std::vector<std::uint8_t>> seen(static_cast<std::size_t>(ranks),
+                                                        std::vector<std::uint8_t>(grid.size() * grid.size(), 0));
+            ThreadExchange::run(ranks, [&](const dist::Collective& c) {
+              const auto r = static_cast<std::size_t>(c.rank);
+              const la::Matrix matrix =
+                  from_rows ? la::Matrix(grid, c.rank, rows_of(g, 0, g.n, weighted), weighted, c, forms[f])
+                            : la::Matrix(grid, c.rank, edges_of(g, grid, c.rank, weighted), c, forms[f]);
+              gather(matrix, by_rank[r], seen[r], what + ", rank " + std::to_string(c.rank));
+            });
+            // The CSR: by source, each row's (target, weight) in order.
+            std::vector<Triple> got;
+            for (const auto& mine : by_rank) got.insert(got.end(), mine.begin(), mine.end());
+            std::vector<Triple> want = expected;
+            if (!weighted) {
+              for (Triple& t : got) EXPECT_EQ(std::get<2>(t), 1u) << what << ": a weight in an unweighted tile";
+              for (Triple& t : want) std::get<2>(t) = 1;
+            }
+            std::sort(got.begin(), got.end());
+            std::sort(want.begin(), want.end());
+            std::vector<edge_t> offsets(g.n + 1, 0);
+            for (const Triple& t : got) ++offsets[std::get<0>(t) + 1];
+            std::partial_sum(offsets.begin(), offsets.end(), offsets.begin());
+            EXPECT_EQ(offsets, g.offsets) << what << ": out-degrees";
+            EXPECT_EQ(got, want) << what;
+            // Each of the N x N tiles is owned once, over all ranks.
+            std::vector<unsigned> owned(grid.size() * grid.size(), 0);
+            for (const auto& mine : seen)
+              for (std::size_t x = 0; x < mine.size(); ++x) owned[x] += mine[x];
+            for (std::size_t x = 0; x < owned.size(); ++x) EXPECT_LE(owned[x], 1u) << what << ", tile " << x;
+          }
 }
 
 // Rows that do not hold a column group the rank has tiles in are an error naming them.
