@@ -10,6 +10,7 @@ namespace courier {
 namespace {
 
 std::atomic<ProgressMode> mode{ProgressMode::automatic};
+std::atomic<std::chrono::milliseconds::rep> log_period_ms{5000};
 thread_local bool speaker = true;
 
 // Where this thread's progress goes (null: nowhere), and whether it redraws one line.
@@ -56,6 +57,12 @@ std::string time_left(double seconds) {
 
 void set_progress_mode(ProgressMode m) { mode.store(m, std::memory_order_relaxed); }
 ProgressMode progress_mode() { return mode.load(std::memory_order_relaxed); }
+void set_progress_log_period(std::chrono::milliseconds period) {
+  log_period_ms.store(period.count(), std::memory_order_relaxed);
+}
+std::chrono::milliseconds progress_log_period() {
+  return std::chrono::milliseconds(log_period_ms.load(std::memory_order_relaxed));
+}
 
 ProgressSpeaker::ProgressSpeaker(bool speaks) : previous_(speaker) { speaker = speaks; }
 ProgressSpeaker::~ProgressSpeaker() { speaker = previous_; }
@@ -113,7 +120,8 @@ ProgressLine::ProgressLine(std::string label, std::chrono::milliseconds period, 
     : label_(std::move(label)), period_(period), out_(nullptr), redraw_(true) {
   out_ = out != nullptr ? out : stream(redraw_);
   if (out != nullptr) redraw_ = true;
-  next_ = std::chrono::steady_clock::now() + (redraw_ ? period_ : 10 * period_);
+  if (!redraw_) period_ = progress_log_period();
+  next_ = std::chrono::steady_clock::now() + period_;
 }
 
 ProgressLine::~ProgressLine() {
@@ -128,7 +136,7 @@ void ProgressLine::show(std::string_view what) {
     std::fprintf(out_, "%s: %.*s\n", label_.c_str(), static_cast<int>(what.size()), what.data());
   std::fflush(out_);
   shown_ = true;
-  next_ = std::chrono::steady_clock::now() + (redraw_ ? period_ : 10 * period_);
+  next_ = std::chrono::steady_clock::now() + period_;
 }
 
 }  // namespace courier

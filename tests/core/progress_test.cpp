@@ -108,6 +108,29 @@ TEST(Progress, NeverWhenQuietNorOnRanksThatDoNotSpeak) {
   courier::set_progress_mode(courier::ProgressMode::automatic);
 }
 
+TEST(ProgressLine, InALogANewLineEveryLogPeriod) {
+  courier::set_progress_mode(courier::ProgressMode::always);
+  courier::set_progress_log_period(std::chrono::milliseconds(0));
+  testing::internal::CaptureStderr();  // a pipe, not a terminal
+  {
+    courier::ProgressLine line("rounds");
+    ASSERT_TRUE(line.active());
+    ASSERT_TRUE(line.due());
+    line.show("round 1, 5 active");
+    line.show("round 2, 1 active");
+  }
+  courier::set_progress_log_period(std::chrono::hours(1));
+  {
+    courier::ProgressLine line("rounds");
+    EXPECT_TRUE(line.active());
+    EXPECT_FALSE(line.due());
+  }
+  const std::string text = testing::internal::GetCapturedStderr();
+  courier::set_progress_log_period(std::chrono::seconds(5));
+  courier::set_progress_mode(courier::ProgressMode::automatic);
+  EXPECT_EQ(text, "rounds: round 1, 5 active\nrounds: round 2, 1 active\n");
+}
+
 TEST(ProgressLine, WaitsForItsPeriod) {
   std::FILE* file = std::tmpfile();
   ASSERT_NE(file, nullptr);

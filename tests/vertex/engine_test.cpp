@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include "courier/core/progress.hpp"
 #include "courier/vertex/gather.hpp"
 #include "courier/vertex/run.hpp"
 #include "courier/sync/solo_channel.hpp"
@@ -149,6 +150,45 @@ TEST(Engine, DataDrivenRoundsEndWhenNoRankIsActiveAndCountRounds) {
         EXPECT_LE(peak, s.buffer_bytes_peak);
       }
     }
+}
+
+TEST(Engine, ShowsItsRoundsInALogFromRankZeroOnly) {
+  // The path of 50 again at 2 ranks: a round each vertex, one active vertex in each, under oec.
+  graph::EdgeList path;
+  path.num_vertices = 50;
+  for (graph::vertex_t v = 0; v + 1 < 50; ++v) path.edges.push_back({v, v + 1});
+  const auto parts = dist::partition_in_memory(path, Policy::oec, 2, false);
+  set_progress_mode(ProgressMode::always);
+  set_progress_log_period(std::chrono::milliseconds(0));  // every round's line, not one in 5 s
+  testing::internal::CaptureStderr();
+  test_support::on_every_rank(parts, 1, [&](Engine& engine) {
+    const auto& g = engine.graph();
+    Field<std::uint8_t, sync::LogicalOr> seen(g, 0, kAlongEdges, Track::always);
+    Frontier frontier(g.proxies());
+    if (auto s = g.local_id(0)) {
+      seen[*s] = 1;
+      frontier.add(*s);
+    }
+    while (engine.next_round(frontier)) {
+      engine.push(frontier, [&](local_t, local_t v, edge_t) {
+        if (!seen.load(v)) seen.combine(v, 1);
+      });
+      engine.sync(seen);
+      frontier.take(seen.updated());
+    }
+  });
+  const std::string text = testing::internal::GetCapturedStderr();
+  set_progress_log_period(std::chrono::seconds(5));
+  set_progress_mode(ProgressMode::automatic);
+  std::size_t lines = 0;
+  for (std::size_t at = text.find("vertex engine: round "); at != std::string::npos;
+       at = text.find("vertex engine: round ", at + 1)) {
+    ++lines;
+    const std::size_t end = text.find('\n', at);
+    ASSERT_NE(end, std::string::npos) << text;
+    EXPECT_TRUE(text.substr(at, end - at).ends_with(", 1 active")) << text.substr(at, end - at);
+  }
+  EXPECT_EQ(lines, 50u) << text;  // one a round, from rank 0 alone
 }
 
 TEST(Engine, SumOverAndForEachVertexVisitEveryVertexOnce) {

@@ -12,6 +12,7 @@ namespace courier::cli {
 
 int main(int argc, const char* const* argv, const harness::Registry& registry) {
   set_progress_mode(ProgressMode::automatic);  // a test may run several command lines in one process
+  set_progress_log_period(std::chrono::seconds(5));
   CLI::App app{"Courier: distributed graph analytics.\n\n"
                "Example:\n  courier generate kron --scale 16 -o kron16.csr\n"
                "  courier run bfs --graph kron16.csr --verify\n",

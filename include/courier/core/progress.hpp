@@ -17,6 +17,11 @@ enum class ProgressMode { automatic, always, never };
 void set_progress_mode(ProgressMode mode);
 ProgressMode progress_mode();
 
+// How far apart a ProgressLine's lines are in a pipe or a log, where each is a new line (5 s by
+// default: a terminal redraws its one line every period instead). Process-wide, like the mode.
+void set_progress_log_period(std::chrono::milliseconds period);
+std::chrono::milliseconds progress_log_period();
+
 // While it lives, work on this thread shows progress only if `speaks` (the harness says no on the
 // threads and processes of ranks other than 0). Threads start as speakers.
 class ProgressSpeaker {
@@ -60,9 +65,9 @@ class Progress {
   std::atomic<int> shown_percent_{-1};
 };
 
-// ProgressLine: a "label: what" line shown at most every `period`, for work whose total is not
-// known in advance (rounds of a vertex program until nothing is active), so a long run shows it is
-// alive. One thread at a time.
+// ProgressLine: a "label: what" line shown at most every `period` on a terminal (every
+// progress_log_period() in a log), for work whose total is not known in advance (rounds of a
+// vertex program until nothing is active), so a long run shows it is alive. One thread at a time.
 class ProgressLine {
  public:
   // `out` (tests) replaces stderr and redraws as on a terminal.
