@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <cstdio>
 #include <cstring>
 #include <optional>
 
@@ -194,6 +195,18 @@ la::Direction direction_of(const std::string& text) {
   return text == "push" ? la::Direction::push : text == "pull" ? la::Direction::pull : la::Direction::automatic;
 }
 
+// What the rank's threads exchange, for placement (Grid::exchange): in the MPI+X mode each rank
+// is one unit, whose exchanges its first thread stands for (a rank keeps to one package anyway).
+std::vector<double> placement_exchange(const la::Grid& grid, const RunSpec& spec) {
+  std::vector<double> units = grid.exchange();
+  if (grid.threads() == spec.threads) return units;
+  const std::size_t p = static_cast<std::size_t>(grid.ranks()), t = spec.threads, n = grid.size(), wide = p * t;
+  std::vector<double> out(wide * wide, 0.0);
+  for (std::size_t a = 0; a < n; ++a)
+    for (std::size_t b = 0; b < n; ++b) out[(a / grid.threads() * t) * wide + b / grid.threads() * t] += units[a * n + b];
+  return out;
+}
+
 struct RankOutcome {
   harness::Output output;
   LaStats stats;
@@ -208,12 +221,24 @@ RankOutcome run_rank(const LaKernel& kernel, const Loaded& loaded, const RunSpec
   RankOutcome outcome;
   Timer timer;
   harness::maybe_fail(collective.rank, "run");
-  std::vector<unsigned> pus = placement_for(spec.threads, placement);
+  std::vector<unsigned> pus = placement_for(spec.threads, placement, placement_exchange(loaded.matrix->grid(), spec));
   std::vector<int> packages;
   for (unsigned pu : pus) packages.push_back(Machine::of_this_process().package_of(pu));
   const std::string where = pus.empty() ? fmt::format("rank {}: threads not pinned", collective.rank)
                                         : fmt::format("rank {}: threads on PUs {} of packages {}", collective.rank,
                                                       fmt::join(pus, ","), fmt::join(packages, ","));
+  LaStats& s = outcome.stats;
+  for (const dist::Bytes& line :
+       collective.all_gather(dist::Bytes(reinterpret_cast<const std::byte*>(where.data()),
+                                         reinterpret_cast<const std::byte*>(where.data()) + where.size())))
+    s.placement.push_back(std::string(reinterpret_cast<const char*>(line.data()), line.size()));
+  // The placement in force, before the run (as the mailbox engine echoes its configuration).
+  if (spec.verbose && collective.rank == 0) {
+    std::string text = "la placement (NUMA-aware, paper 003 Fig. 5: group partners on one package where they fit):\n";
+    for (const std::string& line : s.placement) text += "  " + line + "\n";
+    std::fputs(text.c_str(), stderr);
+    std::fflush(stderr);
+  }
   LaOutput out =
       kernel.run(LaContext{*loaded.matrix, *runtime, stack.channel(), spec.options.flag("activity-filter"),
                            std::move(pus), spec.options.text("units") == "processes" ? spec.threads : 1,
@@ -222,7 +247,6 @@ RankOutcome run_rank(const LaKernel& kernel, const Loaded& loaded, const RunSpec
                  loaded.request);
   outcome.run_seconds = collective.max(timer.lap());
   outcome.output = {gather(std::move(out.values), loaded.matrix->grid(), collective), std::move(out.facts)};
-  LaStats& s = outcome.stats;
   const la::Grid& grid = loaded.matrix->grid();
   s.ranks = static_cast<unsigned>(grid.ranks());
   s.threads = grid.threads();
@@ -242,10 +266,6 @@ RankOutcome run_rank(const LaKernel& kernel, const Loaded& loaded, const RunSpec
   s.model.apply_seconds = collective.max(out.stats.apply_seconds);
   s.model.collective_seconds = collective.max(out.stats.collective_seconds);
   s.tile_map = spec.verbose ? grid.map() : "";
-  for (const dist::Bytes& line :
-       collective.all_gather(dist::Bytes(reinterpret_cast<const std::byte*>(where.data()),
-                                         reinterpret_cast<const std::byte*>(where.data()) + where.size())))
-    s.placement.push_back(std::string(reinterpret_cast<const char*>(line.data()), line.size()));
   s.load_seconds = loaded.load_seconds;
   s.partition_seconds = loaded.partition_seconds;
   return outcome;

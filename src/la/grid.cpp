@@ -60,6 +60,40 @@ bool Grid::diagonal_is_a_permutation() const {
   return true;
 }
 
+std::vector<double> Grid::exchange() const {
+  const std::size_t units = n_;
+  std::vector<double> out(units * units, 0.0);
+  const auto unit = [&](unsigned g) { return static_cast<std::size_t>(rank_of(g)) * t_ + local_of(g); };
+  const auto add = [&](unsigned from, unsigned to) {
+    if (from != to) out[unit(from) * units + unit(to)] += 1;
+  };
+  for (unsigned k = 0; k < n_; ++k) {
+    const unsigned leader = this->leader(k);
+    std::vector<bool> seen(n_, false);
+    for (unsigned j = 0; j < n_; ++j) {  // row group k: one partial from each follower
+      const unsigned h = owner(k, j);
+      if (!seen[h]) seen[h] = true, add(h, leader);
+    }
+    std::fill(seen.begin(), seen.end(), false);
+    std::vector<int> receiver(static_cast<std::size_t>(p_), -1);  // column group k: x_k's taker by rank
+    for (unsigned i = 0; i < n_; ++i) {
+      const unsigned h = owner(i, k);
+      if (h == leader || seen[h]) continue;
+      seen[h] = true;
+      const auto r = static_cast<std::size_t>(rank_of(h));
+      if (rank_of(h) == rank_of(leader)) {
+        add(leader, h);
+      } else if (receiver[r] < 0) {
+        receiver[r] = static_cast<int>(h);
+        add(leader, h);
+      } else {
+        add(static_cast<unsigned>(receiver[r]), h);
+      }
+    }
+  }
+  return out;
+}
+
 std::string Grid::map() const {
   std::string out = fmt::format(
       "la tile map ({}): {} ranks x {} units, {} x {} tiles of {} vertices ('*': a diagonal tile, whose owner "

@@ -4,7 +4,8 @@
 // binding), cores first; ranks that share a machine (several ranks under one mpirun, or ranks as
 // threads of one process) take disjoint slices by local rank. NUMA-aware: the ranks are dealt to
 // the packages (sockets) in blocks, so that a rank's threads share a socket and, with as many
-// ranks as sockets, each rank has one. When the slices do not fit, nothing is pinned: the OS
+// ranks as sockets, each rank has one; told who exchanges with whom (plan_partnered_placement),
+// which ranks share a package follows it. When the slices do not fit, nothing is pinned: the OS
 // schedules better than a forced overlap.
 #include <optional>
 #include <vector>
@@ -41,8 +42,26 @@ std::vector<unsigned> plan_placement(const std::vector<unsigned>& allowed, unsig
 // package's ranks fit it; else the flat slices of plan_placement over the whole machine.
 std::vector<unsigned> plan_numa_placement(const Machine& machine, unsigned threads, int rank, int ranks);
 
-// Where `threads` threads of this rank should run under `options`; empty: do not pin.
-std::vector<unsigned> placement_for(unsigned threads, const PlacementOptions& options);
+// Paper 003's NUMA-aware assignment of threads to cores (Fig. 5): the PUs of every thread of
+// `ranks` ranks of `threads` threads sharing `machine`, by rank, where exchange[a * units + b]
+// (units = ranks * threads; unit rank * threads + thread) is how much unit a sends unit b an
+// iteration. Each package takes as many ranks as plan_numa_placement deals it, a rank within one
+// package, when they fit; else (a rank wider than a package) as many threads as blocks of threads
+// give it. Which ones share a package is chosen so that those exchanging most do: of every
+// dealing when there are few (up to 2e5: 16 ranks over two packages), the first of the most
+// exchange within packages; else package by package the lowest left, then whichever exchanges
+// most with those in it, then swaps across packages while one gains. Without exchanges, the
+// blocks of plan_numa_placement. Empty when the threads do not fit the machine (do not pin).
+std::vector<std::vector<unsigned>> plan_partnered_placement(const Machine& machine, unsigned threads, int ranks,
+                                                            const std::vector<double>& exchange);
+// The sum of exchange[a][b] over the pairs of units (as above) on one package under `pus`.
+double exchange_within_packages(const Machine& machine, unsigned threads, const std::vector<std::vector<unsigned>>& pus,
+                                const std::vector<double>& exchange);
+
+// Where `threads` threads of this rank should run under `options`; empty: do not pin. With
+// `exchange` (as plan_partnered_placement's) for every rank of the machine, partnered.
+std::vector<unsigned> placement_for(unsigned threads, const PlacementOptions& options,
+                                    const std::vector<double>& exchange = {});
 
 // Binds the calling thread to PU `pu`; false if the system refused (the thread stays as it was).
 bool pin_this_thread(unsigned pu);

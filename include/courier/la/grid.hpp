@@ -66,6 +66,12 @@ class Grid {
   unsigned threads_per_row() const { return t_r_; }
   unsigned threads_per_column() const { return t_c_; }
 
+  // How many segments each unit hands each other an iteration, for NUMA-aware placement
+  // (core/placement.hpp's exchange; unit rank * threads + local): every follower's partial y_i to
+  // the leader of row group i, and x_j from its leader to each follower on its rank and to the
+  // first on every other rank, which the others there read in place.
+  std::vector<double> exchange() const;
+
   // The tile map as Fig. 3b draws it: one line per row group, "P<rank>T<thread>" per tile, the
   // diagonal (leaders) marked with '*'.
   std::string map() const;
