@@ -846,3 +846,104 @@ TEST(Cli, QuietPrintsNothingButWritesWhatItIsAskedTo) {
 }
 
 }  // namespace
+
+// The la engine from the command line (issue 14): -v prints the tile map as paper 003's Fig. 3b
+// draws it and where every rank's threads run; --json carries la's own statistics; --output writes
+// the values seq writes (pagerank's within 1e-6 in L1). (cli.json_schema validates la's documents
+// against docs/run.schema.json, with every pair `courier list` offers.)
+TEST(Cli, TheLaEnginePrintsItsTileMapAndWritesItsStatsAndValues) {
+  const fs::path dir = scratch("la");
+  const std::string graph = " --graph kron:9";
+  for (const char* algorithm : {"cc", "pagerank"}) {
+    SCOPED_TRACE(algorithm);
+    const std::string seq_out = (dir / "seq.txt").string(), la_out = (dir / "la.txt").string(),
+                      json = (dir / "r.json").string();
+    const Outcome seq = courier(std::string("run ") + algorithm + graph + " --engine seq --output " + seq_out);
+    ASSERT_EQ(seq.status, 0) << seq.output;
+    const Outcome la = courier(std::string("run ") + algorithm + graph +
+                               " --engine la --ranks 2 --threads 2 -v --verify --output " + la_out + " --json " + json);
+    ASSERT_EQ(la.status, 0) << la.output;
+    EXPECT_NE(la.output.find("Verification: PASS"), std::string::npos) << la.output;
+    EXPECT_NE(la.output.find("la engine (MPI*X, 2DT-Staggered), 2 ranks x 2 threads"), std::string::npos) << la.output;
+    // 4 x 4 tiles: global thread g is thread g / 2 of rank g mod 2, and owns diagonal tile g.
+    EXPECT_NE(la.output.find("la tile map (2DT-Staggered): 2 ranks x 2 units, 4 x 4 tiles of 128 vertices"),
+              std::string::npos)
+        << la.output;
+    EXPECT_NE(la.output.find(" P0T0* P0T0  P0T0  P0T0 \n P1T0  P1T0* P1T0  P1T0 \n P0T1  P0T1  P0T1* P0T1 \n"
+                             " P1T1  P1T1  P1T1  P1T1*\n"),
+              std::string::npos)
+        << la.output;
+    EXPECT_NE(la.output.find("Placement:  rank 0: threads "), std::string::npos) << la.output;
+    EXPECT_NE(la.output.find("Placement:  rank 1: threads "), std::string::npos) << la.output;
+    const auto run = nlohmann::json::parse(read_text(json));
+    EXPECT_EQ(run["engine"], "la");
+    EXPECT_EQ(run["verification"], "PASS");
+    const auto& stats = run["engine_stats"];
+    EXPECT_EQ(stats["ranks"], 2);
+    EXPECT_EQ(stats["threads"], 2);
+    EXPECT_EQ(stats["grid"], 4);
+    EXPECT_EQ(stats["nonzeros"], run["edges"]);
+    EXPECT_GT(stats["tile_bytes"].get<std::uint64_t>(), 0u);
+    EXPECT_GT(stats["iterations"].get<std::uint64_t>(), 0u);
+    EXPECT_GT(stats["messages"].get<std::uint64_t>(), 0u);  // two ranks
+    EXPECT_GT(stats["dense_segments"].get<std::uint64_t>() + stats["sparse_segments"].get<std::uint64_t>(), 0u);
+    for (const char* phase : {"broadcast", "combine", "apply", "collective"})
+      EXPECT_GE(stats["phase_seconds"][phase].get<double>(), 0.0) << phase;
+    ASSERT_EQ(stats["placement"].size(), 2u);
+    EXPECT_FALSE(stats.contains("replication"));  // the vertex engine's
+    const auto expected = read_values(seq_out), got = read_values(la_out);
+    ASSERT_EQ(expected.size(), 512u);
+    ASSERT_EQ(got.size(), expected.size());
+    double l1 = 0;
+    for (std::size_t i = 0; i < got.size(); ++i) {
+      EXPECT_EQ(got[i].first, expected[i].first);
+      l1 += std::abs(got[i].second - expected[i].second);
+    }
+    if (std::string(algorithm) == "cc") {
+      EXPECT_EQ(read_text(la_out), read_text(seq_out));
+    } else {
+      EXPECT_LT(l1, 1e-6);
+    }
+  }
+  // The other placement and the MPI+X mode say so, in the description and the map.
+  const Outcome cyclic = courier("run cc" + graph + " --engine la --ranks 2 --threads 2 --placement cyclic -v --verify");
+  ASSERT_EQ(cyclic.status, 0) << cyclic.output;
+  EXPECT_NE(cyclic.output.find("la tile map (2D-Cyclic): 2 ranks x 2 units"), std::string::npos) << cyclic.output;
+  const Outcome processes =
+      courier("run cc" + graph + " --engine la --ranks 2 --threads 2 --units processes -v --verify");
+  ASSERT_EQ(processes.status, 0) << processes.output;
+  EXPECT_NE(processes.output.find("la engine (MPI+X, 2D-Staggered), 2 ranks x 2 threads forked per tile"),
+            std::string::npos)
+      << processes.output;
+  EXPECT_NE(processes.output.find("Verification: PASS"), std::string::npos) << processes.output;
+}
+
+// --ranks sockets: one rank per package of this machine, each verified.
+TEST(Cli, TheLaEngineRunsARankPerSocket) {
+  for (const char* algorithm : {"bfs", "pagerank"}) {
+    const Outcome run = courier(std::string("run ") + algorithm + " --graph kron:9 --engine la --ranks sockets -v --verify");
+    ASSERT_EQ(run.status, 0) << algorithm << "\n" << run.output;
+    EXPECT_NE(run.output.find("la engine (MPI*X"), std::string::npos) << run.output;
+    EXPECT_NE(run.output.find("Placement:  rank 0: threads "), std::string::npos) << run.output;
+    EXPECT_NE(run.output.find("Verification: PASS"), std::string::npos) << run.output;
+  }
+}
+
+// What the la engine cannot do fails before it runs, naming what can.
+TEST(Cli, TheLaEngineRefusesWhatItCannotRunNamingTheAlternative) {
+  const std::vector<std::pair<std::string, std::string>> cases{
+      {"run kcore --graph kron:6 --engine la", "use --engine vertex or --engine seq"},
+      {"run tc --graph kron:6 --engine la", "it runs bfs, sssp, cc, pagerank and spmv"},
+      {"run cc --graph kron:6 --engine la --channel mpi-probe", "--channel is for vertex and dsl"},
+      {"run cc --graph kron:6 --engine la --policy cvc", "--policy is for vertex"},
+      {"run sssp --graph kron:6 --engine la", "generate with --weights, or use --engine seq"},
+      {"run cc --graph kron:6 --engine la --endpoints mpi", "run under mpirun, or use --endpoints courier"},
+      {"run cc --graph kron:6 --engine la --units sideways", "choose one of threads, processes"},
+      {"run cc --graph kron:6 --engine la --placement diagonal", "choose one of staggered, cyclic"},
+  };
+  for (const auto& [arguments, words] : cases) {
+    const Outcome outcome = courier(arguments);
+    EXPECT_NE(outcome.status, 0) << arguments << ": " << outcome.output;
+    EXPECT_NE(outcome.output.find(words), std::string::npos) << arguments << ": " << outcome.output;
+  }
+}
