@@ -290,7 +290,9 @@ harness::EngineRun finish(RankOutcome root, const Loaded& loaded, const RunSpec&
   return run;
 }
 
-sync::StackSpec stack_spec(const RunSpec& spec) { return {.channel = "lci", .threads_per_rank = spec.threads}; }
+sync::StackSpec stack_spec(const RunSpec& spec) {
+  return {.channel = "lci", .threads_per_rank = spec.threads, .transport = spec.options.text("transport")};
+}
 
 class LaEngine final : public harness::EngineFor<LaKernel> {
  public:
@@ -326,6 +328,12 @@ class LaEngine final : public harness::EngineFor<LaKernel> {
                      "threads under MPI_THREAD_MULTIPLE; needs mpirun)",
              .fallback = "courier",
              .choices = {"courier", "mpi"}},
+            {.name = "transport",
+             .help = "under mpirun, what the comm runtime's endpoints send over: mpi, or ofi (libfabric; its "
+                     "FI_PROVIDER picks the provider, e.g. shm or tcp); without a launcher ranks are threads of this "
+                     "process on the local transport",
+             .fallback = "mpi",
+             .choices = {"mpi", "ofi"}},
             {.name = "direction",
              .help = "which way the programs that can pull (bfs) run each tile: auto (pull with early exit "
                      "when the frontier is large against what is unsettled, as direction-optimizing bfs "
@@ -346,10 +354,19 @@ class LaEngine final : public harness::EngineFor<LaKernel> {
 
   harness::EngineRun run(const Algorithm& algorithm, const RunSpec& spec, const Launch& launch) const override {
     const LaKernel& kernel = *algorithm.kernel<LaKernel>(name());
+    const std::string transport = spec.options.text("transport");
+    if (spec.options.text("endpoints") == "mpi" && transport != "mpi")
+      throw InputError(fmt::format("--endpoints mpi sends the threads' messages over raw MPI, not over --transport {}: "
+                                   "use --endpoints courier with it",
+                                   transport));
     if (!launch.under_mpi()) {
       if (spec.options.text("endpoints") == "mpi")
         throw InputError(
             "--endpoints mpi sends over raw MPI between processes: run under mpirun, or use --endpoints courier");
+      if (transport != "mpi")
+        throw InputError(fmt::format("--transport {} runs between processes: run under mpirun (without a launcher, "
+                                     "ranks are threads of this process on the local transport)",
+                                     transport));
       harness::EngineRun run;
       run_local_stacks(spec.ranks, spec.threads, stack_spec(spec), [&](sync::Stack& stack) {
         const Loaded loaded = load_rank(algorithm, kernel, spec, stack);
@@ -371,7 +388,8 @@ class LaEngine final : public harness::EngineFor<LaKernel> {
       outcome = run_rank(kernel, *loaded, spec, *stack, {.pin = spec.options.flag("pin")});
     });
     stack->close();
-    return finish(std::move(outcome), *loaded, spec, fmt::format("{} ranks (MPI)", launch.ranks()));
+    const std::string over = spec.options.text("endpoints") == "mpi" ? "raw MPI" : transport + " transport";
+    return finish(std::move(outcome), *loaded, spec, fmt::format("{} ranks (MPI, {})", launch.ranks(), over));
 #else
     throw InputError("this courier was built without MPI");
 #endif

@@ -27,6 +27,15 @@ LciOptions lci_options(const StackSpec& spec, const ProgressBudget& budget) {
   return lci;
 }
 
+// A transport other than the default only under the lci channel, where a runtime has a device.
+void check_transport(const StackSpec& spec) {
+  if (std::ranges::find(transport_names, spec.transport) == transport_names.end())
+    throw InputError(fmt::format("no transport '{}': choose one of {}", spec.transport, fmt::join(transport_names, ", ")));
+  if (spec.transport != "mpi" && spec.channel != "lci")
+    throw InputError(fmt::format("the {} transport carries the lci channel; --channel {} is MPI's own", spec.transport,
+                                 spec.channel));
+}
+
 }  // namespace
 
 comm::RuntimeOptions Stack::runtime_options(const StackSpec& spec, const ProgressBudget& budget) {
@@ -44,10 +53,22 @@ ProgressBudget Stack::local_budget(int ranks, unsigned threads) {
 std::unique_ptr<Stack> Stack::open(const StackSpec& spec, MPI_Comm comm) {
   check_name(spec.channel);
   std::unique_ptr<Stack> stack(new Stack());
+  check_transport(spec);
   if (spec.channel == "lci") {
-    net::MpiDeviceOptions device_options = spec.device;
-    device_options.comm = comm;
-    std::unique_ptr<net::Device> device = net::make_mpi_device(device_options);
+    std::unique_ptr<net::Device> device;
+    if (spec.transport == "ofi") {
+#ifdef COURIER_HAVE_OFI
+      net::OfiDeviceOptions ofi = spec.ofi;
+      ofi.comm = comm;
+      device = net::make_ofi_device(ofi);
+#else
+      throw InputError("the ofi transport: this courier was built without libfabric; use the mpi transport");
+#endif
+    } else {
+      net::MpiDeviceOptions device_options = spec.device;
+      device_options.comm = comm;
+      device = net::make_mpi_device(device_options);
+    }
     const ProgressBudget budget = process_budget(*device, spec.threads_per_rank);
     stack->owned_runtime_ = std::make_unique<comm::Runtime>(std::move(device), runtime_options(spec, budget));
     stack->runtime_ = stack->owned_runtime_.get();
@@ -66,6 +87,11 @@ std::unique_ptr<Stack> Stack::open(const StackSpec& spec, comm::Runtime& runtime
         fmt::format("--channel {} needs MPI: run courier under mpirun (without a launcher, ranks are "
                     "threads of one process and talk through --channel lci)",
                     spec.channel));
+  check_transport(spec);
+  if (spec.transport != "mpi")
+    throw InputError(fmt::format("the {} transport runs between processes: run courier under mpirun (without a "
+                                 "launcher, ranks are threads of one process on the local transport)",
+                                 spec.transport));
   std::unique_ptr<Stack> stack(new Stack());
   stack->runtime_ = &runtime;
   stack->channel_ = std::make_unique<LciChannel>(runtime, lci_options(spec, budget));

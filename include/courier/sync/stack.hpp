@@ -1,6 +1,6 @@
 #pragma once
 // Stack: one rank's communication stack, owned in one place. For the lci channel: the transport
-// device, Courier's runtime on it and the channel; for an MPI baseline (mpi-probe, mpi-rma): the
+// device (mpi or ofi under a launcher), Courier's runtime on it and the channel; for an MPI baseline (mpi-probe, mpi-rma): the
 // channel alone. Engines, the CLI, the benchmarks and the tests open stacks here and nowhere else,
 // so every one is made alike and closed in order (the channel, then the runtime's collective
 // shutdown). It also gives dist/ its collective (an all-to-all over the channel).
@@ -24,6 +24,9 @@
 
 #include "courier/net/mpi_device.hpp"
 #endif
+#ifdef COURIER_HAVE_OFI
+#include "courier/net/ofi_device.hpp"
+#endif
 
 namespace courier::sync {
 
@@ -34,10 +37,19 @@ struct StackSpec {
   // Adjusts what the lci channel's runtime and channel are made with, after they were chosen for
   // the budget (benchmark variants; the mailbox engine's plain runtime). Empty: as chosen.
   std::function<void(comm::RuntimeOptions&, LciOptions&)> tune{};
+  // Under a launcher, the transport under the lci channel's runtime: mpi, or ofi (libfabric, where
+  // it is built in; it starts up through MPI). Without one, ranks are threads on the local transport.
+  std::string transport = "mpi";
 #ifdef COURIER_HAVE_MPI
   net::MpiDeviceOptions device{};  // the mpi transport under the lci channel (comm is open()'s)
 #endif
+#ifdef COURIER_HAVE_OFI
+  net::OfiDeviceOptions ofi{};  // the ofi transport, likewise
+#endif
 };
+
+// The transport names StackSpec::transport accepts under a launcher.
+inline constexpr std::array<std::string_view, 2> transport_names{"mpi", "ofi"};
 
 // The channel names open() accepts.
 inline constexpr std::array<std::string_view, 3> channel_names{"lci", "mpi-probe", "mpi-rma"};
