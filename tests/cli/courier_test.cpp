@@ -407,6 +407,13 @@ TEST(Cli, TheVertexEngineReportsBytesPerEdgeOfEachStructure) {
     else
       EXPECT_GT(bytes("proxies"), 0u);
     EXPECT_GT(bytes("maps"), 0u);
+    // The channel's buffers are the run's peak on its busiest rank, none without a peer.
+    EXPECT_EQ(bytes("buffers"), json["engine_stats"]["buffer_bytes_peak"].get<std::uint64_t>());
+    if (std::string(ranks) == "1")
+      EXPECT_EQ(bytes("buffers"), 0u);
+    else
+      EXPECT_GT(bytes("buffers"), 0u);
+    EXPECT_NE(run.output.find(", buffers "), std::string::npos) << run.output;
     EXPECT_EQ(bytes("graph"), bytes("csr") + bytes("in_edges") + bytes("proxies") + bytes("maps"));
     EXPECT_GT(bytes("peak_resident"), bytes("graph"));
   }
