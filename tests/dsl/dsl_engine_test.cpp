@@ -1,8 +1,8 @@
 // The dsl engine runs every shipped program (bfs, sssp, cc, pagerank, tc, bc), in both generations,
 // to the sequential reference of its algorithm's descriptor (run by the seq engine): on Kronecker and uniform random
-// graphs of scales 8 to 12, a path, a star and pieces with isolated vertices (weighted for sssp), on 1 to 4 ranks as
-// threads, each through the lci channel (its progress modes alike); and the same generated functions on the loopback
-// test channel. MPI's channels run under mpirun (CMakeLists.txt).
+// graphs of scales 8 to 12, a path, a star and pieces with isolated vertices (weighted for sssp; the others also on
+// a weighted kron:10), on 1 to 4 ranks as threads, each through the lci channel (its progress modes alike); and the
+// same generated functions on the loopback test channel. MPI's channels run under mpirun (CMakeLists.txt).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -34,17 +34,41 @@ struct Shape {
 const std::vector<Shape> kShapes{{1, 2, "auto"},   {2, 1, "explicit"}, {2, 2, "auto"},
                                  {3, 2, "thread"}, {4, 1, "auto"},     {4, 2, "explicit"}};
 
-// The generators' specs, and the small graphs as .csr files (so isolated vertices at the end stay).
-std::vector<std::string> graphs(bool weights) {
-  std::vector<std::string> all{"kron:8", "kron:10", "kron:12", "urand:8", "urand:10", "urand:12"};
+// A graph of the matrix: a generator's spec or a .csr file, weighted or not, and the shapes it runs at.
+struct Input {
+  std::string graph;
+  bool weights = false;
+  std::vector<Shape> shapes = kShapes;
+};
+
+// Every other shape from `first` (0 or 1): half of them, at ranks 1, 2 and 4 or at 2, 3 and 4.
+std::vector<Shape> half_of_the_shapes(std::size_t first) {
+  std::vector<Shape> half;
+  for (std::size_t i = first; i < kShapes.size(); i += 2) half.push_back(kShapes[i]);
+  return half;
+}
+
+// Scales 8, 10 and 12 at every shape, 9 and 11 at half of them (the halves alternate, so each scale
+// and generator meet every shape); the small graphs as .csr files (so isolated vertices at the end
+// stay). `weights`: the program needs them. The others also run on a weighted graph, whose weights
+// they leave alone.
+std::vector<Input> graphs(bool weights) {
+  std::vector<Input> all;
+  for (const char* spec : {"kron:8", "kron:10", "kron:12", "urand:8", "urand:10", "urand:12"})
+    all.push_back({spec, weights});
+  all.push_back({"kron:9", weights, half_of_the_shapes(0)});
+  all.push_back({"kron:11", weights, half_of_the_shapes(1)});
+  all.push_back({"urand:9", weights, half_of_the_shapes(1)});
+  all.push_back({"urand:11", weights, half_of_the_shapes(0)});
   const std::vector<test_support::NamedGraph> small = test_support::test_graphs(weights);
   for (std::size_t i = 2; i < small.size(); ++i) {  // path, star, pieces
     std::string name = small[i].name;
     for (char& c : name) c = c == ':' ? '_' : c;
     const std::string path = std::string(COURIER_TEST_TMPDIR) + "/dsl_" + name + (weights ? "_w" : "") + ".csr";
     graph::write_csr(path, graph::build_csr(small[i].edges));
-    all.push_back(path);
+    all.push_back({path, weights});
   }
+  if (!weights) all.push_back({"kron:10", true});
   return all;
 }
 
@@ -68,13 +92,15 @@ harness::RunResult run(const std::string& algorithm, const std::string& graph, c
 
 void expect_equal_to_reference(const std::string& algorithm, bool weights, harness::Options options = {}) {
   if (algorithm == "bfs" || algorithm == "sssp") options.set("source", "1");
-  for (const std::string& graph : graphs(weights)) {
-    const harness::RunResult reference = run(algorithm, graph, "seq", {1, 1, "auto"}, "", weights, options);
-    for (const Shape& shape : kShapes) {
+  for (const Input& input : graphs(weights)) {
+    const std::string& graph = input.graph;
+    const harness::RunResult reference = run(algorithm, graph, "seq", {1, 1, "auto"}, "", input.weights, options);
+    for (const Shape& shape : input.shapes) {
       for (const std::string generation : {"optimised", "naive"}) {
-        const harness::RunResult dsl = run(algorithm, graph, "dsl", shape, generation, weights, options);
-        const std::string where = algorithm + " on " + graph + " at " + std::to_string(shape.ranks) + "x" +
-                                  std::to_string(shape.threads) + " (progress " + shape.progress + "), " + generation;
+        const harness::RunResult dsl = run(algorithm, graph, "dsl", shape, generation, input.weights, options);
+        const std::string where = algorithm + " on " + graph + (input.weights ? " (weighted)" : "") + " at " +
+                                  std::to_string(shape.ranks) + "x" + std::to_string(shape.threads) + " (progress " +
+                                  shape.progress + "), " + generation;
         if (const auto* reals = std::get_if<std::vector<double>>(&reference.values)) {
           const auto& got = std::get<std::vector<double>>(dsl.values);
           ASSERT_EQ(got.size(), reals->size()) << where;
