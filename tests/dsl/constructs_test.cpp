@@ -125,7 +125,10 @@ std::int64_t degree(const graph::Csr& csr, graph::vertex_t v) { return static_ca
 TEST(DslConstructs, ProductsAndDifferences) {
   const Runner run = [](rt::Graph& g, bool naive, Recorder& out) {
     rt::NodeProperty<std::int64_t> sign(g), balance(g), parity(g);
-    (naive ? tp::naive::products : tp::products)(g, sign, balance, parity);
+    rt::NodeProperty<std::int32_t> flips(g), dip(g);
+    (naive ? tp::naive::products : tp::products)(g, sign, balance, parity, flips, dip);
+    out.nodes("flips", flips);
+    out.nodes("dip", dip);
     out.nodes("sign", sign);
     out.nodes("balance", balance);
     out.nodes("parity", parity);
@@ -139,12 +142,16 @@ TEST(DslConstructs, ProductsAndDifferences) {
     auto& sign = want.nodes["sign"] = std::vector<std::int64_t>(n, 1);
     auto& balance = want.nodes["balance"] = std::vector<std::int64_t>(n, -1);
     auto& parity = want.nodes["parity"] = std::vector<std::int64_t>(n);
+    auto& flips = want.nodes["flips"] = std::vector<std::int64_t>(n, 1);
+    auto& dip = want.nodes["dip"] = std::vector<std::int64_t>(n, 0);
     double scale = 1;
     for (graph::vertex_t w = 0; w < n; ++w) {
       parity[w] = (degree(csr, w) % 2 ? -100 : 100) - 2 * degree(csr, w);
       for (const graph::vertex_t u : in[w]) {
         if (degree(csr, u) % 2 == 1) sign[w] = -sign[w];
         balance[w] -= degree(csr, u) + 1;
+        flips[w] = -flips[w];
+        dip[w] -= 2;
       }
       if (degree(csr, w) % 4 == 1) scale *= 2;
     }
