@@ -31,6 +31,28 @@ graph::EdgeList random_graph(graph::vertex_t n, std::size_t m, std::uint64_t see
 
 constexpr Policy kPolicies[] = {Policy::oec, Policy::iec, Policy::cvc, Policy::hash};
 
+// Pushes "reached" from vertex 0 along out-edges, a round per step, until no rank is active;
+// returns each proxy's mark (masters' are final).
+std::vector<std::uint8_t> reach_from_zero(Engine& engine) {
+  const auto& g = engine.graph();
+  Field<std::uint8_t, sync::LogicalOr> seen(g, 0, kAlongEdges, Track::always);
+  Frontier frontier(g.proxies());
+  if (auto s = g.local_id(0)) {
+    seen[*s] = 1;
+    frontier.add(*s);
+  }
+  while (engine.next_round(frontier)) {
+    engine.push(frontier, [&](local_t, local_t v, edge_t) {
+      if (!seen.load(v)) seen.combine(v, 1);
+    });
+    engine.sync(seen);
+    frontier.take(seen.updated());
+  }
+  std::vector<std::uint8_t> marks(g.proxies());
+  for (local_t v = 0; v < g.proxies(); ++v) marks[v] = seen[v];
+  return marks;
+}
+
 }  // namespace
 
 TEST(Engine, GatherMastersPutsEveryValueAtItsGlobalId) {
@@ -85,19 +107,7 @@ TEST(Engine, DataDrivenRoundsEndWhenNoRankIsActiveAndCountRounds) {
       std::atomic<std::uint64_t> reached{0};
       test_support::on_every_rank(parts, 2, [&](Engine& engine) {
         const auto& g = engine.graph();
-        Field<std::uint8_t, sync::LogicalOr> seen(g, 0, kAlongEdges, Track::always);
-        Frontier frontier(g.proxies());
-        if (auto s = g.local_id(0)) {
-          seen[*s] = 1;
-          frontier.add(*s);
-        }
-        while (engine.next_round(frontier)) {
-          engine.push(frontier, [&](local_t, local_t v, edge_t) {
-            if (!seen.load(v)) seen.combine(v, 1);
-          });
-          engine.sync(seen);
-          frontier.take(seen.updated());
-        }
+        const auto seen = reach_from_zero(engine);
         std::uint64_t mine = 0;
         for (local_t v = 0; v < g.masters(); ++v) mine += seen[v];
         reached += mine;
@@ -161,22 +171,7 @@ TEST(Engine, ShowsItsRoundsInALogFromRankZeroOnly) {
   set_progress_mode(ProgressMode::always);
   set_progress_log_period(std::chrono::milliseconds(0));  // every round's line, not one in 5 s
   testing::internal::CaptureStderr();
-  test_support::on_every_rank(parts, 1, [&](Engine& engine) {
-    const auto& g = engine.graph();
-    Field<std::uint8_t, sync::LogicalOr> seen(g, 0, kAlongEdges, Track::always);
-    Frontier frontier(g.proxies());
-    if (auto s = g.local_id(0)) {
-      seen[*s] = 1;
-      frontier.add(*s);
-    }
-    while (engine.next_round(frontier)) {
-      engine.push(frontier, [&](local_t, local_t v, edge_t) {
-        if (!seen.load(v)) seen.combine(v, 1);
-      });
-      engine.sync(seen);
-      frontier.take(seen.updated());
-    }
-  });
+  test_support::on_every_rank(parts, 1, [&](Engine& engine) { reach_from_zero(engine); });
   const std::string text = testing::internal::GetCapturedStderr();
   set_progress_log_period(std::chrono::seconds(5));
   set_progress_mode(ProgressMode::automatic);
