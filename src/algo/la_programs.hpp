@@ -134,6 +134,15 @@ struct Pagerank {
   }
   // A tolerance measures every vertex's change; without one only the last step's values count.
   bool needs_sinks(unsigned iteration) const { return tolerance > 0 || iteration + 1 >= max_iterations; }
+  // A source (no in-edges) gets no shares: its rank is 1/n, then each step's base, the same for
+  // every source, and its x that over its out-degree. So its entries need not be multiplied, with
+  // a tolerance too: its change is base against base, no product needed (la/model.hpp).
+  double sources_initially() const { return 1.0 / n; }
+  double sources_after(const Totals& last) const {
+    Pagerank next = *this;
+    next.prepare(last);
+    return next.base;
+  }
 };
 
 }  // namespace courier::algo::la_programs

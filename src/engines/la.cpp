@@ -129,7 +129,9 @@ Loaded load_rank(const Algorithm& algorithm, const LaKernel& kernel, const RunSp
                       spec.options.text("placement") == "cyclic" ? la::Placement::cyclic : la::Placement::staggered);
   // A program that samples pulls only when it leaves its samples.
   const bool samples = kernel.samples && spec.options.flag("sampling");
-  const la::Forms forms{.split_sinks = kernel.filters_computation && spec.options.flag("computation-filter"),
+  const bool filters_computation = kernel.filters_computation && spec.options.flag("computation-filter");
+  const la::Forms forms{.split_sinks = filters_computation,
+                        .split_sources = filters_computation,
                         .by_rows = kernel.pulls && (samples || !kernel.samples) &&
                                    spec.options.text("direction") != "push" && !mpi_plus_x,
                         .sampled = samples,
@@ -259,6 +261,7 @@ RankOutcome run_rank(const LaKernel& kernel, const Loaded& loaded, const RunSpec
   s.model.sparse_segments = collective.sum(out.stats.sparse_segments);
   s.model.dense_segments = collective.sum(out.stats.dense_segments);
   s.model.skipped_nonzeros = collective.sum(out.stats.skipped_nonzeros);
+  s.model.skipped_source_nonzeros = collective.sum(out.stats.skipped_source_nonzeros);
   s.model.pulled_tiles = collective.sum(out.stats.pulled_tiles);
   s.model.sampled_iterations = out.stats.sampled_iterations;
   s.model.broadcast_seconds = collective.max(out.stats.broadcast_seconds);
@@ -319,7 +322,8 @@ class LaEngine final : public harness::EngineFor<LaKernel> {
              .kind = harness::OptionSpec::Kind::flag_off},
             {.name = "computation-filter",
              .help = "do not skip, in stationary algorithms, the vertices without out-edges in the iterations that "
-                     "do not need them (pagerank with --tolerance 0: all but the last)",
+                     "do not need them (pagerank with --tolerance 0: all but the last), nor fold the products out of "
+                     "vertices without in-edges into one sum made at load (pagerank)",
              .fallback = "true",
              .kind = harness::OptionSpec::Kind::flag_off},
             {.name = "endpoints",
@@ -410,6 +414,7 @@ nlohmann::json LaStats::to_json() const {
           {"sparse_segments", model.sparse_segments},
           {"dense_segments", model.dense_segments},
           {"skipped_nonzeros", model.skipped_nonzeros},
+          {"skipped_source_nonzeros", model.skipped_source_nonzeros},
           {"pulled_tiles", model.pulled_tiles},
           {"sampled_iterations", model.sampled_iterations},
           {"phase_seconds",
@@ -425,10 +430,13 @@ nlohmann::json LaStats::to_json() const {
 std::string LaStats::describe(bool verbose) const {
   std::string text = fmt::format(
       "Engine:     {} iterations, {} x {} tiles, {} non-zeros in {} bytes of tiles, {} messages, {} bytes, "
-      "x segments {} dense / {} as pairs{}{}{}\n",
+      "x segments {} dense / {} as pairs{}{}{}{}\n",
       model.iterations, grid, grid, nonzeros, tile_bytes, model.messages, model.bytes, model.dense_segments,
       model.sparse_segments,
       model.skipped_nonzeros == 0 ? "" : fmt::format(", {} products into sinks skipped", model.skipped_nonzeros),
+      model.skipped_source_nonzeros == 0
+          ? ""
+          : fmt::format(", {} products out of sources skipped (summed once at load)", model.skipped_source_nonzeros),
       model.pulled_tiles == 0 ? "" : fmt::format(", {} tile products pulled", model.pulled_tiles),
       model.sampled_iterations == 0 ? "" : fmt::format(", {} on the samples", model.sampled_iterations));
   if (verbose) {

@@ -104,7 +104,7 @@ Built gathered(const Grid& grid, const std::vector<std::pair<unsigned, unsigned>
     const auto pointers = made[x].pointers();
     for (std::size_t c = 0; c < columns.size(); ++c)
       counts[columns[c]] += static_cast<std::uint32_t>(pointers[c + 1] - pointers[c]);
-    built.tiles[grid.local_of(grid.owner(i, j))].push_back(Tile{i, j, std::move(made[x]), {}, {}, {}});
+    built.tiles[grid.local_of(grid.owner(i, j))].push_back(Tile{i, j, std::move(made[x]), {}, {}, {}, {}});
   }
   return built;
 }
@@ -396,6 +396,14 @@ void Matrix::finish(Built built, const dist::Collective& collective) {
         std::memcpy(sinks[i].data(), at, sinks[i].size());
       });
   }
+  // Split at the sources: each column group's sources, as flags where this rank owns its tiles.
+  std::vector<std::vector<double>> inverse;
+  std::vector<std::vector<std::uint8_t>> source(n);
+  if (forms_.split_sources) {
+    inverse = sources(collective);
+    for (unsigned j = 0; j < n; ++j)
+      for (double d : inverse[j]) source[j].push_back(d != 0);
+  }
   // Each tile's other forms are its own: made on the rank's threads, each thread a share of the tiles.
   std::vector<Tile*> mine;
   for (std::vector<Tile>& member : tiles_)
@@ -404,20 +412,122 @@ void Matrix::finish(Built built, const dist::Collective& collective) {
     for (std::uint64_t k = a; k < b; ++k) {
       Tile& tile = *mine[k];
       if (forms_.by_rows) tile.by_rows = tile.entries.turned(false);  // a pull reads no values
+      if (forms_.split_sources)
+        std::tie(tile.entries, tile.from_sources) = tile.entries.split_columns(source.at(tile.column));
       if (forms_.split_sinks) std::tie(tile.entries, tile.to_sinks) = tile.entries.split(sinks.at(tile.row));
       if (forms_.sampled) tile.sample = sample_of(tile.entries, grid.end(tile.row) - grid.begin(tile.row));
       if (forms_.rows_only) {
         tile.entries = tile.entries.turned(true);
         tile.to_sinks = tile.to_sinks.turned(true);
+        tile.from_sources = tile.from_sources.turned(true);
       }
     }
   });
+  source_weights_.assign(n, {});
+  if (forms_.split_sources) weigh_sources(inverse, collective);
+}
+
+std::vector<std::vector<double>> Matrix::sources(const dist::Collective& collective) const {
+  const Grid& grid = grid_;
+  const unsigned n = grid.size();
+  // In-degrees: each rank counts its tiles' rows and sends the counts to the row group's leader.
+  std::vector<std::vector<std::uint32_t>> counts(n);
+  for (const std::vector<Tile>& member : tiles_)
+    for (const Tile& tile : member) {
+      std::vector<std::uint32_t>& c = counts[tile.row];
+      if (c.empty()) c.assign(grid.end(tile.row) - grid.begin(tile.row), 0);
+      for (std::uint32_t r : tile.entries.rows()) ++c[r];
+    }
+  std::vector<dist::Bytes> outgoing(static_cast<std::size_t>(grid.ranks()));
+  for (unsigned i = 0; i < n; ++i)
+    if (!counts[i].empty())
+      append_segment(outgoing[static_cast<std::size_t>(grid.rank_of(grid.leader(i)))], i,
+                     std::span<const std::uint32_t>(counts[i]));
+  std::vector<std::vector<std::uint32_t>> in_degrees(n);
+  for (unsigned i = 0; i < n; ++i)
+    if (!out_degrees_[i].empty()) in_degrees[i].assign(out_degrees_[i].size(), 0);
+  for (const dist::Bytes& in : collective.exchange(std::move(outgoing)))
+    for_each_segment<std::uint32_t>(in, grid, [&](unsigned i, const std::byte* at) {
+      for (std::uint32_t& d : in_degrees.at(i)) {
+        std::uint32_t c = 0;
+        std::memcpy(&c, at, sizeof c);
+        d += c;
+        at += sizeof c;
+      }
+    });
+  // The leader of each segment tells the owners of its column group which of its vertices are sources.
+  std::vector<dist::Bytes> flags(static_cast<std::size_t>(grid.ranks()));
+  for (unsigned j = 0; j < n; ++j) {
+    if (out_degrees_[j].empty()) continue;
+    std::vector<double> inverse(out_degrees_[j].size(), 0.0);
+    for (std::size_t v = 0; v < inverse.size(); ++v)
+      if (out_degrees_[j][v] != 0 && in_degrees[j][v] == 0) inverse[v] = 1.0 / out_degrees_[j][v];
+    std::vector<bool> told(flags.size(), false);
+    for (unsigned i = 0; i < n; ++i) {
+      const auto r = static_cast<std::size_t>(grid.rank_of(grid.owner(i, j)));
+      if (!told[r]) append_segment(flags[r], j, std::span<const double>(inverse));
+      told[r] = true;
+    }
+  }
+  std::vector<std::vector<double>> inverse(n);
+  for (const dist::Bytes& in : collective.exchange(std::move(flags)))
+    for_each_segment<double>(in, grid, [&](unsigned j, const std::byte* at) {
+      inverse[j].resize(grid.end(j) - grid.begin(j));
+      std::memcpy(inverse[j].data(), at, inverse[j].size() * sizeof(double));
+    });
+  return inverse;
+}
+
+void Matrix::weigh_sources(const std::vector<std::vector<double>>& inverse, const dist::Collective& collective) {
+  const Grid& grid = grid_;
+  const unsigned n = grid.size();
+  // Each rank's partial weights by row group, from its tiles' entries out of sources (turned, when
+  // kept by rows only: a turned tile's columns are rows).
+  std::vector<std::vector<double>> partial(n);
+  for (const std::vector<Tile>& member : tiles_)
+    for (const Tile& tile : member) {
+      const Tcsc& t = tile.from_sources;
+      if (t.nonzeros() == 0) continue;
+      source_nonzeros_ += t.nonzeros();
+      std::vector<double>& w = partial[tile.row];
+      if (w.empty()) w.assign(grid.end(tile.row) - grid.begin(tile.row), 0.0);
+      const std::vector<double>& of = inverse.at(tile.column);
+      const auto columns = t.columns();
+      const auto pointers = t.pointers();
+      const auto rows = t.rows();
+      for (std::size_t k = 0; k < columns.size(); ++k)
+        for (std::uint64_t e = pointers[k]; e < pointers[k + 1]; ++e) {
+          if (forms_.rows_only)
+            w[columns[k]] += of[rows[e]];
+          else
+            w[rows[e]] += of[columns[k]];
+        }
+    }
+  std::vector<dist::Bytes> outgoing(static_cast<std::size_t>(grid.ranks()));
+  for (unsigned i = 0; i < n; ++i)
+    if (!partial[i].empty())
+      append_segment(outgoing[static_cast<std::size_t>(grid.rank_of(grid.leader(i)))], i,
+                     std::span<const double>(partial[i]));
+  for (const dist::Bytes& in : collective.exchange(std::move(outgoing)))
+    for_each_segment<double>(in, grid, [&](unsigned i, const std::byte* at) {
+      if (out_degrees_.at(i).empty()) throw Error("la matrix: source weights for a segment not led here");
+      std::vector<double>& w = source_weights_[i];
+      if (w.empty()) w.assign(grid.end(i) - grid.begin(i), 0.0);
+      for (double& d : w) {
+        double c = 0;
+        std::memcpy(&c, at, sizeof c);
+        d += c;
+        at += sizeof c;
+      }
+    });
 }
 
 std::size_t Matrix::bytes() const {
   std::size_t total = 0;
   for (const auto& member : tiles_)
-    for (const Tile& t : member) total += t.entries.bytes() + t.to_sinks.bytes() + t.by_rows.bytes() + t.sample.bytes();
+    for (const Tile& t : member)
+      total += t.entries.bytes() + t.to_sinks.bytes() + t.from_sources.bytes() + t.by_rows.bytes() + t.sample.bytes();
+  for (const auto& w : source_weights_) total += w.capacity() * sizeof(double);
   return total;
 }
 

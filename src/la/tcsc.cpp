@@ -74,6 +74,24 @@ std::pair<Tcsc, Tcsc> Tcsc::split(std::span<const std::uint8_t> out) const {
   return {made(parts[0]), made(parts[1])};
 }
 
+std::pair<Tcsc, Tcsc> Tcsc::split_columns(std::span<const std::uint8_t> chosen) const {
+  Tcsc parts[2];
+  for (Tcsc& part : parts) part.pointers_.push_back(0);
+  for (std::size_t k = 0; k < columns_.size(); ++k) {
+    Tcsc& part = parts[chosen[columns_[k]] != 0];
+    part.columns_.push_back(columns_[k]);
+    part.rows_.insert(part.rows_.end(), rows_.begin() + pointers_[k], rows_.begin() + pointers_[k + 1]);
+    if (!values_.empty())
+      part.values_.insert(part.values_.end(), values_.begin() + pointers_[k], values_.begin() + pointers_[k + 1]);
+    part.pointers_.push_back(part.rows_.size());
+  }
+  for (Tcsc& part : parts) {
+    part.columns_.shrink_to_fit(), part.pointers_.shrink_to_fit();
+    part.rows_.shrink_to_fit(), part.values_.shrink_to_fit();
+  }
+  return {std::move(parts[0]), std::move(parts[1])};
+}
+
 std::size_t Tcsc::bytes() const {
   return columns_.capacity() * sizeof(std::uint32_t) + pointers_.capacity() * sizeof(std::uint64_t) +
          rows_.capacity() * sizeof(std::uint32_t) + values_.capacity() * sizeof(float);

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 #include <random>
 #include <string>
@@ -25,7 +26,8 @@ using graph::vertex_t;
 using test_support::ThreadExchange;
 
 // A graph with skewed degrees, duplicates (of equal weights), self loops, isolated vertices at the end, and every
-// fifth row's targets in descending order (a hand-made file's may be in any order).
+// fifth row's targets in descending order (a hand-made file's may be in any order); the first
+// `sources` vertices get no in-edges.
 struct Graph {
   vertex_t n = 0;
   std::vector<edge_t> offsets;
@@ -33,12 +35,13 @@ struct Graph {
   std::vector<std::uint32_t> weights;
 };
 
-Graph messy(vertex_t n, edge_t m, unsigned seed) {
+Graph messy(vertex_t n, edge_t m, unsigned seed, vertex_t sources = 0) {
   std::mt19937_64 random(seed);
   std::vector<std::vector<vertex_t>> rows(n);
   for (edge_t k = 0; k < m; ++k) {
     const vertex_t u = random() % (n / 4 + 1) * (random() % 2 == 0 ? 1 : 3) % (n - 3);  // last 3 isolated
-    rows[u].push_back(random() % 3 == 0 ? u : random() % (n - 3));
+    const vertex_t v = random() % 3 == 0 ? u : random() % (n - 3);
+    rows[u].push_back(v < sources ? v + sources : v);
   }
   Graph g{n, {0}, {}, {}};
   for (vertex_t u = 0; u < n; ++u) {
@@ -102,6 +105,7 @@ void expect_same(const la::Matrix& from_edges, const la::Matrix& from_rows, cons
       ASSERT_EQ(a[x].column, b[x].column) << tile;
       expect_same(a[x].entries, b[x].entries, tile + " entries");
       expect_same(a[x].to_sinks, b[x].to_sinks, tile + " to sinks");
+      expect_same(a[x].from_sources, b[x].from_sources, tile + " from sources");
       expect_same(a[x].by_rows, b[x].by_rows, tile + " by rows");
       expect_same(a[x].sample, b[x].sample, tile + " sample");
     }
@@ -109,15 +113,17 @@ void expect_same(const la::Matrix& from_edges, const la::Matrix& from_rows, cons
   for (unsigned i = 0; i < grid.size(); ++i) {
     if (grid.rank_of(grid.leader(i)) != from_edges.rank()) continue;
     EXPECT_TRUE(std::ranges::equal(from_edges.out_degrees(i), from_rows.out_degrees(i))) << what << ", segment " << i;
+    EXPECT_TRUE(std::ranges::equal(from_edges.source_weights(i), from_rows.source_weights(i))) << what << ", segment " << i;
   }
 }
 
 TEST(Matrix, FromAFilesRowsEqualsTheMatrixFromItsEdges) {
-  const Graph g = messy(1000, 20000, 7);
+  const Graph g = messy(1000, 20000, 7, 40);
   const std::vector<la::Forms> forms{{},
                                      {.split_sinks = true, .by_rows = true, .sampled = true},
                                      {.rows_only = true},
-                                     {.split_sinks = true, .rows_only = true}};
+                                     {.split_sinks = true, .rows_only = true},
+                                     {.split_sinks = true, .split_sources = true, .rows_only = true}};
   for (const auto& shape : std::vector<std::pair<rank_t, unsigned>>{{1, 1}, {1, 2}, {2, 1}, {2, 2}, {3, 1}, {4, 2}}) {
     const rank_t ranks = shape.first;
     const unsigned threads = shape.second;
@@ -174,7 +180,7 @@ void gather(const la::Matrix& matrix, std::vector<Triple>& out, std::vector<std:
       last = {tile.row, tile.column}, first = false;
       const vertex_t rows = grid.end(tile.row) - grid.begin(tile.row);
       const vertex_t columns = grid.end(tile.column) - grid.begin(tile.column);
-      for (const la::Tcsc* part : {&tile.entries, &tile.to_sinks}) {
+      for (const la::Tcsc* part : {&tile.entries, &tile.to_sinks, &tile.from_sources}) {
         const la::Tcsc& t = *part;
         for (std::size_t k = 0; k < t.nonempty_columns(); ++k)
           for (auto e = t.pointers()[k]; e < t.pointers()[k + 1]; ++e) {
@@ -193,15 +199,20 @@ void gather(const la::Matrix& matrix, std::vector<Triple>& out, std::vector<std:
 
 // The TCSC round trip: every rank's tiles, gathered back into one CSR, are the input graph's CSR
 // -- every edge once, duplicates and self loops included, weights alongside -- on every grid, in
-// both placements, built from edges and from a file's rows, whole or split at the sinks, by
-// columns or by rows only.
+// both placements, built from edges and from a file's rows, whole or split at the sinks and the
+// sources, by columns or by rows only.
 TEST(Matrix, ItsTilesGatheredBackAreTheInputCsr) {
-  const Graph g = messy(1001, 12000, 5);  // 1001: the last segment is narrower on most grids
+  const Graph g = messy(1001, 12000, 5, 30);  // 1001: the last segment is narrower on most grids
   std::vector<Triple> expected;
   for (vertex_t u = 0; u < g.n; ++u)
     for (edge_t k = g.offsets[u]; k < g.offsets[u + 1]; ++k) expected.emplace_back(u, g.targets[k], g.weights[k]);
   std::sort(expected.begin(), expected.end());
-  const std::vector<la::Forms> forms{{}, {.split_sinks = true}, {.rows_only = true}, {.split_sinks = true, .rows_only = true}};
+  const std::vector<la::Forms> forms{{},
+                                     {.split_sinks = true},
+                                     {.rows_only = true},
+                                     {.split_sinks = true, .rows_only = true},
+                                     {.split_sinks = true, .split_sources = true},
+                                     {.split_sinks = true, .split_sources = true, .rows_only = true}};
   for (const auto& [ranks, threads] : std::vector<std::pair<rank_t, unsigned>>{{1, 1}, {1, 2}, {2, 1}, {2, 2}, {3, 1}, {4, 2}})
     for (const la::Placement placement : {la::Placement::staggered, la::Placement::cyclic})
       for (const bool weighted : {false, true})
@@ -243,6 +254,56 @@ TEST(Matrix, ItsTilesGatheredBackAreTheInputCsr) {
               for (std::size_t x = 0; x < mine.size(); ++x) owned[x] += mine[x];
             for (std::size_t x = 0; x < owned.size(); ++x) EXPECT_LE(owned[x], 1u) << what << ", tile " << x;
           }
+}
+
+// Split at the sources: exactly the entries out of vertices with out-edges and no in-edges are kept
+// apart (an entry into a sink among them), and each row's source weight, at its leader, is the sum
+// of 1 / out-degree over its sources, on every grid, placement and form.
+TEST(Matrix, SplitAtTheSourcesKeepsTheirEntriesApartAndWeighsThem) {
+  const Graph g = messy(1001, 12000, 9, 60);
+  std::vector<std::uint32_t> in(g.n, 0);
+  for (const vertex_t v : g.targets) ++in[v];
+  std::vector<double> expected(g.n, 0.0);
+  std::uint64_t out_of_sources = 0;
+  for (vertex_t u = 0; u < g.n; ++u)
+    if (in[u] == 0)
+      for (edge_t k = g.offsets[u]; k < g.offsets[u + 1]; ++k)
+        expected[g.targets[k]] += 1.0 / static_cast<double>(g.offsets[u + 1] - g.offsets[u]), ++out_of_sources;
+  ASSERT_GT(out_of_sources, 1000u);
+  for (const auto& [ranks, threads] : std::vector<std::pair<rank_t, unsigned>>{{1, 1}, {1, 2}, {2, 1}, {2, 2}, {3, 1}})
+    for (const la::Placement placement : {la::Placement::staggered, la::Placement::cyclic})
+      for (const bool rows_only : {false, true}) {
+        const la::Grid grid(ranks, threads, g.n, placement);
+        const std::string what = std::to_string(ranks) + "x" + std::to_string(threads) +
+                                 (placement == la::Placement::cyclic ? " cyclic" : " staggered") +
+                                 (rows_only ? " by rows" : "");
+        std::vector<double> weights(g.n, -1.0);
+        std::vector<std::uint64_t> apart(static_cast<std::size_t>(ranks), 0);
+        ThreadExchange::run(ranks, [&](const dist::Collective& c) {
+          const la::Matrix matrix(grid, c.rank, edges_of(g, grid, c.rank, false), c,
+                                  {.split_sinks = true, .split_sources = true, .rows_only = rows_only});
+          for (unsigned m = 0; m < grid.threads(); ++m)
+            for (const la::Tile& tile : matrix.tiles(m))
+              for (const la::Tcsc* part : {&tile.entries, &tile.to_sinks, &tile.from_sources}) {
+                const bool sources = part == &tile.from_sources;
+                for (std::size_t k = 0; k < part->nonempty_columns(); ++k)
+                  for (auto e = part->pointers()[k]; e < part->pointers()[k + 1]; ++e) {
+                    const vertex_t column = grid.begin(tile.column) + (rows_only ? part->rows()[e] : part->columns()[k]);
+                    EXPECT_EQ(in[column] == 0, sources) << what << ": entry out of " << column;
+                  }
+              }
+          apart[static_cast<std::size_t>(c.rank)] = matrix.source_nonzeros();
+          for (unsigned i = 0; i < grid.size(); ++i) {
+            if (grid.rank_of(grid.leader(i)) != c.rank) continue;
+            const auto w = matrix.source_weights(i);
+            for (vertex_t v = grid.begin(i); v < grid.end(i); ++v) weights[v] = w.empty() ? 0.0 : w[v - grid.begin(i)];
+          }
+        });
+        EXPECT_EQ(std::accumulate(apart.begin(), apart.end(), std::uint64_t{0}), out_of_sources) << what;
+        double off = 0;
+        for (vertex_t v = 0; v < g.n; ++v) off += std::abs(weights[v] - expected[v]);
+        EXPECT_LT(off, 1e-9) << what;
+      }
 }
 
 // Rows that do not hold a column group the rank has tiles in are an error naming them.

@@ -6,7 +6,12 @@
 //
 // Split for computation filtering (paper 003, section 7.6), a tile keeps the entries whose row is a
 // vertex without out-edges (a sink, since the entry is an in-edge) apart, so an iteration that
-// does not need the sinks' values skips them.
+// does not need the sinks' values skips them. Split at the sources (vertices with out-edges and no
+// in-edges), it keeps the entries whose column is a source apart too (before the sink split, so an
+// entry from a source into a sink is the sources'), and sums them once into each row's source
+// weight w[v] = sum over sources s -> v of 1 / out-degree(s): for a program whose every source
+// holds the same value r at a step and whose x is value / out-degree under a semiring that ignores
+// the entries' values (pagerank, plus-second), those entries' whole product is r * w.
 //
 // Kept by rows too (`by_rows`), each tile also holds its entries turned around, for programs that
 // pull (bfs's direction switching); this doubles the tiles' memory, so only they ask for it.
@@ -35,6 +40,7 @@ struct Tile {
   unsigned row = 0, column = 0;  // its row group (segment of destinations) and column group (sources)
   Tcsc entries;                  // all of them, or those into vertices with out-edges when split
   Tcsc to_sinks;                 // when split: those into vertices without out-edges (both turned when rows_only)
+  Tcsc from_sources;             // when split at the sources: those out of them (turned too when rows_only)
   Tcsc by_rows;                  // when kept by rows too: all of them turned around (la/pull.hpp)
   Tcsc sample;                   // when sampled: the first kSampleEntries of each column and row
 };
@@ -46,6 +52,7 @@ inline constexpr std::size_t kSampleEntries = 2;
 // The forms a program wants its tiles in besides by columns (see above).
 struct Forms {
   bool split_sinks = false;
+  bool split_sources = false;
   bool by_rows = false;
   bool sampled = false;
   bool rows_only = false;
@@ -73,6 +80,11 @@ class Matrix {
   std::span<const std::uint32_t> out_degrees(unsigned segment) const { return out_degrees_[segment]; }
   bool weighted() const { return weighted_; }
   bool split() const { return forms_.split_sinks; }
+  bool split_sources() const { return forms_.split_sources; }
+  // Split at the sources: segment i's source weights (above), or empty when no source feeds it; i
+  // must be led by a member of this rank.
+  std::span<const double> source_weights(unsigned segment) const { return source_weights_[segment]; }
+  std::uint64_t source_nonzeros() const { return source_nonzeros_; }  // entries out of sources, on this rank
   bool by_rows() const { return forms_.by_rows; }
   bool sampled() const { return forms_.sampled; }
   bool rows_only() const { return forms_.rows_only; }
@@ -80,16 +92,23 @@ class Matrix {
   std::size_t bytes() const;                            // the tiles' memory on this rank
 
  private:
-  // Collective: the out-degrees, the split at the sinks and the other forms of the tiles built.
+  // Collective: the out-degrees, the splits at the sources and sinks and the other forms of the tiles built.
   void finish(detail::Built built, const dist::Collective& collective);
+  // Collective: which vertices of each column group where this rank owns tiles are sources, as
+  // 1 / out-degree (0: not a source).
+  std::vector<std::vector<double>> sources(const dist::Collective& collective) const;
+  // Collective, after the split: the source weights summed at each row group's leader.
+  void weigh_sources(const std::vector<std::vector<double>>& inverse, const dist::Collective& collective);
 
   Grid grid_;
   rank_t rank_;
   bool weighted_ = false;
   Forms forms_;
   std::uint64_t nonzeros_ = 0;
+  std::uint64_t source_nonzeros_ = 0;
   std::vector<std::vector<Tile>> tiles_;                 // by member
   std::vector<std::vector<std::uint32_t>> out_degrees_;  // by segment: empty unless led here
+  std::vector<std::vector<double>> source_weights_;      // by segment: empty unless led here and fed by a source
 };
 
 }  // namespace courier::la

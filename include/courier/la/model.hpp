@@ -35,6 +35,15 @@
 // On a matrix split at the sinks, an iteration that does not need them multiplies no entry into a
 // sink and applies no vertex without out-edges (sinks and isolated vertices keep their values):
 // the program promises that nothing it computes before then reads those values.
+// A stationary program on a matrix split at the sources (Matrix: vertices with out-edges and no
+// in-edges) may say
+//   double sources_initially() const;              // every source's value before the first iteration
+//   double sources_after(const Totals& last) const;  // ... after an Apply that read `last`
+// promising that every source holds that same value r at every step and that its x is r over its
+// out-degree, under a semiring that adds and ignores the entries' values. Then no entry out of a
+// source is ever multiplied: Apply adds r times the row's source weight (Matrix::source_weights,
+// summed once at load, the sources' one product) to each vertex's y. A source itself is applied as
+// any vertex (its y holds nothing), so its value and its change are exact with a tolerance too.
 //
 // Sampling first (Afforest's idea, as LAGraph's connected components samples before FastSV): a
 // program whose values only fall, by relaxations along edges, to a fixed point that any values
@@ -113,6 +122,7 @@ struct ModelStats {
   std::uint64_t sparse_segments = 0;  // x segments sent or read as pairs
   std::uint64_t dense_segments = 0;
   std::uint64_t skipped_nonzeros = 0;  // entries into sinks not multiplied (computation filtering)
+  std::uint64_t skipped_source_nonzeros = 0;  // entries out of sources not multiplied (ditto)
   std::uint64_t pulled_tiles = 0;      // tile products pulled rather than pushed
   unsigned sampled_iterations = 0;     // run on the tiles' samples (SamplesFirst)
   // Where the iterations' time went, in seconds, the slowest member's each: Broadcast (with the
@@ -138,6 +148,12 @@ inline comm::tag_t tag_of(Kind kind, unsigned segment) { return (static_cast<com
 template <class Program>
 concept FiltersComputation = requires(const Program& p, unsigned iteration) {
   { p.needs_sinks(iteration) } -> std::convertible_to<bool>;
+};
+
+template <class Program>
+concept FiltersSources = requires(const Program& p, const Totals& last) {
+  { p.sources_initially() } -> std::convertible_to<double>;
+  { p.sources_after(last) } -> std::convertible_to<double>;
 };
 
 template <class Program>
@@ -181,6 +197,7 @@ class Model {
         grid_(matrix.grid()),
         program_(program),
         filter_(filter_activity),
+        sources_filtered_(FiltersSources<Program> && matrix.split_sources()),
         pulls_(PullsAny<Program> && matrix.by_rows() && direction != Direction::push && tile_threads <= 1),
         pulls_common_(SamplesFirst<Program> && matrix.by_rows() && matrix.sampled() && direction != Direction::push &&
                       tile_threads <= 1),
@@ -402,6 +419,8 @@ class Model {
     // Every member sees the same totals, so all leave the samples at the same iteration.
     bool sampling = SamplesFirst<Program> && matrix_.sampled();
     V end = std::numeric_limits<V>::max();  // Buckets: the current bucket's end
+    double sources = 0;                      // FiltersSources: every source's value, as x is made of it
+    if constexpr (FiltersSources<Program>) sources = program_.sources_initially();
     if constexpr (Buckets<Program>)
       if (program_.bucket_width() > 0) end = static_cast<V>(program_.bucket_width());
     for (std::uint32_t iteration = 0;; ++iteration) {
@@ -431,7 +450,8 @@ class Model {
       for (RowWork& work : rows_[member]) combine(member, work, iteration, sinks, sampling, common, pending, mine);
       mine.combine_seconds += phase.lap();
       Totals next{};
-      for (unsigned k : led) apply(k, sinks, end, last, next);
+      for (unsigned k : led) apply(k, sinks, end, sources, last, next);
+      if constexpr (FiltersSources<Program>) sources = program_.sources_after(last);
       mine.apply_seconds += phase.lap();
       last = team_.sum(member, next);
       mine.collective_seconds += phase.lap();
@@ -450,6 +470,7 @@ class Model {
     stats_.sparse_segments += mine.sparse_segments;
     stats_.dense_segments += mine.dense_segments;
     stats_.skipped_nonzeros += mine.skipped_nonzeros;
+    stats_.skipped_source_nonzeros += mine.skipped_source_nonzeros;
     stats_.pulled_tiles += mine.pulled_tiles;
     stats_.broadcast_seconds = std::max(stats_.broadcast_seconds, mine.broadcast_seconds);
     stats_.combine_seconds = std::max(stats_.combine_seconds, mine.combine_seconds);
@@ -560,6 +581,10 @@ class Model {
         continue;
       }
       multiply(sampling ? tile->sample : tile->entries, column, y);
+      if (!sources_filtered_)
+        multiply(tile->from_sources, column, y);
+      else
+        mine.skipped_source_nonzeros += tile->from_sources.nonzeros();
       if (sinks)
         multiply(tile->to_sinks, column, y);
       else
@@ -742,7 +767,7 @@ class Model {
   // goes back to the identity there, for the next Combine (written only where it is not, so the
   // lines of a quiet segment stay clean). A vertex that is not stationary and got nothing (y is
   // the identity) is left alone: no active in-neighbour, nothing to lower.
-  void apply(unsigned k, bool sinks, V end, const Totals& last, Totals& next) {
+  void apply(unsigned k, bool sinks, V end, double sources, const Totals& last, Totals& next) {
     Segment& s = segments_[k];
     team_.wait_until([&] { return s.partials_arrived.load(std::memory_order_acquire) == s.partials_expected; });
     for (Arrival& a : s.remote_partials) {
@@ -761,6 +786,9 @@ class Model {
     if constexpr (Prepares<Program>) program.prepare(before);
     std::vector<Y*> partials;
     for (std::vector<Y>* partial : s.local_partials) partials.push_back(partial->data());
+    // The sources' products, folded in (none when the sources' entries are multiplied).
+    const std::span<const double> weights =
+        sources_filtered_ ? matrix_.source_weights(k) : std::span<const double>{};
     const auto apply_one = [&](std::size_t v) {
       // (A stationary program's lines are all written anyway: no branch to miss.)
       Y y = s.y[v];
@@ -771,6 +799,7 @@ class Model {
         y = S::add(y, in);
         in = S::identity;
       }
+      if (!weights.empty()) y = S::add(y, static_cast<Y>(sources * weights[v]));
       if (!sinks && degrees[v] == 0) return;
       if (!Program::stationary && y == S::identity) return;
       if constexpr (Jumps<Program>) {
@@ -952,6 +981,7 @@ class Model {
   const Grid& grid_;
   const Program program_;
   const bool filter_;
+  const bool sources_filtered_;  // entries out of sources folded into Apply (FiltersSources)
   const bool pulls_;  // the program pulls where that pays (PullsAny, a matrix kept by rows)
   const bool pulls_common_;  // leaving the samples, the most common x is pulled (SamplesFirst)
   const Direction direction_;

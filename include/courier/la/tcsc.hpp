@@ -40,6 +40,8 @@ class Tcsc {
   Tcsc turned(bool with_values) const;
   // {the entries whose row r has out[r] == 0, the others}: a tile split at a set of rows.
   std::pair<Tcsc, Tcsc> split(std::span<const std::uint8_t> out) const;
+  // {the entries whose column c has chosen[c] == 0, the others}: a tile split at a set of columns.
+  std::pair<Tcsc, Tcsc> split_columns(std::span<const std::uint8_t> chosen) const;
 
   std::size_t bytes() const;  // the memory it holds
 
