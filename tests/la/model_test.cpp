@@ -147,6 +147,40 @@ TEST(LaModel, SsspInBucketsEqualsTheReference) {
   }
 }
 
+// Threads are persistent (MPI*X: one fork and join per run): each member's thread applies its
+// led vertices in every iteration, so some thread applies as many vertices as a leader holds
+// times the iterations. Threads made anew each iteration would start their count from zero.
+namespace persistence {
+thread_local std::uint64_t applied = 0;  // this thread's apply() calls, over the whole run
+std::atomic<std::uint64_t> most{0};      // the most any thread made
+}  // namespace persistence
+
+struct CountingPagerank : programs::Pagerank<la::PlusTimes> {
+  bool apply(vertex_t v, S::Y y, V& rank, std::uint32_t out_degree, const la::Totals& last, la::Totals& next) const {
+    const std::uint64_t mine = ++persistence::applied;
+    std::uint64_t seen = persistence::most.load();
+    while (mine > seen && !persistence::most.compare_exchange_weak(seen, mine)) {
+    }
+    return Pagerank::apply(v, y, rank, out_degree, last, next);
+  }
+};
+
+TEST(LaModel, ItsThreadsLiveThroughEveryIteration) {
+  const graph::EdgeList g = test_support::generated(graph::Generator::kronecker, 9, false);
+  constexpr unsigned kIterations = 12;
+  const CountingPagerank pagerank{
+      {.n = static_cast<double>(g.num_vertices), .damping = 0.85, .tolerance = 0, .max_iterations = kIterations}};
+  for (const Shape shape : {Shape{1, 2}, Shape{2, 2}}) {
+    SCOPED_TRACE(name(shape));
+    persistence::most = 0;
+    const auto run = run_model(g, shape, {}, pagerank);
+    ASSERT_EQ(run.stats.iterations, kIterations);
+    // p x t threads lead a segment of n / (p t) vertices each, applied every iteration.
+    const std::uint64_t segment = g.num_vertices / (static_cast<std::uint64_t>(shape.ranks) * shape.threads);
+    EXPECT_GE(persistence::most.load(), segment * kIterations);
+  }
+}
+
 TEST(LaModel, PagerankSplitAtTheSinksAndByRowsEqualsTheReference) {
   const graph::EdgeList g = test_support::generated(graph::Generator::kronecker, 10, false);
   const graph::reference::PagerankOptions options{.tolerance = 0, .max_iterations = 20};
