@@ -10,7 +10,13 @@ Runs go through Courier's harness (the C++ run API), never the command line. Ran
 of this process unless the script runs under mpirun (one rank per process; rank 0 gets the
 result, the others a result with speaker False).
 """
-from ._courier import Error, InputError, LoadError, algorithms, engines, launched_by_mpi
+import os
+
+# Debian's libfabric links the PSM providers, and their libinfinipath installs handlers as it loads
+# that exit(1) on SIGINT, in place of Python's KeyboardInterrupt; this asks it not to.
+os.environ.setdefault("IPATH_NO_BACKTRACE", "1")
+
+from ._courier import Error  # noqa: E402 (after the environment it reads as it loads), InputError, LoadError, algorithms, engines, launched_by_mpi
 from .graph import Graph
 from .run import UNREACHED, Result, run
 
