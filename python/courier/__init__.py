@@ -16,9 +16,10 @@ import os
 # that exit(1) on SIGINT, in place of Python's KeyboardInterrupt; this asks it not to.
 os.environ.setdefault("IPATH_NO_BACKTRACE", "1")
 
-from ._courier import Error  # noqa: E402 (after the environment it reads as it loads), InputError, LoadError, algorithms, engines, launched_by_mpi
-from .graph import Graph
-from .run import UNREACHED, Result, run
+# The imports follow the environment they read as the library loads.
+from ._courier import Error, InputError, LoadError, algorithms, engines, launched_by_mpi  # noqa: E402
+from .graph import Graph  # noqa: E402
+from .run import UNREACHED, Result, run  # noqa: E402
 
 __all__ = ["Error", "InputError", "LoadError", "Graph", "Result", "UNREACHED", "run", "algorithms", "engines",
            "launched_by_mpi"]
