@@ -77,13 +77,17 @@ harness::RunResult run(const std::string& kernel, const std::string& graph, cons
   return harness::run(builtin_registry(), spec, launch);
 }
 
-// The phases of a dsl run, by name, in seconds.
+// The phases of a dsl run, by name, in seconds (paper 004, Fig. 3 and 8).
+constexpr const char* kPhases[] = {"compute", "reduction", "local_reads", "remote_reads", "traversal", "agreement"};
+
 std::map<std::string, double> phases(const harness::RunResult& r) {
   const auto* stats = dynamic_cast<const engines::DslStats*>(r.stats.get());
   if (!stats) return {};
   return {{"compute", stats->phases.compute_seconds},
           {"reduction", stats->phases.reduction_seconds},
+          {"local_reads", stats->phases.local_read_seconds},
           {"remote_reads", stats->phases.remote_read_seconds},
+          {"traversal", stats->phases.traversal_seconds},
           {"agreement", stats->phases.agreement_seconds}};
 }
 
@@ -110,8 +114,8 @@ int main(int argc, char** argv) {
     if (speaker) std::fputs(text.c_str(), stdout), std::fflush(stdout);
   };
   say(
-      fmt::format("{:<10} {:>5} {:<9} {:>9} {:>9} {:>9} {:>8} {:>8} {:>8}   phases (compute/reduction/remote reads/"
-                  "agreement s)\n",
+      fmt::format("{:<10} {:>5} {:<9} {:>9} {:>9} {:>9} {:>8} {:>8} {:>8}   phases (compute/reduction/local reads/"
+                  "remote reads/traversal/agreement s)\n",
                   "graph", "shape", "kernel", "opt s", "naive s", "hand s", "naive/o", "opt/hand", "opt/same"));
   for (const std::string& spec : o.graphs) {
     for (const std::string& shape_text : o.shapes) {
@@ -141,7 +145,7 @@ int main(int argc, char** argv) {
         nlohmann::json phase_json;
         for (const char* variant : {"optimised", "naive"}) {
           std::vector<std::string> parts;
-          for (const char* phase : {"compute", "reduction", "remote_reads", "agreement"}) {
+          for (const char* phase : kPhases) {
             const std::vector<double>& all = phase_times[variant][phase];
             const double seconds = all.empty() ? std::nan("") : median(all);
             parts.push_back(fmt::format("{:.4f}", seconds));

@@ -102,11 +102,14 @@ RankOutcome run_rank(const DslKernel& kernel, const Loaded& loaded, Generation g
             },
             outcome.output.values);
         // The phases of the slowest rank in each, and the counts of rank 0.
-        outcome.phases = g.phases();
-        for (double* seconds : {&outcome.phases.compute_seconds, &outcome.phases.reduction_seconds,
-                                &outcome.phases.remote_read_seconds, &outcome.phases.agreement_seconds})
+        outcome.phases = g.profile();
+        dsl::rt::Phases& p = outcome.phases;
+        for (double* seconds : {&p.compute_seconds, &p.reduction_seconds, &p.local_read_seconds,
+                                &p.remote_read_seconds, &p.traversal_seconds, &p.agreement_seconds})
           *seconds = e.max_all(*seconds);
-        outcome.phases.queued = e.sum_all(outcome.phases.queued);
+        // Accesses and queued entries of all ranks.
+        for (std::uint64_t* count : {&p.queued, &p.local_gets, &p.remote_gets, &p.edge_searches})
+          *count = e.sum_all(*count);
       },
       placement);
   return outcome;
@@ -234,8 +237,13 @@ nlohmann::json DslStats::to_json() const {
                          {"total_seconds", run.total_seconds},
                          {"compute_seconds", phases.compute_seconds},
                          {"reduction_seconds", phases.reduction_seconds},
+                         {"local_read_seconds", phases.local_read_seconds},
                          {"remote_read_seconds", phases.remote_read_seconds},
+                         {"traversal_seconds", phases.traversal_seconds},
                          {"agreement_seconds", phases.agreement_seconds},
+                         {"local_gets", phases.local_gets},
+                         {"remote_gets", phases.remote_gets},
+                         {"edge_searches", phases.edge_searches},
                          {"pulses", phases.pulses},
                          {"bottom_up_rounds", phases.bottom_up},
                          {"reductions", phases.reductions},
@@ -254,12 +262,14 @@ nlohmann::json DslStats::to_json() const {
 std::string DslStats::describe(bool verbose) const {
   std::string text = fmt::format(
       "Engine:     {} generation, {} rounds, {} pulses ({} bottom-up), {} messages, {} bytes\n"
-      "Phases:     compute {:.6f} s, reductions {:.6f} s ({} synchronised, {} queued entries), remote reads "
-      "{:.6f} s ({} refreshes), agreement {:.6f} s\n"
+      "Phases:     compute {:.6f} s, reductions {:.6f} s ({} synchronised, {} queued entries), local reads "
+      "{:.6f} s ({} gets), remote reads {:.6f} s ({} refreshes or epochs, {} gets), traversal {:.6f} s ({} edge "
+      "searches), agreement {:.6f} s\n"
       "Partition:  masters' {} edges, replication {:.3f} proxies per vertex, edge imbalance {:.3f}\n",
       dsl::rt::to_string(generation), run.rounds.size(), phases.pulses, phases.bottom_up, run.messages, run.bytes,
-      phases.compute_seconds, phases.reduction_seconds, phases.reductions, phases.queued, phases.remote_read_seconds,
-      phases.remote_reads, phases.agreement_seconds, dsl::rt::to_string(layout), quality.replication,
+      phases.compute_seconds, phases.reduction_seconds, phases.reductions, phases.queued, phases.local_read_seconds,
+      phases.local_gets, phases.remote_read_seconds, phases.remote_reads, phases.remote_gets, phases.traversal_seconds,
+      phases.edge_searches, phases.agreement_seconds, dsl::rt::to_string(layout), quality.replication,
       quality.edge_imbalance);
   if (!verbose) return text;
   text += fmt::format("Rounds:     {:>5} {:>12} {:>9} {:>12}\n", "round", "active", "messages", "bytes");

@@ -96,7 +96,7 @@ TEST(Codegen, NaiveSsspDoesWhatStarPlatsBackendDoes) {
 }
 
 // A pull of in-neighbours' values reads them through mirrors; x is cache-safe, so the optimised
-// refresh sends only the masters that changed, the naive one all of them.
+// refresh sends only the masters that changed; the naive generation gets each from its owner.
 // The largest x among a node's in-neighbours: not a sum, so not a split pull.
 constexpr std::string_view kPull =
     "function f(Graph g, propNode<double> x, propNode<double> y) {\n"
@@ -124,8 +124,11 @@ TEST(Codegen, RemoteReadsAreRefreshedByCacheSafety) {
   EXPECT_TRUE(has(optimised, "const std::span<const rt::local> row_u_ = g.in_neighbors(v);")) << optimised;
   EXPECT_TRUE(has(optimised, "for (std::size_t k_u_ = 0; k_u_ < row_u_.size(); ++k_u_) {")) << optimised;
   const std::string naive = generate(kPull, rt::Generation::naive);
-  EXPECT_TRUE(has(naive, "x.refresh(rt::Fetch::all);")) << naive;
+  EXPECT_TRUE(has(naive, "x.begin_gets();")) << naive;
+  EXPECT_TRUE(has(naive, "x.end_gets();")) << naive;
+  EXPECT_FALSE(has(naive, "x.refresh(")) << naive;
   EXPECT_TRUE(has(naive, "for (const rt::local u : g.in_neighbors(v)) {")) << naive;
+  EXPECT_TRUE(has(naive, "if ((x.get(u) > s)) {")) << naive;
 }
 
 // The optimised generation sums each rank's own in-edges before the loop, reading the neighbours'
@@ -145,12 +148,12 @@ TEST(Codegen, ASumOverInEdgesIsSplitOverTheRanks) {
   EXPECT_FALSE(has(optimised, "x.track(")) << optimised;
   const std::string naive = generate(kSplitPull, rt::Generation::naive);
   EXPECT_FALSE(has(naive, "InSums")) << naive;
-  EXPECT_TRUE(has(naive, "x.refresh(rt::Fetch::all);")) << naive;
+  EXPECT_TRUE(has(naive, "x.begin_gets();")) << naive;
 }
 
 // PageRank's share of an in-neighbour (u.rank / g.count_outNbrs(u)) is computed once per node before
 // the pulse, into a property read at masters by the split pull; the naive generation divides on
-// every in-edge and refreshes rank.
+// every in-edge and gets each in-neighbour's rank from its owner.
 TEST(Codegen, PagerankHoistsTheShareOutOfTheEdgeLoop) {
   const std::string optimised = shipped("pagerank");
   EXPECT_TRUE(has(optimised, "rt::NodeProperty<double> hoisted_22_21_(g);")) << optimised;
@@ -167,8 +170,9 @@ TEST(Codegen, PagerankHoistsTheShareOutOfTheEdgeLoop) {
   EXPECT_TRUE(has(optimised, "dangling = partial_dangling_15_.finish(dangling);")) << optimised;
   const std::string naive = shipped("pagerank", rt::Generation::naive);
   EXPECT_FALSE(has(naive, "hoisted")) << naive;
-  EXPECT_TRUE(has(naive, "rank.refresh(rt::Fetch::all);")) << naive;
+  EXPECT_TRUE(has(naive, "rank.begin_gets();")) << naive;
   EXPECT_TRUE(has(naive, "sum = (sum + (rank.get(u) / g.out_degree(u)));")) << naive;
+  EXPECT_TRUE(has(naive, "rank.end_gets();\n    change = partial_change_29_.finish(change);")) << naive;
 }
 
 // An expression of the loop's vertex: a local before the neighbour loop.

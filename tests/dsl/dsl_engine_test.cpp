@@ -159,6 +159,36 @@ TEST(DslEngine, VerifiesAndReportsItsPhases) {
     EXPECT_EQ(json["engine"], "dsl") << json.dump();
     EXPECT_EQ(json["engine_stats"]["generation"], generation) << json.dump();
     EXPECT_TRUE(json["engine_stats"].contains("reduction_seconds")) << json.dump();
+    // Paper 004's phases: the naive generation searches each relaxed edge and reads only its own
+    // nodes (dist of v); the optimised one makes neither call.
+    EXPECT_EQ(stats.phases.edge_searches > 0, generation == "naive");
+    EXPECT_EQ(stats.phases.local_gets > 0, generation == "naive");
+    EXPECT_EQ(stats.phases.remote_gets, 0u);
+    EXPECT_EQ(json["engine_stats"]["edge_searches"], stats.phases.edge_searches) << json.dump();
+    EXPECT_TRUE(json["engine_stats"].contains("traversal_seconds")) << json.dump();
+    EXPECT_TRUE(json["engine_stats"].contains("local_read_seconds")) << json.dump();
+  }
+}
+
+// Naive pagerank reads its in-neighbours' ranks: another rank's by a one-sided get each, counted
+// and timed as remote reads; the optimised generation reads masters' split sums and gets nothing.
+TEST(DslEngine, NaiveRemoteReadsAreGetsFromTheOwner) {
+  for (const std::string generation : {"optimised", "naive"}) {
+    harness::RunSpec spec{.algorithm = "pagerank", .graph = "kron:9", .engine = "dsl", .ranks = 2, .threads = 2};
+    spec.options.set("generation", generation);
+    spec.verify = true;
+    const harness::RunResult result = harness::run(builtin_registry(), spec);
+    EXPECT_TRUE(result.passed()) << result.verification->mismatch;
+    const auto& phases = dynamic_cast<const engines::DslStats&>(*result.stats).phases;
+    if (generation == "optimised") {
+      EXPECT_EQ(phases.remote_gets + phases.local_gets + phases.edge_searches, 0u);
+      continue;
+    }
+    EXPECT_GT(phases.remote_gets, 0u);
+    EXPECT_GT(phases.local_gets, phases.remote_gets / 10);  // each node's own rank, and local in-neighbours'
+    EXPECT_EQ(phases.edge_searches, 0u);                    // nodes_to(v) needs no edge
+    EXPECT_GT(phases.remote_read_seconds, 0.0);
+    EXPECT_GT(phases.local_read_seconds, 0.0);
   }
 }
 

@@ -299,5 +299,51 @@ TEST(Runtime, DegreesAndAdjacencyOfMirrors) {
   }
 }
 
+// The naive generation reads another rank's node by a one-sided get from its master, never from the
+// mirror (which here is never refreshed), and its loops count every get and edge search by kind.
+TEST(Runtime, NaiveGetsReadTheOwnersMasterAndAreCounted) {
+  const graph::Csr out = graph::build_csr(kron());
+  for (const Case& c : kCases) {
+    const auto parts = dist::partition_in_memory(kron(), dist::Policy::oec, c.ranks, false);
+    test_support::on_every_rank(
+        parts, 2,
+        [&](vertex::Engine& e) {
+          Graph g(e, Layout::out, Generation::naive);
+          NodeProperty<std::int64_t> value(g, -1);
+          NodeProperty<std::int64_t> total(g);
+          std::uint64_t to_masters = 0, to_mirrors = 0;
+          for (local v = 0; v < g.masters(); ++v)
+            for (local w : g.out_neighbors(v)) ++(g.is_master(w) ? to_masters : to_mirrors);
+          for (std::int64_t scale : {3, 5}) {  // masters rewritten between epochs: the second reads the new
+            for (local v = 0; v < g.masters(); ++v) value.store(v, scale * static_cast<std::int64_t>(g.id(v)) + 1);
+            value.begin_gets();
+            g.for_nodes([&](local v, unsigned) {
+              std::int64_t sum = 0;
+              for (local w : g.out_neighbors(v)) {
+                sum += value.get(w);
+                EXPECT_EQ(g.out_target(g.find_out_edge(v, w)), w);
+              }
+              total.store(v, sum);
+            });
+            value.end_gets();
+            const auto got = gathered(g, total.values());
+            const Phases p = g.profile();
+            const std::uint64_t epochs = scale == 3 ? 1 : 2;
+            EXPECT_EQ(p.remote_gets, epochs * to_mirrors) << c.ranks << " ranks";
+            EXPECT_EQ(p.local_gets, epochs * to_masters) << c.ranks << " ranks";
+            EXPECT_EQ(p.edge_searches, epochs * (to_masters + to_mirrors));
+            EXPECT_EQ(c.ranks == 1 || to_mirrors == 0, p.remote_gets == 0);
+            if (g.engine().rank() != 0) continue;
+            for (node v = 0; v < out.num_vertices(); ++v) {
+              std::int64_t want = 0;
+              for (node w : out.neighbors(v)) want += scale * static_cast<std::int64_t>(w) + 1;
+              ASSERT_EQ(got[v], want) << c.ranks << " ranks, node " << v;
+            }
+          }
+        },
+        c.channel);
+  }
+}
+
 }  // namespace
 }  // namespace courier::dsl::rt

@@ -1,8 +1,9 @@
 // A vertex loop (or a level of iterateInBFS / iterateInReverse) is a pulse (paper 004, Definition
-// 3): before it, the properties it reads through mirrors are refreshed and its reductions' helpers
-// made; after it, its reductions are synchronised. An aggregated pulse (reduction-exclusive, in the
-// optimised generation) reduces in place and ends in one bulk reduction per reduced property; any
-// other pulse queues each reduction statement's updates and synchronises each queue on its own.
+// 3): before it, the properties it reads through mirrors are refreshed (naive: their one-sided
+// gets begin, to end with it) and its reductions' helpers made; after it, its reductions are
+// synchronised. An aggregated pulse (reduction-exclusive, in the optimised generation) reduces in
+// place and ends in one bulk reduction per reduced property; any other pulse queues each reduction
+// statement's updates and synchronises each queue on its own.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -90,6 +91,10 @@ PulsePlan FunctionGenerator::plan_pulse(const Stmt& s, const std::vector<const S
 
 void FunctionGenerator::begin_pulse(const PulsePlan& plan) {
   for (const Symbol* p : plan.refreshed) {
+    if (naive()) {
+      out_.line(fmt::format("{}.begin_gets();  // read one-sided: a get from the owner per access", name(p)));
+      continue;
+    }
     const CacheSafety* safety = analysis_.find_property(*p);
     const bool cached = !naive() && safety && safety->safe;
     out_.line(fmt::format("{}.refresh(rt::Fetch::{});  // read through mirrors{}", name(p), cached ? "changed" : "all",
@@ -134,6 +139,9 @@ void FunctionGenerator::begin_pulse(const PulsePlan& plan) {
 }
 
 void FunctionGenerator::end_pulse(const PulsePlan& plan) {
+  // The gets end before any reduction writes the masters they read.
+  if (naive())
+    for (const Symbol* p : plan.refreshed) out_.line(fmt::format("{}.end_gets();", name(p)));
   std::vector<std::string> finished;
   for (const ReductionPlan& rp : plan.reductions) {
     const auto& r = *rp.statement->as<Reduction>();

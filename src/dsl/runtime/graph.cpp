@@ -18,7 +18,8 @@ Graph::Graph(vertex::Engine& engine, Layout layout, Generation generation)
       layout_(layout),
       generation_(generation),
       masters_(graph_.masters()),
-      first_master_(graph_.masters() == 0 ? 0 : graph_.global_id(0)) {
+      first_master_(graph_.masters() == 0 ? 0 : graph_.global_id(0)),
+      accesses_(engine.team().size()) {
   if (layout != Layout::out && !graph_.has_in_edges())
     throw Error(fmt::format("dsl: layout {} needs the graph partitioned with in-edges", to_string(layout)));
   // Each edge once: in a master's complete row of the kind the layout keeps.
@@ -47,8 +48,36 @@ edge search(const dist::LocalCsr& rows, local row, local target, const char* wha
 
 }  // namespace
 
-edge Graph::find_out_edge(local u, local v) const { return search(out_, u, v, "out"); }
-edge Graph::find_in_edge(local v, local u) const { return search(in_, v, u, "in"); }
+edge Graph::find_out_edge(local u, local v) const {
+  return profiled(Access::edge_search, [&] { return search(out_, u, v, "out"); });
+}
+edge Graph::find_in_edge(local v, local u) const {
+  return profiled(Access::edge_search, [&] { return search(in_, v, u, "in"); });
+}
+
+Phases Graph::profile() const {
+  Phases p = phases_;
+  std::array<std::uint64_t, kAccessKinds> calls{}, nanoseconds{};
+  for (const AccessSlot& slot : accesses_) {
+    for (std::size_t k = 0; k < kAccessKinds; ++k) {
+      calls[k] += slot.calls[k];
+      nanoseconds[k] += slot.nanoseconds[k];
+    }
+  }
+  const auto seconds = [&](Access kind) {
+    return static_cast<double>(nanoseconds[static_cast<std::size_t>(kind)]) * 1e-9 / members();
+  };
+  p.local_gets = calls[static_cast<std::size_t>(Access::local_get)];
+  p.remote_gets = calls[static_cast<std::size_t>(Access::remote_get)];
+  p.edge_searches = calls[static_cast<std::size_t>(Access::edge_search)];
+  p.local_read_seconds = seconds(Access::local_get);
+  p.traversal_seconds = seconds(Access::edge_search);
+  const double gets = seconds(Access::remote_get);
+  p.remote_read_seconds += gets;
+  // Sampled estimates may overshoot the loops they were taken in by a little.
+  p.compute_seconds = std::max(0.0, p.compute_seconds - p.local_read_seconds - p.traversal_seconds - gets);
+  return p;
+}
 
 void Graph::prepare_degrees() {
   if (degrees_prepared_) return;  // every rank alike: a collective

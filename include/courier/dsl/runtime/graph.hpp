@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "courier/core/timer.hpp"
+#include "courier/dsl/runtime/access_profile.hpp"
 #include "courier/dsl/runtime/layout.hpp"
 #include "courier/dsl/runtime/phases.hpp"
 #include "courier/dsl/runtime/values.hpp"
@@ -42,6 +43,9 @@ class Graph {
   rank_t ranks() const { return graph_.ranks(); }
   unsigned members() const { return engine_.team().size(); }
   Phases& phases() { return phases_; }
+  // The phases with the naive generation's accesses (profiled by its loops' threads) taken out of
+  // the computation, each a share of the loops' time: thread-seconds over the rank's threads.
+  Phases profile() const;
 
   // ---- nodes
   local masters() const { return masters_; }
@@ -54,6 +58,8 @@ class Graph {
   // Whether this rank masters `n` (a node value).
   bool owns(node n) const { return n >= first_master_ && n - first_master_ < masters_; }
   rank_t owner(local v) const { return v < masters_ ? graph_.rank() : graph_.owner(v); }
+  // v's index among its owner's masters.
+  std::size_t master_index(local v) const { return graph_.global_id(v) - graph_.plan().masters_begin(owner(v)); }
   std::int64_t num_nodes() const { return static_cast<std::int64_t>(graph_.global_vertices()); }
   std::int64_t num_edges() const { return edges_; }
 
@@ -170,6 +176,7 @@ class Graph {
   std::vector<std::size_t> ghost_offsets_;  // by mirror: its row of global ids, sorted
   std::vector<node> ghost_targets_;
   Phases phases_;
+  std::vector<AccessSlot> accesses_;  // by member, counted in the naive generation's loops
   std::map<std::string, Kept, std::less<>> kept_;
   std::atomic<const char*> overflowed_{nullptr};  // where narrow() last met a value too wide
 };
@@ -182,7 +189,15 @@ class Graph {
 template <class Fn>
 void Graph::for_chunks(std::size_t items, std::size_t chunk, Fn&& fn) {
   Timer timer;
-  engine_.for_chunks(items, chunk, fn);
+  if (naive()) {
+    engine_.for_chunks(items, chunk, [&](std::size_t begin, std::size_t end, unsigned member) {
+      this_thread_accesses = &accesses_[member];
+      fn(begin, end, member);
+      this_thread_accesses = nullptr;
+    });
+  } else {
+    engine_.for_chunks(items, chunk, fn);
+  }
   phases_.compute_seconds += timer.elapsed();
 }
 

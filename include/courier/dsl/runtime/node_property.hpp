@@ -9,17 +9,21 @@
 // (Side), and prepare_reduce resets them to the identity when it is not known. Sums and products,
 // and any reduction of a property read through mirrors, keep the mirror's contributions apart
 // (partial), so its copy stays the master's value.
-// get/put are the window path of the naive generation: every access takes the property's window.
+// get/put are the window path of the naive generation: every access takes the property's window,
+// and a read of another rank's node is a one-sided get from its master (begin_gets .. end_gets).
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <memory>
 #include <shared_mutex>
 #include <type_traits>
 #include <vector>
 
 #include "courier/core/bitset.hpp"
 #include "courier/core/timer.hpp"
+#include "courier/dsl/runtime/access_profile.hpp"
 #include "courier/dsl/runtime/graph.hpp"
+#include "courier/dsl/runtime/window.hpp"
 
 namespace courier::dsl::rt {
 
@@ -113,14 +117,35 @@ class NodeProperty {
     if (tracked_ && load(v) != x) changed_.set_exclusive(v);
     std::atomic_ref<T>(values_[v]).store(x, std::memory_order_relaxed);
   }
-  // The window, as StarPlat's distributed backend reads and writes every property.
+  // The window, as StarPlat's distributed backend reads and writes every property: this rank's
+  // nodes under the window's lock, another rank's node by a one-sided get from its master once
+  // begin_gets opened the window.
   [[gnu::noinline]] T get(local v) const {
-    std::shared_lock lock(window_);
-    return load(v);
+    if (v >= g_.masters() && remote_) return profiled(Access::remote_get, [&] { return fetch(v); });
+    return profiled(Access::local_get, [&] {
+      std::shared_lock lock(window_);
+      return load(v);
+    });
   }
   [[gnu::noinline]] void put(local v, T x) {
     std::shared_lock lock(window_);
     store(v, x);
+  }
+  // Collective, around a pulse of the naive generation that reads other ranks' nodes: the window
+  // over every rank's masters (made at the first), then the epoch its gets fall in.
+  void begin_gets() {
+    if (g_.ranks() == 1) return;
+    Timer timer;
+    if (!remote_) remote_ = std::make_unique<Window>(g_.engine(), values_.data(), sizeof(T), g_.masters());
+    remote_->begin_epoch();
+    g_.phases().remote_read_seconds += timer.elapsed();
+    ++g_.phases().remote_reads;
+  }
+  void end_gets() {
+    if (!remote_) return;
+    Timer timer;
+    remote_->end_epoch();
+    g_.phases().remote_read_seconds += timer.elapsed();
   }
   // After a loop that assigned masters: mirrors may be out of date.
   void wrote() {
@@ -295,6 +320,11 @@ class NodeProperty {
     return Op::reset_mirrors || tracked_ || side_of<Op>() == Side::unknown;
   }
   void mark_all_masters(Bitset& marks) const { marks.set_range(0, g_.masters()); }
+  T fetch(local mirror) const {
+    T x;
+    remote_->get(g_.owner(mirror), g_.master_index(mirror), &x);
+    return x;
+  }
   static constexpr std::size_t kCopyChunk = std::size_t{1} << 16;
 
   Graph& g_;
@@ -306,6 +336,7 @@ class NodeProperty {
   bool stale_ = false;  // some mirror may differ from its master (every rank agrees)
   Side side_ = Side::equal;
   mutable std::shared_mutex window_;
+  std::unique_ptr<Window> remote_;  // the naive generation's one-sided gets, once a pulse asked
 };
 
 }  // namespace courier::dsl::rt

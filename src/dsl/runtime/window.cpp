@@ -1,0 +1,135 @@
+#include "courier/dsl/runtime/window.hpp"
+
+#include <unistd.h>
+
+#include <cstring>
+#include <mutex>
+
+#include "courier/core/error.hpp"
+#include "courier/vertex/engine.hpp"
+
+#ifdef COURIER_HAVE_MPI
+#include <mpi.h>
+
+#include "courier/net/mpi_check.hpp"
+#endif
+
+namespace courier::dsl::rt {
+
+namespace {
+
+// What a rank tells the others of its masters: which process holds them, and where.
+struct Offer {
+  std::int64_t process;
+  std::uintptr_t base;
+};
+
+}  // namespace
+
+#ifdef COURIER_HAVE_MPI
+// A window over MPI_COMM_WORLD's duplicate, locked for every target for its whole life (passive
+// target); a rank's gets take turns, as StarPlat's take the window's lock. MPI allocates it (one
+// node's ranks then share it, where Open MPI's windows over memory of the program's own need a
+// transport that can read another process, and refuse MPI_THREAD_MULTIPLE otherwise), so each
+// epoch starts by copying the rank's masters in.
+struct Window::Mpi {
+  MPI_Comm comm = MPI_COMM_NULL;
+  MPI_Win win = MPI_WIN_NULL;
+  std::byte* memory = nullptr;
+  const std::byte* masters = nullptr;
+  std::size_t bytes = 0;
+  mutable std::mutex turn;
+};
+#else
+struct Window::Mpi {};
+#endif
+
+Window::Window(vertex::Engine& engine, const void* base, std::size_t element, std::size_t count)
+    : engine_(engine), element_(element) {
+  const Offer mine{static_cast<std::int64_t>(::getpid()), reinterpret_cast<std::uintptr_t>(base)};
+  sync::Bytes bytes(sizeof(Offer));
+  std::memcpy(bytes.data(), &mine, sizeof(Offer));
+  const auto all = engine.exchange(std::vector<sync::Bytes>(static_cast<std::size_t>(engine.ranks()), bytes));
+  bool shared = true;
+  for (const sync::Bytes& theirs : all) {
+    Offer offer;
+    std::memcpy(&offer, theirs.data(), sizeof(Offer));
+    shared = shared && offer.process == mine.process;
+    bases_.push_back(reinterpret_cast<const std::byte*>(offer.base));
+  }
+  if (shared) return;  // every rank decided alike: the pids are the same on all of them
+  bases_.clear();
+#ifdef COURIER_HAVE_MPI
+  int initialized = 0, size = 0, rank = 0;
+  net::mpi_check(MPI_Initialized(&initialized), "MPI_Initialized");
+  if (initialized) {
+    net::mpi_check(MPI_Comm_size(MPI_COMM_WORLD, &size), "MPI_Comm_size");
+    net::mpi_check(MPI_Comm_rank(MPI_COMM_WORLD, &rank), "MPI_Comm_rank");
+  }
+  if (!initialized || size != engine.ranks() || rank != engine.rank())
+    throw Error("dsl: the naive generation's one-sided gets need the ranks to be one process's or MPI_COMM_WORLD's");
+  mpi_ = std::make_unique<Mpi>();
+  mpi_->masters = static_cast<const std::byte*>(base);
+  mpi_->bytes = element * count;
+  net::mpi_check(MPI_Comm_dup(MPI_COMM_WORLD, &mpi_->comm), "MPI_Comm_dup");
+  net::mpi_check(MPI_Comm_set_errhandler(mpi_->comm, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
+  net::mpi_check(MPI_Win_allocate(static_cast<MPI_Aint>(mpi_->bytes), static_cast<int>(element), MPI_INFO_NULL,
+                                  mpi_->comm, &mpi_->memory, &mpi_->win),
+                 "MPI_Win_allocate");
+  net::mpi_check(MPI_Win_set_errhandler(mpi_->win, MPI_ERRORS_RETURN), "MPI_Win_set_errhandler");
+  net::mpi_check(MPI_Win_lock_all(MPI_MODE_NOCHECK, mpi_->win), "MPI_Win_lock_all");
+#else
+  (void)count;
+  throw Error("dsl: the naive generation's one-sided gets across processes need MPI, which this build lacks");
+#endif
+}
+
+Window::~Window() {
+#ifdef COURIER_HAVE_MPI
+  if (!mpi_) return;
+  MPI_Win_unlock_all(mpi_->win);
+  MPI_Win_free(&mpi_->win);
+  MPI_Comm_free(&mpi_->comm);
+#endif
+}
+
+bool Window::through_mpi() const { return mpi_ != nullptr; }
+
+void Window::begin_epoch() {
+#ifdef COURIER_HAVE_MPI
+  if (mpi_) {
+    // The unified model: this rank's stores become the window's, then no rank reads before all did.
+    if (mpi_->bytes > 0) std::memcpy(mpi_->memory, mpi_->masters, mpi_->bytes);
+    net::mpi_check(MPI_Win_sync(mpi_->win), "MPI_Win_sync");
+    net::mpi_check(MPI_Barrier(mpi_->comm), "MPI_Barrier");
+    return;
+  }
+#endif
+  engine_.sum_all(std::uint64_t{0});  // a barrier: the owners' writes happen before the gets
+}
+
+void Window::end_epoch() {
+#ifdef COURIER_HAVE_MPI
+  if (mpi_) {
+    net::mpi_check(MPI_Barrier(mpi_->comm), "MPI_Barrier");
+    return;
+  }
+#endif
+  engine_.sum_all(std::uint64_t{0});  // no owner writes again before every get of the epoch is done
+}
+
+void Window::get(rank_t owner, std::size_t index, void* out) const {
+#ifdef COURIER_HAVE_MPI
+  if (mpi_) {
+    const int bytes = static_cast<int>(element_);
+    std::lock_guard lock(mpi_->turn);
+    net::mpi_check(MPI_Get(out, bytes, MPI_BYTE, owner, static_cast<MPI_Aint>(index), bytes, MPI_BYTE, mpi_->win),
+                   "MPI_Get");
+    net::mpi_check(MPI_Win_flush(owner, mpi_->win), "MPI_Win_flush");
+    return;
+  }
+#endif
+  std::memcpy(out, bases_[static_cast<std::size_t>(owner)] + index * element_, element_);
+}
+
+}  // namespace courier::dsl::rt
