@@ -367,10 +367,7 @@ class LaEngine final : public harness::EngineFor<LaKernel> {
       if (spec.options.text("endpoints") == "mpi")
         throw InputError(
             "--endpoints mpi sends over raw MPI between processes: run under mpirun, or use --endpoints courier");
-      if (transport != "mpi")
-        throw InputError(fmt::format("--transport {} runs between processes: run under mpirun (without a launcher, "
-                                     "ranks are threads of this process on the local transport)",
-                                     transport));
+      sync::Stack::check_local(stack_spec(spec));
       harness::EngineRun run;
       run_local_stacks(spec.ranks, spec.threads, stack_spec(spec), [&](sync::Stack& stack) {
         const Loaded loaded = load_rank(algorithm, kernel, spec, stack);

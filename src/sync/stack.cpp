@@ -80,7 +80,7 @@ std::unique_ptr<Stack> Stack::open(const StackSpec& spec, MPI_Comm comm) {
 }
 #endif
 
-std::unique_ptr<Stack> Stack::open(const StackSpec& spec, comm::Runtime& runtime, const ProgressBudget& budget) {
+void Stack::check_local(const StackSpec& spec) {
   check_name(spec.channel);
   if (spec.channel != "lci")
     throw InputError(
@@ -92,6 +92,10 @@ std::unique_ptr<Stack> Stack::open(const StackSpec& spec, comm::Runtime& runtime
     throw InputError(fmt::format("the {} transport runs between processes: run courier under mpirun (without a "
                                  "launcher, ranks are threads of one process on the local transport)",
                                  spec.transport));
+}
+
+std::unique_ptr<Stack> Stack::open(const StackSpec& spec, comm::Runtime& runtime, const ProgressBudget& budget) {
+  check_local(spec);
   std::unique_ptr<Stack> stack(new Stack());
   stack->runtime_ = &runtime;
   stack->channel_ = std::make_unique<LciChannel>(runtime, lci_options(spec, budget));

@@ -945,6 +945,7 @@ TEST(Cli, TheLaEngineRefusesWhatItCannotRunNamingTheAlternative) {
       {"run cc --graph kron:6 --engine la --policy cvc", "--policy is for vertex"},
       {"run sssp --graph kron:6 --engine la", "generate with --weights, or use --engine seq"},
       {"run cc --graph kron:6 --engine la --endpoints mpi", "run under mpirun, or use --endpoints courier"},
+      {"run cc --graph kron:6 --engine la --transport ofi", "run courier under mpirun (without a launcher"},
       {"run cc --graph kron:6 --engine la --units sideways", "choose one of threads, processes"},
       {"run cc --graph kron:6 --engine la --placement diagonal", "choose one of staggered, cyclic"},
   };

@@ -63,6 +63,9 @@ class Stack {
   // Ranks as threads of one process: the runtime is comm::run_local's (made with
   // runtime_options(spec, budget)); the stack owns the channel on it. Collective.
   static std::unique_ptr<Stack> open(const StackSpec& spec, comm::Runtime& runtime, const ProgressBudget& budget);
+  // InputError, naming the fix, where the second open() would refuse `spec`: for a check before the
+  // ranks' threads start.
+  static void check_local(const StackSpec& spec);
   // The runtime options of the lci channel's runtime for `budget` (spec.tune applied).
   static comm::RuntimeOptions runtime_options(const StackSpec& spec, const ProgressBudget& budget);
   // The budget of `ranks` ranks as threads of this process, `threads` compute threads each.
