@@ -13,11 +13,10 @@
 #include <string>
 #include <vector>
 
-#include "courier/comm/local_world.hpp"
 #include "courier/la/model.hpp"
 #include "courier/la/semiring.hpp"
 #include "courier/la/spmspv.hpp"
-#include "courier/sync/stack.hpp"
+#include "support/local_stacks.hpp"
 
 namespace {
 
@@ -78,26 +77,21 @@ Outcome run(const graph::EdgeList& g, const std::vector<std::uint8_t>& active, S
   Outcome out{std::vector<std::uint64_t>(g.num_vertices), std::vector<la::ModelStats>(shape.ranks)};
   const OneStep program{std::make_shared<const std::vector<std::uint8_t>>(active)};
   const sync::StackSpec spec{.threads_per_rank = shape.tile_threads > 1 ? 1 : shape.threads};
-  const sync::ProgressBudget budget = sync::Stack::local_budget(shape.ranks, spec.threads_per_rank);
-  comm::run_local(
-      shape.ranks,
-      [&](comm::Runtime& runtime) {
-        const std::unique_ptr<sync::Stack> stack = sync::Stack::open(spec, runtime, budget);
-        const la::Grid grid(shape.ranks, spec.threads_per_rank, g.num_vertices, shape.placement);
-        graph::EdgeList mine;
-        mine.num_vertices = g.num_vertices;
-        for (const graph::Edge& e : g.edges)
-          if (grid.rank_of(grid.owner(grid.segment_of(e.dst), grid.segment_of(e.src))) == runtime.rank())
-            mine.edges.push_back(e);
-        const la::Matrix matrix(grid, runtime.rank(), std::move(mine), stack->collective());
-        la::Model<OneStep> model(matrix, runtime, stack->channel(), {}, program, filter, shape.tile_threads);
-        model.run();
-        for (unsigned k = 0; k < grid.size(); ++k)
-          if (grid.rank_of(grid.leader(k)) == runtime.rank())
-            std::copy(model.values(k).begin(), model.values(k).end(), out.values.begin() + grid.begin(k));
-        out.stats[static_cast<std::size_t>(runtime.rank())] = model.stats();
-      },
-      sync::Stack::runtime_options(spec, budget));
+  test_support::on_local_stacks(shape.ranks, spec, [&](comm::Runtime& runtime, sync::Stack& stack) {
+    const la::Grid grid(shape.ranks, spec.threads_per_rank, g.num_vertices, shape.placement);
+    graph::EdgeList mine;
+    mine.num_vertices = g.num_vertices;
+    for (const graph::Edge& e : g.edges)
+      if (grid.rank_of(grid.owner(grid.segment_of(e.dst), grid.segment_of(e.src))) == runtime.rank())
+        mine.edges.push_back(e);
+    const la::Matrix matrix(grid, runtime.rank(), std::move(mine), stack.collective());
+    la::Model<OneStep> model(matrix, runtime, stack.channel(), {}, program, filter, shape.tile_threads);
+    model.run();
+    for (unsigned k = 0; k < grid.size(); ++k)
+      if (grid.rank_of(grid.leader(k)) == runtime.rank())
+        std::copy(model.values(k).begin(), model.values(k).end(), out.values.begin() + grid.begin(k));
+    out.stats[static_cast<std::size_t>(runtime.rank())] = model.stats();
+  });
   return out;
 }
 

@@ -16,15 +16,14 @@
 #include <vector>
 
 #include "algo/algo_graphs.hpp"
-#include "courier/comm/local_world.hpp"
 #include "courier/graph/csr.hpp"
 #include "courier/graph/reference/bfs.hpp"
 #include "courier/graph/reference/connected_components.hpp"
 #include "courier/graph/reference/pagerank.hpp"
 #include "courier/graph/reference/sssp.hpp"
 #include "courier/graph/transform.hpp"
-#include "courier/sync/stack.hpp"
 #include "la_programs.hpp"
+#include "support/local_stacks.hpp"
 
 namespace {
 
@@ -69,24 +68,19 @@ Run<typename Program::V> run_model(const graph::EdgeList& g, Shape shape, la::Fo
   Run<typename Program::V> run{std::vector<typename Program::V>(g.num_vertices), {}};
   std::atomic<std::uint64_t> skipped_source_nonzeros{0};
   const sync::StackSpec spec{.threads_per_rank = shape.tile_threads > 1 ? 1 : shape.threads};
-  const sync::ProgressBudget budget = sync::Stack::local_budget(shape.ranks, spec.threads_per_rank);
-  comm::run_local(
-      shape.ranks,
-      [&](comm::Runtime& runtime) {
-        const std::unique_ptr<sync::Stack> stack = sync::Stack::open(spec, runtime, budget);
-        const la::Grid grid(shape.ranks, spec.threads_per_rank, g.num_vertices);
-        const la::Matrix matrix(grid, runtime.rank(), edges_of(g, grid, runtime.rank()), stack->collective(), forms);
-        la::Model<Program> model(matrix, runtime, stack->channel(), {}, program, filter_activity, shape.tile_threads,
-                                 la::Messages::endpoints, direction);
-        model.run();
-        // Each rank writes the segments it leads: disjoint ranges, read after every rank joined.
-        for (unsigned k = 0; k < grid.size(); ++k)
-          if (grid.rank_of(grid.leader(k)) == runtime.rank())
-            std::copy(model.values(k).begin(), model.values(k).end(), run.values.begin() + grid.begin(k));
-        if (runtime.rank() == 0) run.stats = model.stats();
-        skipped_source_nonzeros += model.stats().skipped_source_nonzeros;
-      },
-      sync::Stack::runtime_options(spec, budget));
+  test_support::on_local_stacks(shape.ranks, spec, [&](comm::Runtime& runtime, sync::Stack& stack) {
+    const la::Grid grid(shape.ranks, spec.threads_per_rank, g.num_vertices);
+    const la::Matrix matrix(grid, runtime.rank(), edges_of(g, grid, runtime.rank()), stack.collective(), forms);
+    la::Model<Program> model(matrix, runtime, stack.channel(), {}, program, filter_activity, shape.tile_threads,
+                             la::Messages::endpoints, direction);
+    model.run();
+    // Each rank writes the segments it leads: disjoint ranges, read after every rank joined.
+    for (unsigned k = 0; k < grid.size(); ++k)
+      if (grid.rank_of(grid.leader(k)) == runtime.rank())
+        std::copy(model.values(k).begin(), model.values(k).end(), run.values.begin() + grid.begin(k));
+    if (runtime.rank() == 0) run.stats = model.stats();
+    skipped_source_nonzeros += model.stats().skipped_source_nonzeros;
+  });
   run.skipped_source_nonzeros = skipped_source_nonzeros;
   return run;
 }

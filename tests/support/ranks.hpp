@@ -6,10 +6,9 @@
 #include <thread>
 #include <vector>
 
-#include "courier/comm/local_world.hpp"
 #include "courier/dist/local_graph.hpp"
 #include "courier/vertex/engine.hpp"
-#include "courier/sync/stack.hpp"
+#include "support/local_stacks.hpp"
 #include "support/loopback_channel.hpp"
 #include "support/rank_threads.hpp"
 
@@ -27,16 +26,11 @@ inline void on_every_rank(const std::vector<dist::LocalGraph>& parts, unsigned t
                                     : channel == Channel::lci_explicit ? sync::ProgressMode::explicit_calls
                                                                        : sync::ProgressMode::automatic;
     const sync::StackSpec spec{.progress = mode, .threads_per_rank = threads_per_rank};
-    const sync::ProgressBudget budget = sync::Stack::local_budget(static_cast<int>(parts.size()), threads_per_rank);
-    comm::run_local(
-        static_cast<rank_t>(parts.size()),
-        [&](comm::Runtime& runtime) {
-          const std::unique_ptr<sync::Stack> stack = sync::Stack::open(spec, runtime, budget);
-          ThreadTeam team(threads_per_rank);
-          vertex::Engine engine(parts[runtime.rank()], stack->channel(), team);
-          body(engine);
-        },
-        sync::Stack::runtime_options(spec, budget));
+    on_local_stacks(static_cast<int>(parts.size()), spec, [&](comm::Runtime& runtime, sync::Stack& stack) {
+      ThreadTeam team(threads_per_rank);
+      vertex::Engine engine(parts[runtime.rank()], stack.channel(), team);
+      body(engine);
+    });
     return;
   }
   sync::test_support::LoopbackHub hub(static_cast<int>(parts.size()));
