@@ -1,11 +1,16 @@
 #include "courier/dist/distributed_load.hpp"
 
 #include <fmt/format.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <limits>
 #include <optional>
+#include <span>
 
 #include "courier/core/memory.hpp"
 #include "courier/core/progress.hpp"
@@ -20,6 +25,17 @@
 namespace courier::dist {
 
 namespace {
+
+// Gives the heap's free pages back to the system, between steps. glibc keeps what a step freed in
+// its arenas, resident (arrays of a few MB go there once a larger one was freed), and the next
+// step's arrays do not always land in it: at 4 ranks of kron:20 under iec, 70 MB of freed in-degree
+// counts were resident through the shuffle, 85 MB of its messages while the rows were built, and
+// 40 MB of what the build freed through the run (the trims take 6% off iec's peak, 3% off hash's).
+void trim_heap() {
+#if defined(__GLIBC__)
+  malloc_trim(0);
+#endif
+}
 
 Bytes bytes_of(const std::string& text) {
   Bytes out(text.size());
@@ -95,6 +111,69 @@ graph::WeightType agreed_weight_type(graph::EdgeList& mine, const Collective& co
   return type;
 }
 
+// iec's plan from each rank's rows: every rank counts its targets' in-degrees (C: wide enough for
+// every edge), each sums one block of the vertices' counts from every rank (a reduce-scatter) and
+// finds the cuts that fall in it. No rank holds every vertex's sum: at 4 ranks of kron:20 the
+// counts, their copies and their gathering were 100 MB at the partition's peak.
+template <class C>
+PartitionPlan plan_by_in_degree(const graph::CsrRows& rows, vertex_t n, const Collective& collective) {
+  const auto ranks = static_cast<std::size_t>(collective.ranks), me = static_cast<std::size_t>(collective.rank);
+  const auto block = [&](std::size_t r) { return n * r / ranks; };
+  std::vector<Bytes> outgoing(ranks);
+  {
+    std::vector<C> in(n, 0);
+    constexpr edge_t kWindow = edge_t{1} << 18;  // 2 MiB of targets a window: every rank's is mapped at once
+    for (edge_t a = 0; a < rows.edges(); a += kWindow) {
+      const edge_t b = std::min(rows.edges(), a + kWindow);
+      for (edge_t k = a; k < b; ++k) ++in[rows.targets[k]];
+      rows.release(a, b);
+    }
+    for (std::size_t r = 0; r < ranks; ++r) {  // each block's pages go once copied
+      outgoing[r] = array_bytes(in.data() + block(r), block(r + 1) - block(r));
+      release_pages(in.data() + block(r), (block(r + 1) - block(r)) * sizeof(C));
+    }
+  }
+  std::vector<Bytes> parts = collective.exchange(std::move(outgoing));
+  std::vector<C> mine(block(me + 1) - block(me), 0);
+  for (Bytes& part : parts) {
+    if (part.size() != mine.size() * sizeof(C)) throw Error("dist: a rank sent in-degrees of the wrong size");
+    for (std::size_t i = 0; i < mine.size(); ++i) {
+      C c;
+      std::memcpy(&c, part.data() + i * sizeof c, sizeof c);
+      mine[i] += c;
+    }
+    Bytes().swap(part);
+  }
+  // The weight before my block and in all, then the cuts in it, from every rank.
+  double before = 0, total = 0;
+  const double weight = PartitionPlan::block_weight(collective.ranks, std::span<const C>(mine));
+  const std::vector<Bytes> weights = collective.all_gather(array_bytes(&weight, 1));
+  for (std::size_t r = 0; r < ranks; ++r) {
+    if (weights[r].size() != sizeof(double)) throw Error("dist: a rank sent a block weight of the wrong size");
+    double w;
+    std::memcpy(&w, weights[r].data(), sizeof w);
+    total += w;
+    if (r < me) before += w;
+  }
+  std::vector<std::uint64_t> found;  // (rank, bound) pairs
+  for (const auto& [r, bound] :
+       PartitionPlan::cuts_in_block(collective.ranks, block(me), std::span<const C>(mine), before, total))
+    found.insert(found.end(), {static_cast<std::uint64_t>(r), bound});
+  std::vector<vertex_t> bounds(ranks + 1, n);
+  bounds[0] = 0;
+  for (const Bytes& cuts : collective.all_gather(array_bytes(found.data(), found.size()))) {
+    if (cuts.size() % (2 * sizeof(std::uint64_t)) != 0) throw Error("dist: a rank sent malformed cuts");
+    for (std::size_t at = 0; at < cuts.size(); at += 2 * sizeof(std::uint64_t)) {
+      std::uint64_t r, bound;
+      std::memcpy(&r, cuts.data() + at, sizeof r);
+      std::memcpy(&bound, cuts.data() + at + sizeof r, sizeof bound);
+      if (r == 0 || r >= ranks || bound > n) throw Error("dist: a rank sent a cut outside the graph");
+      bounds[r] = bound;
+    }
+  }
+  return PartitionPlan(Policy::iec, std::move(bounds));
+}
+
 // A partition's plan and the vertex with the most out-edges (the smallest on ties), from degrees
 // that are freed before the local graph is built: n words a rank less at the partition's peak.
 struct Planned {
@@ -134,6 +213,7 @@ vertex_t most_out_edges(const graph::CsrRows& rows, const Collective& collective
 DistributedGraph finish(LocalGraph local, edge_t loaded_edges, graph::WeightType weight_type, vertex_t largest,
                         Timer& timer, const Collective& collective, bool connect = true) {
   if (connect) connect_mirrors(local, collective);
+  trim_heap();  // before the run: what building the graph freed
   const edge_t edges = collective.sum(local.edges());
   const PartitionQuality q = quality(local, collective);
   const GraphBytes mine_bytes = local.bytes();
@@ -208,6 +288,7 @@ DistributedGraph partition(graph::EdgeList mine, const DistributedLoadOptions& o
   graph::EdgeList kept = shuffle_edges(std::move(mine), [&](vertex_t s, vertex_t d) { return plan.edge_owner(s, d); },
                                        weight_type, options.shuffle_chunk, collective);
   collective.release();
+  trim_heap();
   step("local graph");
   return finish(LocalGraph(plan, collective.rank, std::move(kept), options.with_in_edges, options.threads),
                 loaded_edges, weight_type, largest, timer, collective);
@@ -238,17 +319,13 @@ DistributedGraph partition_rows(const graph::CsrRows& rows, graph::EdgeList type
                                                    std::span<const edge_t>(offsets.data(), offsets.size())),
                      most_out_edges(rows, collective)};
     }
-    // iec cuts by in-degree: counted over every rank's targets.
-    std::vector<edge_t> in(n, 0);
-    constexpr edge_t kWindow = edge_t{1} << 18;  // 1 MiB of targets a window: every rank's is mapped at once
-    for (edge_t a = 0; a < rows.edges(); a += kWindow) {
-      const edge_t b = std::min(rows.edges(), a + kWindow);
-      for (edge_t k = a; k < b; ++k) ++in[rows.targets[k]];
-      rows.release(a, b);
-    }
-    Planned planned{PartitionPlan(options.policy, collective.ranks, global_counts(std::move(in), collective)),
+    // iec cuts by in-degree: counted over every rank's targets, in 32 bits while the edges fit.
+    Planned planned{loaded_edges <= std::numeric_limits<std::uint32_t>::max()
+                        ? plan_by_in_degree<std::uint32_t>(rows, n, collective)
+                        : plan_by_in_degree<edge_t>(rows, n, collective),
                     most_out_edges(rows, collective)};
-    collective.release();  // the counts' exchange pooled a vertex-sized buffer a peer
+    collective.release();  // the counts' exchange pooled a buffer a peer
+    trim_heap();
     return planned;
   }();
   const PartitionPlan& plan = planned.plan;
@@ -271,6 +348,7 @@ DistributedGraph partition_rows(const graph::CsrRows& rows, graph::EdgeList type
   EdgeRuns kept = shuffle_rows(rows, n, plan, weight_type, options.shuffle_chunk, collective);
   rows.release_all();
   collective.release();
+  trim_heap();
   step("local graph");
   return finish(LocalGraph(plan, collective.rank, std::move(kept), options.with_in_edges, options.threads),
                 loaded_edges, weight_type, largest, timer, collective);

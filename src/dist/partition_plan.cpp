@@ -84,6 +84,42 @@ PartitionPlan::PartitionPlan(Policy policy, rank_t ranks, std::span<const edge_t
         return bounds;
       }()) {}
 
+template <class C>
+double PartitionPlan::block_weight(rank_t ranks, std::span<const C> degree) {
+  const double alpha = alpha_of(static_cast<std::size_t>(std::max(ranks, 1)));
+  double weight = 0;  // integers, exact in a double, in any order of summing
+  for (C d : degree) weight += static_cast<double>(d) + alpha;
+  return weight;
+}
+
+template <class C>
+std::vector<std::pair<rank_t, vertex_t>> PartitionPlan::cuts_in_block(rank_t ranks, vertex_t first,
+                                                                      std::span<const C> degree, double before,
+                                                                      double total) {
+  const std::size_t parts = static_cast<std::size_t>(std::max(ranks, 1));
+  const double alpha = alpha_of(parts);
+  const auto share = [&](std::size_t r) { return total * static_cast<double>(r) / static_cast<double>(parts); };
+  // The first cut the blocks before this one did not meet.
+  std::size_t next = 1;
+  while (next < parts && share(next) <= before) ++next;
+  std::vector<std::pair<rank_t, vertex_t>> cuts;
+  double running = before;
+  for (std::size_t i = 0; i < degree.size() && next < parts; ++i) {
+    running += static_cast<double>(degree[i]) + alpha;
+    while (next < parts && running >= share(next)) cuts.emplace_back(static_cast<rank_t>(next++), first + i + 1);
+  }
+  return cuts;
+}
+
+template double PartitionPlan::block_weight(rank_t, std::span<const std::uint32_t>);
+template double PartitionPlan::block_weight(rank_t, std::span<const std::uint64_t>);
+template std::vector<std::pair<rank_t, vertex_t>> PartitionPlan::cuts_in_block(rank_t, vertex_t,
+                                                                               std::span<const std::uint32_t>,
+                                                                               double, double);
+template std::vector<std::pair<rank_t, vertex_t>> PartitionPlan::cuts_in_block(rank_t, vertex_t,
+                                                                               std::span<const std::uint64_t>,
+                                                                               double, double);
+
 PartitionPlan PartitionPlan::by_row_offsets(Policy policy, rank_t ranks, std::span<const edge_t> offsets) {
   if (offsets.empty()) throw Error("PartitionPlan: row offsets need at least one entry");
   const std::size_t parts = static_cast<std::size_t>(std::max(ranks, 1));

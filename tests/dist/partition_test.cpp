@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <random>
+#include <span>
 #include <tuple>
 
 #include "courier/core/error.hpp"
@@ -137,6 +138,54 @@ TEST(PartitionPlan, RowOffsetsCutWhereTheDegreesDo) {
           EXPECT_EQ(by_offsets.masters_begin(r), by_degree.masters_begin(r));
           EXPECT_EQ(by_offsets.masters_end(r), by_degree.masters_end(r));
         }
+      }
+    }
+}
+
+// Ranks that each hold one block of the degrees (iec's sums, as 32- or 64-bit counts) find the
+// same cuts as one holding them all, for blocks of any sizes, empty ones among them.
+TEST(PartitionPlan, BlocksOfTheDegreesCutWhereTheWholeDoes) {
+  std::mt19937_64 rng(11);
+  const auto check = [&]<class C>(C, const std::vector<edge_t>& degree, std::vector<vertex_t> splits,
+                                  courier::rank_t ranks) {
+    const std::vector<C> counts(degree.begin(), degree.end());
+    const auto block = [&](std::size_t b) {
+      return std::span<const C>(counts.data() + splits[b], splits[b + 1] - splits[b]);
+    };
+    double total = 0;
+    for (std::size_t b = 0; b + 1 < splits.size(); ++b) total += PartitionPlan::block_weight(ranks, block(b));
+    std::vector<vertex_t> bounds(static_cast<std::size_t>(ranks) + 1, degree.size());
+    bounds[0] = 0;
+    std::vector<int> found(bounds.size(), 0);
+    double before = 0;
+    for (std::size_t b = 0; b + 1 < splits.size(); ++b) {
+      for (const auto& [r, bound] : PartitionPlan::cuts_in_block(ranks, splits[b], block(b), before, total)) {
+        bounds[r] = bound;
+        ++found[r];
+      }
+      before += PartitionPlan::block_weight(ranks, block(b));
+    }
+    const PartitionPlan whole(Policy::iec, ranks, degree);
+    for (courier::rank_t r = 1; r < ranks; ++r) {
+      EXPECT_EQ(bounds[r], whole.masters_begin(r)) << "cut " << r;
+      if (!degree.empty()) {
+        EXPECT_EQ(found[r], 1) << "cut " << r << " found by one block";
+      }
+    }
+  };
+  for (vertex_t n : {0, 1, 2, 3, 10, 97, 1000})
+    for (int trial = 0; trial < 4; ++trial) {
+      std::vector<edge_t> degree(n);
+      for (edge_t& d : degree) d = trial == 0 ? 0 : rng() % 5 == 0 ? rng() % 3000 : rng() % 4;
+      for (courier::rank_t ranks = 1; ranks <= 9; ++ranks) {
+        SCOPED_TRACE(::testing::Message() << n << " vertices, trial " << trial << ", " << ranks << " ranks");
+        std::vector<vertex_t> even(static_cast<std::size_t>(ranks) + 1), uneven{0};
+        for (std::size_t r = 0; r < even.size(); ++r) even[r] = n * r / ranks;
+        for (int b = 0; b < 5; ++b) uneven.push_back(n == 0 ? 0 : rng() % (n + 1));
+        uneven.push_back(n);
+        std::sort(uneven.begin(), uneven.end());  // repeated splits: empty blocks
+        check(std::uint32_t{}, degree, even, ranks);
+        check(std::uint64_t{}, degree, uneven, ranks);
       }
     }
 }

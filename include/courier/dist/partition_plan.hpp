@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <span>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "courier/core/rank.hpp"
@@ -36,6 +37,17 @@ class PartitionPlan {
   // out-degree), by binary search: no pass over the vertices (the weight before a vertex is its
   // offset plus alpha per vertex before it).
   static PartitionPlan by_row_offsets(Policy policy, rank_t ranks, std::span<const edge_t> offsets);
+  // The same cut made by ranks that each hold one block of the degrees (iec's in-degrees, summed
+  // where no rank holds them all): `degree` is vertices [first, first + degree.size()), `before`
+  // the block_weight of every block before it and `total` of all. Gives (r, bounds[r]) for each
+  // cut, 0 < r < ranks, falling in this block: each falls in one block, so every block's together
+  // are the plan's bounds, the same as from the whole degree array.
+  template <class C>
+  static double block_weight(rank_t ranks, std::span<const C> degree);
+  template <class C>
+  static std::vector<std::pair<rank_t, vertex_t>> cuts_in_block(rank_t ranks, vertex_t first,
+                                                                 std::span<const C> degree, double before,
+                                                                 double total);
   // Equal vertex ranges, for when degrees are not known.
   PartitionPlan(Policy policy, rank_t ranks, vertex_t vertices);
   // Rank r masters [bounds[r], bounds[r+1]) (a plan written down: a partitioned .csr's). Throws
