@@ -108,7 +108,7 @@ RankOutcome run_rank(const DslKernel& kernel, const Loaded& loaded, Generation g
                                 &p.remote_read_seconds, &p.traversal_seconds, &p.agreement_seconds})
           *seconds = e.max_all(*seconds);
         // Accesses and queued entries of all ranks.
-        for (std::uint64_t* count : {&p.queued, &p.local_gets, &p.remote_gets, &p.edge_searches})
+        for (std::uint64_t* count : {&p.queued, &p.local_gets, &p.remote_gets, &p.edge_searches, &p.accumulates})
           *count = e.sum_all(*count);
       },
       placement);
@@ -244,6 +244,7 @@ nlohmann::json DslStats::to_json() const {
                          {"local_gets", phases.local_gets},
                          {"remote_gets", phases.remote_gets},
                          {"edge_searches", phases.edge_searches},
+                         {"accumulates", phases.accumulates},
                          {"pulses", phases.pulses},
                          {"bottom_up_rounds", phases.bottom_up},
                          {"reductions", phases.reductions},
@@ -262,12 +263,13 @@ nlohmann::json DslStats::to_json() const {
 std::string DslStats::describe(bool verbose) const {
   std::string text = fmt::format(
       "Engine:     {} generation, {} rounds, {} pulses ({} bottom-up), {} messages, {} bytes\n"
-      "Phases:     compute {:.6f} s, reductions {:.6f} s ({} synchronised, {} queued entries), local reads "
-      "{:.6f} s ({} gets), remote reads {:.6f} s ({} refreshes or epochs, {} gets), traversal {:.6f} s ({} edge "
-      "searches), agreement {:.6f} s\n"
+      "Phases:     compute {:.6f} s, reductions {:.6f} s ({} synchronised, {} queued entries, {} accumulates), "
+      "local reads {:.6f} s ({} gets), remote reads {:.6f} s ({} refreshes or epochs, {} gets), traversal {:.6f} s "
+      "({} edge searches), agreement {:.6f} s\n"
       "Partition:  masters' {} edges, replication {:.3f} proxies per vertex, edge imbalance {:.3f}\n",
       dsl::rt::to_string(generation), run.rounds.size(), phases.pulses, phases.bottom_up, run.messages, run.bytes,
-      phases.compute_seconds, phases.reduction_seconds, phases.reductions, phases.queued, phases.local_read_seconds,
+      phases.compute_seconds, phases.reduction_seconds, phases.reductions, phases.queued, phases.accumulates,
+      phases.local_read_seconds,
       phases.local_gets, phases.remote_read_seconds, phases.remote_reads, phases.remote_gets, phases.traversal_seconds,
       phases.edge_searches, phases.agreement_seconds, dsl::rt::to_string(layout), quality.replication,
       quality.edge_imbalance);

@@ -86,10 +86,12 @@ TEST(Codegen, NaiveSsspDoesWhatStarPlatsBackendDoes) {
   EXPECT_TRUE(has(cpp, "const rt::edge e = g.find_out_edge(v, nbr);")) << cpp;
   EXPECT_TRUE(
       has(cpp,
-          "queue_16_.push(member_, nbr, g.narrow<std::int32_t, rt::Min>((std::int64_t{dist.get(v)} + weight.out(e)), "
-          "\"test.sp:16:56\"));"))
+          "accumulation_16_.push(member_, nbr, g.narrow<std::int32_t, rt::Min>((std::int64_t{dist.get(v)} + "
+          "weight.out(e)), \"test.sp:16:56\"));"))
       << cpp;
-  EXPECT_TRUE(has(cpp, "queue_16_.finish<rt::Min>(dist, also_16_);")) << cpp;
+  EXPECT_TRUE(has(cpp, "rt::Accumulation<std::int32_t, rt::Min> accumulation_16_(g);")) << cpp;
+  EXPECT_TRUE(has(cpp, "accumulation_16_.finish<rt::Min>(dist, also_16_);")) << cpp;
+  EXPECT_FALSE(has(cpp, "ReductionQueue")) << cpp;
   EXPECT_TRUE(has(cpp, "modified_next.put(n_, true);")) << cpp;
   EXPECT_FALSE(has(cpp, "finish_reduce")) << cpp;
   EXPECT_FALSE(has(cpp, ".load(")) << cpp;

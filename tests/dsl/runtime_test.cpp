@@ -345,5 +345,55 @@ TEST(Runtime, NaiveGetsReadTheOwnersMasterAndAreCounted) {
   }
 }
 
+// The naive generation's reductions: every update a one-sided accumulate into its node's owner,
+// combined into the masters when the statement finishes (a Sum of in-degrees; a Min of
+// in-neighbours' ids that marks what it lowered).
+TEST(Runtime, NaiveAccumulatesReachTheOwnersAtTheStatementsEnd) {
+  const graph::Csr out = graph::build_csr(kron());
+  const graph::Csr in = graph::transpose(out);
+  for (const Case& c : kCases) {
+    const auto parts = dist::partition_in_memory(kron(), dist::Policy::oec, c.ranks, false);
+    test_support::on_every_rank(
+        parts, 2,
+        [&](vertex::Engine& e) {
+          Graph g(e, Layout::out, Generation::naive);
+          NodeProperty<std::int64_t> degree(g, 0);
+          NodeProperty<node> label(g);
+          NodeFlags lowered(g);
+          lowered.fill(false);
+          for (local v = 0; v < g.proxies(); ++v) label[v] = g.id(v);
+          Accumulation<std::int64_t, Sum> sum(g);
+          Accumulation<node, Min> least(g);
+          g.for_nodes([&](local v, unsigned member) {
+            for (local w : g.out_neighbors(v)) {
+              sum.push(member, w, 1);
+              least.push(member, w, g.id(v));
+            }
+          });
+          // Nothing lands before its statement finishes.
+          for (local v = 0; v < g.masters(); ++v) ASSERT_EQ(degree[v], 0);
+          sum.finish<Sum>(degree);
+          least.finish<Min>(label, [&](local m) { lowered.store(m, true); });
+          std::uint64_t edges = 0;
+          for (local v = 0; v < g.masters(); ++v) edges += g.out_neighbors(v).size();
+          EXPECT_EQ(g.profile().accumulates, 2 * edges);
+          std::vector<std::int64_t> marks(g.masters());
+          for (local v = 0; v < g.masters(); ++v) marks[v] = lowered.get(v) ? 1 : 0;
+          const auto degrees = gathered(g, degree.values());
+          const auto labels = gathered(g, label.values());
+          const auto marked = gathered(g, marks);
+          if (g.engine().rank() != 0) return;
+          for (node v = 0; v < out.num_vertices(); ++v) {
+            const auto from = in.neighbors(v);
+            const node least_id = std::min<node>(v, from.empty() ? v : *std::min_element(from.begin(), from.end()));
+            ASSERT_EQ(degrees[v], static_cast<std::int64_t>(from.size())) << c.ranks << " ranks, node " << v;
+            ASSERT_EQ(labels[v], least_id) << c.ranks << " ranks, node " << v;
+            ASSERT_EQ(marked[v], least_id < v ? 1 : 0) << c.ranks << " ranks, node " << v;
+          }
+        },
+        c.channel);
+  }
+}
+
 }  // namespace
 }  // namespace courier::dsl::rt

@@ -3,7 +3,8 @@
 // gets begin, to end with it) and its reductions' helpers made; after it, its reductions are
 // synchronised. An aggregated pulse (reduction-exclusive, in the optimised generation) reduces in
 // place and ends in one bulk reduction per reduced property; any other pulse queues each reduction
-// statement's updates and synchronises each queue on its own.
+// statement's updates (naive: accumulates them one-sided into their owners) and synchronises each
+// statement on its own.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -62,7 +63,7 @@ PulsePlan FunctionGenerator::plan_pulse(const Stmt& s, const std::vector<const S
           rp.helper = unique_name("partial_" + name(named(*r->target)), inner);
         } else {
           rp.queued = !plan.aggregated;
-          if (rp.queued) rp.helper = unique_name("queue", inner);
+          if (rp.queued) rp.helper = unique_name(naive() ? "accumulation" : "queue", inner);
         }
         if (!r->also.empty()) rp.also = unique_name("also", inner);
         plan.reductions.push_back(rp);
@@ -128,7 +129,10 @@ void FunctionGenerator::begin_pulse(const PulsePlan& plan) {
       continue;
     }
     const Symbol* property = r.target->as<PropertyRef>()->symbol;
-    if (rp.queued) {
+    if (rp.queued && naive()) {
+      out_.line(fmt::format("rt::Accumulation<{}, {}> {}({});  // an accumulate per update, into its owner",
+                            cpp_type(property->type.element), rp.op, rp.helper, graph_));
+    } else if (rp.queued) {
       out_.line(fmt::format("rt::ReductionQueue<{}> {}({});", cpp_type(property->type.element), rp.helper, graph_));
     } else if (const std::string key = name(property) + rp.op;
                std::find(prepared.begin(), prepared.end(), key) == prepared.end()) {
@@ -153,8 +157,8 @@ void FunctionGenerator::end_pulse(const PulsePlan& plan) {
     const std::string property = name(r.target->as<PropertyRef>()->symbol);
     const std::string also = rp.also.empty() ? "" : rp.also;
     if (rp.queued) {
-      out_.line(fmt::format("{}.finish<{}>({}{});  // the statement's queue, on its own", rp.helper, rp.op, property,
-                            also.empty() ? "" : ", " + also));
+      out_.line(fmt::format("{}.finish<{}>({}{});  // the statement's {}, on its own", rp.helper, rp.op, property,
+                            also.empty() ? "" : ", " + also, naive() ? "accumulates" : "queue"));
     } else if (const std::string key = property + rp.op;
                std::find(finished.begin(), finished.end(), key) == finished.end()) {
       finished.push_back(key);

@@ -70,12 +70,15 @@ Phases Graph::profile() const {
   p.local_gets = calls[static_cast<std::size_t>(Access::local_get)];
   p.remote_gets = calls[static_cast<std::size_t>(Access::remote_get)];
   p.edge_searches = calls[static_cast<std::size_t>(Access::edge_search)];
+  p.accumulates = calls[static_cast<std::size_t>(Access::accumulate)];
   p.local_read_seconds = seconds(Access::local_get);
   p.traversal_seconds = seconds(Access::edge_search);
-  const double gets = seconds(Access::remote_get);
+  const double gets = seconds(Access::remote_get), accumulates = seconds(Access::accumulate);
   p.remote_read_seconds += gets;
+  p.reduction_seconds += accumulates;
   // Sampled estimates may overshoot the loops they were taken in by a little.
-  p.compute_seconds = std::max(0.0, p.compute_seconds - p.local_read_seconds - p.traversal_seconds - gets);
+  p.compute_seconds =
+      std::max(0.0, p.compute_seconds - p.local_read_seconds - p.traversal_seconds - gets - accumulates);
   return p;
 }
 

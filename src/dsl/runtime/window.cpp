@@ -31,12 +31,12 @@ struct Offer {
 // target); a rank's gets take turns, as StarPlat's take the window's lock. MPI allocates it (one
 // node's ranks then share it, where Open MPI's windows over memory of the program's own need a
 // transport that can read another process, and refuse MPI_THREAD_MULTIPLE otherwise), so each
-// epoch starts by copying the rank's masters in.
+// epoch starts by copying the rank's slots in (and one of accumulates ends by copying them out).
 struct Window::Mpi {
   MPI_Comm comm = MPI_COMM_NULL;
   MPI_Win win = MPI_WIN_NULL;
   std::byte* memory = nullptr;
-  const std::byte* masters = nullptr;
+  std::byte* slots = nullptr;
   std::size_t bytes = 0;
   mutable std::mutex turn;
 };
@@ -44,8 +44,8 @@ struct Window::Mpi {
 struct Window::Mpi {};
 #endif
 
-Window::Window(vertex::Engine& engine, const void* base, std::size_t element, std::size_t count)
-    : engine_(engine), element_(element) {
+Window::Window(vertex::Engine& engine, void* base, std::size_t element, std::size_t count, Use use)
+    : engine_(engine), element_(element), use_(use) {
   const Offer mine{static_cast<std::int64_t>(::getpid()), reinterpret_cast<std::uintptr_t>(base)};
   sync::Bytes bytes(sizeof(Offer));
   std::memcpy(bytes.data(), &mine, sizeof(Offer));
@@ -55,7 +55,7 @@ Window::Window(vertex::Engine& engine, const void* base, std::size_t element, st
     Offer offer;
     std::memcpy(&offer, theirs.data(), sizeof(Offer));
     shared = shared && offer.process == mine.process;
-    bases_.push_back(reinterpret_cast<const std::byte*>(offer.base));
+    bases_.push_back(reinterpret_cast<std::byte*>(offer.base));
   }
   if (shared) return;  // every rank decided alike: the pids are the same on all of them
   bases_.clear();
@@ -69,7 +69,7 @@ Window::Window(vertex::Engine& engine, const void* base, std::size_t element, st
   if (!initialized || size != engine.ranks() || rank != engine.rank())
     throw Error("dsl: the naive generation's one-sided gets need the ranks to be one process's or MPI_COMM_WORLD's");
   mpi_ = std::make_unique<Mpi>();
-  mpi_->masters = static_cast<const std::byte*>(base);
+  mpi_->slots = static_cast<std::byte*>(base);
   mpi_->bytes = element * count;
   net::mpi_check(MPI_Comm_dup(MPI_COMM_WORLD, &mpi_->comm), "MPI_Comm_dup");
   net::mpi_check(MPI_Comm_set_errhandler(mpi_->comm, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
@@ -99,7 +99,7 @@ void Window::begin_epoch() {
 #ifdef COURIER_HAVE_MPI
   if (mpi_) {
     // The unified model: this rank's stores become the window's, then no rank reads before all did.
-    if (mpi_->bytes > 0) std::memcpy(mpi_->memory, mpi_->masters, mpi_->bytes);
+    if (mpi_->bytes > 0) std::memcpy(mpi_->memory, mpi_->slots, mpi_->bytes);
     net::mpi_check(MPI_Win_sync(mpi_->win), "MPI_Win_sync");
     net::mpi_check(MPI_Barrier(mpi_->comm), "MPI_Barrier");
     return;
@@ -111,11 +111,31 @@ void Window::begin_epoch() {
 void Window::end_epoch() {
 #ifdef COURIER_HAVE_MPI
   if (mpi_) {
+    // Flushed at each access: every rank's accumulates have landed once all arrive here.
     net::mpi_check(MPI_Barrier(mpi_->comm), "MPI_Barrier");
+    if (use_ == Use::accumulates) {
+      net::mpi_check(MPI_Win_sync(mpi_->win), "MPI_Win_sync");
+      if (mpi_->bytes > 0) std::memcpy(mpi_->slots, mpi_->memory, mpi_->bytes);
+    }
     return;
   }
 #endif
-  engine_.sum_all(std::uint64_t{0});  // no owner writes again before every get of the epoch is done
+  engine_.sum_all(std::uint64_t{0});  // no owner writes again before every access of the epoch is done
+}
+
+void Window::accumulate_through_mpi([[maybe_unused]] rank_t owner, [[maybe_unused]] std::size_t index,
+                                    [[maybe_unused]] const void* value, [[maybe_unused]] Element element,
+                                    [[maybe_unused]] Operation operation) {
+#ifdef COURIER_HAVE_MPI
+  const MPI_Datatype kTypes[] = {MPI_UINT8_T, MPI_INT32_T, MPI_INT64_T, MPI_UINT64_T, MPI_FLOAT, MPI_DOUBLE};
+  const MPI_Op kOperations[] = {MPI_MIN, MPI_MAX, MPI_SUM, MPI_PROD, MPI_LOR, MPI_LAND};
+  const MPI_Datatype type = kTypes[static_cast<std::size_t>(element)];
+  std::lock_guard lock(mpi_->turn);
+  net::mpi_check(MPI_Accumulate(value, 1, type, owner, static_cast<MPI_Aint>(index), 1, type,
+                                kOperations[static_cast<std::size_t>(operation)], mpi_->win),
+                 "MPI_Accumulate");
+  net::mpi_check(MPI_Win_flush(owner, mpi_->win), "MPI_Win_flush");
+#endif
 }
 
 void Window::get(rank_t owner, std::size_t index, void* out) const {

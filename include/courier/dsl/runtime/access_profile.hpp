@@ -1,7 +1,7 @@
 #pragma once
 // What the naive generation's accesses cost, the functions paper 004 profiles in StarPlat's
-// backend (section III, Fig. 3): window gets of a rank's own nodes, one-sided gets of other ranks'
-// and get_edge's searches of a row. Each thread of a rank counts into its own slot, which the rank's
+// backend (section III, Fig. 3): window gets of a rank's own nodes, one-sided gets of other ranks',
+// get_edge's searches of a row and the one-sided accumulates of reductions. Each thread of a rank counts into its own slot, which the rank's
 // loops hand it; one call in kSampled is timed and charged for all of them, less the clock's own
 // cost, so that the clock adds little to what it measures. Threads outside a loop count nothing.
 #include <array>
@@ -11,8 +11,8 @@
 
 namespace courier::dsl::rt {
 
-enum class Access : std::uint8_t { local_get, remote_get, edge_search };
-inline constexpr std::size_t kAccessKinds = 3;
+enum class Access : std::uint8_t { local_get, remote_get, edge_search, accumulate };
+inline constexpr std::size_t kAccessKinds = 4;
 inline constexpr std::uint64_t kSampled = 16;
 
 struct alignas(64) AccessSlot {

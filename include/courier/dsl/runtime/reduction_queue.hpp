@@ -1,6 +1,6 @@
 #pragma once
 // ReductionQueue<T>: the updates of one reduction statement where no analysis allows more (the
-// naive generation, and pulses that are not reduction-exclusive): every update, to a local node
+// optimised generation's pulses that are not reduction-exclusive): every update, to a local node
 // or not, is an entry (global id, value) for the node's owner, and the statement's entries travel
 // in one exchange through the run's channel where the pulse ends, applied by each owner in turn.
 // Paper 004, section V: per destination a list of arrays, each sized to fit the L1 cache divided

@@ -1,15 +1,19 @@
 #pragma once
-// Window: one-sided reads of the masters another rank holds of one property, as StarPlat's
-// distributed backend reads a node it does not own: one MPI_Get per access (paper 004, section III;
-// the naive generation's remote reads). Ranks that share an address space (the local transport's
-// threads) read each other's masters in place; ranks in processes of their own (under mpirun)
-// through an MPI window in a passive-target epoch open for the window's life, into which each
-// epoch copies the rank's masters.
+// Window: one-sided access to the masters' slots every rank offers of one array, as StarPlat's
+// distributed backend reaches a node it does not own: one MPI_Get or MPI_Accumulate per access
+// (paper 004, section III; the naive generation's remote reads and reductions). Ranks that share
+// an address space (the local transport's threads) reach each other's arrays in place; ranks in
+// processes of their own (under mpirun) through an MPI window in a passive-target epoch open for
+// the window's life, into which each epoch copies the rank's array (and, for accumulates, out of
+// which it copies what landed when the epoch ends).
 #include <cstddef>
+#include <cstdint>
 #include <memory>
+#include <type_traits>
 #include <vector>
 
 #include "courier/core/rank.hpp"
+#include "courier/dsl/runtime/values.hpp"
 
 namespace courier::vertex {
 class Engine;
@@ -19,28 +23,66 @@ namespace courier::dsl::rt {
 
 class Window {
  public:
-  // Collective: every rank offers its `count` masters of `element` bytes each at `base`, which
-  // must stay where it is for the window's life. Error when the ranks share no address space and
-  // are not the ranks of MPI_COMM_WORLD.
-  Window(vertex::Engine& engine, const void* base, std::size_t element, std::size_t count);
+  enum class Use : std::uint8_t { gets, accumulates };
+  // The element types and operations an accumulate carries, as MPI names them.
+  enum class Element : std::uint8_t { u8, i32, i64, u64, f32, f64 };
+  enum class Operation : std::uint8_t { min, max, sum, product, logical_or, logical_and };
+
+  // Collective: every rank offers its `count` slots of `element` bytes each at `base`, which must
+  // stay where it is for the window's life. Error when the ranks share no address space and are
+  // not the ranks of MPI_COMM_WORLD.
+  Window(vertex::Engine& engine, void* base, std::size_t element, std::size_t count, Use use = Use::gets);
   ~Window();  // collective (MPI_Win_free), as every rank leaves the function that made it
   Window(const Window&) = delete;
   Window& operator=(const Window&) = delete;
 
-  // Collective, around the gets of a pulse: the owners' writes before begin_epoch are what the gets
-  // read, and no owner writes again before end_epoch, when every rank's gets are done.
+  // Collective, around the accesses of a pulse: the owners' writes before begin_epoch are what the
+  // gets read; no owner writes again, or reads what accumulated, before end_epoch, when every
+  // rank's accesses are done (and, for accumulates, have landed in the owners' arrays).
   void begin_epoch();
   void end_epoch();
-  // Copies the element at `index` of `owner`'s masters into `out`. Any thread of the rank.
+  // Copies the element at `index` of `owner`'s slots into `out`. Any thread of the rank.
   void get(rank_t owner, std::size_t index, void* out) const;
-  // Whether gets go through MPI (false: in place).
+  // Combines `value` into the element at `index` of `owner`'s slots with Op. Any thread.
+  template <class Op, class T>
+  void accumulate(rank_t owner, std::size_t index, T value) {
+    if (!mpi_) {
+      combine_atomic<Op>(reinterpret_cast<T*>(bases_[static_cast<std::size_t>(owner)])[index], value);
+      return;
+    }
+    accumulate_through_mpi(owner, index, &value, element_of<T>(), operation_of<Op>());
+  }
+  // Whether accesses go through MPI (false: in place).
   bool through_mpi() const;
 
  private:
   struct Mpi;
+  template <class T>
+  static constexpr Element element_of() {
+    static_assert(std::is_arithmetic_v<T> && !std::is_same_v<T, bool>, "bool slots are std::uint8_t");
+    if constexpr (std::is_floating_point_v<T>) return sizeof(T) == 4 ? Element::f32 : Element::f64;
+    if constexpr (std::is_integral_v<T>) {
+      if constexpr (sizeof(T) == 1) return Element::u8;
+      if constexpr (sizeof(T) == 4) return Element::i32;
+      if constexpr (sizeof(T) == 8) return std::is_signed_v<T> ? Element::i64 : Element::u64;
+    }
+  }
+  template <class Op>
+  static constexpr Operation operation_of() {
+    if constexpr (std::is_same_v<Op, Min>) return Operation::min;
+    if constexpr (std::is_same_v<Op, Max>) return Operation::max;
+    if constexpr (std::is_same_v<Op, Sum>) return Operation::sum;
+    if constexpr (std::is_same_v<Op, Product>) return Operation::product;
+    if constexpr (std::is_same_v<Op, Or>) return Operation::logical_or;
+    if constexpr (std::is_same_v<Op, And>) return Operation::logical_and;
+  }
+  void accumulate_through_mpi(rank_t owner, std::size_t index, const void* value, Element element,
+                              Operation operation);
+
   vertex::Engine& engine_;
   std::size_t element_;
-  std::vector<const std::byte*> bases_;  // shared address space: each rank's masters
+  Use use_;
+  std::vector<std::byte*> bases_;  // shared address space: each rank's slots
   std::unique_ptr<Mpi> mpi_;
 };
 
