@@ -225,6 +225,7 @@ LocalGraph::LocalGraph(const PartitionPlan& plan, rank_t rank, unsigned threads)
       threads_(threads == 0 ? default_thread_count() : threads),
       first_master_(plan.masters_begin(rank)),
       masters_(static_cast<local_t>(plan.masters_end(rank) - plan.masters_begin(rank))),
+      narrow_ids_(plan.vertices() <= (vertex_t{1} << 32)),
       masters_on_(static_cast<std::size_t>(plan.ranks())) {}
 
 template <class Visit, class Consume, class Runs>
@@ -255,12 +256,16 @@ void LocalGraph::take_mirrors(std::vector<vertex_t> ids) {
   if (static_cast<std::uint64_t>(masters_) + ids.size() >= std::numeric_limits<local_t>::max())
     throw Error(fmt::format("rank {} would hold {} proxies, beyond 32-bit local ids: use more ranks", rank_,
                             static_cast<std::uint64_t>(masters_) + ids.size()));
-  mirror_ids_ = std::move(ids);
-  mirror_locals_.resize(mirror_ids_.size());
+  mirror_locals_.resize(ids.size());
   std::iota(mirror_locals_.begin(), mirror_locals_.end(), masters_);
   mirror_bounds_.assign(static_cast<std::size_t>(plan_.ranks()) + 1, 0);
-  for (vertex_t g : mirror_ids_) ++mirror_bounds_[static_cast<std::size_t>(plan_.master_of(g)) + 1];
+  for (vertex_t g : ids) ++mirror_bounds_[static_cast<std::size_t>(plan_.master_of(g)) + 1];
   std::partial_sum(mirror_bounds_.begin(), mirror_bounds_.end(), mirror_bounds_.begin());
+  if (narrow_ids()) {
+    mirror_ids32_.assign(ids.begin(), ids.end());  // every id is below the vertex count
+  } else {
+    mirror_ids_ = std::move(ids);
+  }
 }
 
 namespace {
@@ -603,7 +608,7 @@ GraphBytes LocalGraph::bytes() const {
   GraphBytes b;
   b.csr = bytes_of(out_);
   b.in_edges = bytes_of(in_);  // none when they are the out-edges
-  b.proxies = bytes_of(mirror_ids_) + bytes_of(mirror_locals_);
+  b.proxies = bytes_of(mirror_ids32_) + bytes_of(mirror_ids_) + bytes_of(mirror_locals_);
   for (const auto& list : masters_on_) b.proxies += bytes_of(list);
   b.maps = bytes_of(mirror_bounds_) + (static_cast<std::uint64_t>(ranks()) + 1) * sizeof(vertex_t);
   return b;
@@ -611,9 +616,25 @@ GraphBytes LocalGraph::bytes() const {
 
 std::optional<local_t> LocalGraph::local_id(vertex_t global) const {
   if (global >= first_master_ && global - first_master_ < masters_) return static_cast<local_t>(global - first_master_);
-  const auto it = std::lower_bound(mirror_ids_.begin(), mirror_ids_.end(), global);
-  if (it == mirror_ids_.end() || *it != global) return std::nullopt;
-  return static_cast<local_t>(masters_ + (it - mirror_ids_.begin()));
+  const auto find = [&](const auto& ids) -> std::optional<local_t> {
+    const auto it = std::lower_bound(ids.begin(), ids.end(), global);
+    if (it == ids.end() || *it != global) return std::nullopt;
+    return static_cast<local_t>(masters_ + (it - ids.begin()));
+  };
+  return narrow_ids() ? find(mirror_ids32_) : find(mirror_ids_);
+}
+
+std::vector<vertex_t> LocalGraph::mirror_ids() const {
+  if (!narrow_ids()) return mirror_ids_;
+  return std::vector<vertex_t>(mirror_ids32_.begin(), mirror_ids32_.end());
+}
+
+std::vector<local_t> LocalGraph::mirror_requests(rank_t owner) const {
+  const vertex_t first = plan_.masters_begin(owner);
+  std::vector<local_t> locals(mirror_bounds_[owner + 1] - mirror_bounds_[owner]);
+  for (std::size_t k = 0; k < locals.size(); ++k)
+    locals[k] = static_cast<local_t>(mirror_id(mirror_bounds_[owner] + k) - first);
+  return locals;
 }
 
 void LocalGraph::set_mirrors_requested_by(rank_t peer, std::vector<local_t> masters) {
@@ -623,19 +644,6 @@ void LocalGraph::set_mirrors_requested_by(rank_t peer, std::vector<local_t> mast
           fmt::format("rank {} asked rank {} for vertex {}, which it does not master", peer, rank_, first_master_ + v));
   masters_on_[peer] = std::move(masters);
 }
-
-namespace {
-
-// `owner`'s local ids of the mirrors this rank requests of it.
-std::vector<local_t> requested_of(const LocalGraph& graph, rank_t owner) {
-  const vertex_t first = graph.plan().masters_begin(owner);
-  const std::span<const vertex_t> ids = graph.mirror_requests(owner);
-  std::vector<local_t> locals(ids.size());
-  for (std::size_t k = 0; k < ids.size(); ++k) locals[k] = static_cast<local_t>(ids[k] - first);
-  return locals;
-}
-
-}  // namespace
 
 std::vector<LocalGraph> partition_in_memory(const graph::EdgeList& edges, Policy policy, rank_t ranks,
                                             bool with_in_edges) {
@@ -669,7 +677,7 @@ std::vector<LocalGraph> partition_in_memory(const graph::EdgeList& edges, Policy
   }
   for (rank_t r = 0; r < ranks; ++r)
     for (rank_t owner = 0; owner < ranks; ++owner)
-      parts[owner].set_mirrors_requested_by(r, requested_of(parts[r], owner));
+      parts[owner].set_mirrors_requested_by(r, parts[r].mirror_requests(owner));
   return parts;
 }
 
@@ -704,7 +712,7 @@ void connect_mirrors(LocalGraph& graph, const Collective& collective) {
   // Requests travel as the owner's local ids: half the bytes of global ids, at the partition's peak.
   std::vector<Bytes> outgoing(static_cast<std::size_t>(collective.ranks));
   for (rank_t r = 0; r < collective.ranks; ++r) {
-    const std::vector<local_t> locals = requested_of(graph, r);
+    const std::vector<local_t> locals = graph.mirror_requests(r);
     outgoing[r].resize(locals.size() * sizeof(local_t));
     if (!locals.empty()) std::memcpy(outgoing[r].data(), locals.data(), outgoing[r].size());
   }

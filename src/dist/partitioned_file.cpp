@@ -44,6 +44,7 @@ void write_partitioned(const std::string& path, const graph::EdgeList& edges, Po
   std::vector<std::vector<std::uint64_t>> request_bounds(parts.size());
   std::vector<std::vector<std::uint32_t>> requested(parts.size());
   std::vector<std::vector<graph::edge_t>> offsets(parts.size()), in_offsets(parts.size());  // 64-bit in the file
+  std::vector<std::vector<vertex_t>> mirror_ids(parts.size());  // 64-bit in the file
   std::vector<graph::CsrPartView> views;
   for (std::size_t p = 0; p < parts.size(); ++p) {
     const LocalGraph& part = parts[p];
@@ -53,9 +54,10 @@ void write_partitioned(const std::string& path, const graph::EdgeList& edges, Po
       requested[p].insert(requested[p].end(), masters.begin(), masters.end());
       request_bounds[p].push_back(requested[p].size());
     }
+    mirror_ids[p] = part.mirror_ids();
     offsets[p] = part.out().offsets.widened();
     in_offsets[p] = part.in().offsets.widened();
-    views.push_back({.mirror_ids = part.mirror_ids(),
+    views.push_back({.mirror_ids = mirror_ids[p],
                      .request_bounds = request_bounds[p],
                      .requested = requested[p],
                      .offsets = offsets[p],

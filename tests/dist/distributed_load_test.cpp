@@ -293,7 +293,7 @@ TEST(DistributedLoad, ReportsTheBytesOfEachStructure) {
           const LocalGraph& g = got[r]->graph;
           csr_bytes += (g.proxies() + 1) * 4 + g.edges() * 8;  // a target and a weight, 4 bytes each
           if (in) in_bytes += (g.proxies() + 1) * 4 + g.edges() * 8;
-          proxies += g.mirrors() * 12;  // a global id and a local id
+          proxies += g.mirrors() * 8;  // a global id (in 32 bits: the ids fit) and a local id
           for (rank_t peer = 0; peer < ranks; ++peer) proxies += g.masters_mirrored_on(peer).size() * 4;
         }
         for (rank_t r = 0; r < ranks; ++r) {

@@ -10,6 +10,7 @@
 
 #include "courier/core/error.hpp"
 #include "courier/dist/local_graph.hpp"
+#include "courier/graph/partitioned_csr.hpp"
 
 using namespace courier::dist;
 using courier::graph::Edge;
@@ -283,6 +284,29 @@ TEST(LocalGraph, AMirrorRequestForAVertexMasteredElsewhereIsAnError) {
   EXPECT_TRUE(std::ranges::equal(parts[0].masters_mirrored_on(1), before));
   parts[0].set_mirrors_requested_by(1, {0, beyond - 1});
   EXPECT_TRUE(std::ranges::equal(parts[0].masters_mirrored_on(1), std::vector<local_t>{0, beyond - 1}));
+}
+
+// A graph of more than 2^32 vertices keeps its mirrors' global ids in 64 bits (below it, 32), and
+// they answer as they were given: global and local ids, the requests each owner is sent.
+TEST(LocalGraph, MirrorsOfAGraphBeyondThirtyTwoBitIdsKeepTheirIds) {
+  const vertex_t big = (vertex_t{1} << 32) + (vertex_t{1} << 31);  // rank 3's first master
+  const PartitionPlan plan(Policy::oec, std::vector<vertex_t>{0, 3, vertex_t{1} << 31, big, big + 7});
+  courier::graph::CsrPart part;
+  part.first_master = 0;
+  part.masters = 3;
+  part.mirror_ids = {5, big + 2};
+  part.request_bounds.assign(5, 0);
+  part.offsets.assign(6, 0);
+  const LocalGraph g(plan, 0, std::move(part), false);
+  ASSERT_EQ(g.mirrors(), 2u);
+  EXPECT_EQ(g.global_id(3), 5u);
+  EXPECT_EQ(g.global_id(4), big + 2);
+  EXPECT_EQ(g.local_id(big + 2), std::optional<local_t>(4));
+  EXPECT_EQ(g.local_id(big + 3), std::nullopt);
+  EXPECT_EQ(g.mirror_ids(), (std::vector<vertex_t>{5, big + 2}));
+  EXPECT_EQ(g.mirror_requests(1), std::vector<local_t>{2});  // owner-local: 5 - 3
+  EXPECT_EQ(g.mirror_requests(3), std::vector<local_t>{2});  // big + 2 - big
+  EXPECT_EQ(g.bytes().proxies, 2 * (8 + 4));
 }
 
 TEST(LocalGraph, QualityOfAnEdgeCutAndAVertexCut) {

@@ -83,12 +83,14 @@ class LocalGraph {
   vertex_t global_vertices() const { return plan_.vertices(); }
 
   local_t masters() const { return masters_; }
-  local_t mirrors() const { return static_cast<local_t>(mirror_ids_.size()); }
+  local_t mirrors() const { return static_cast<local_t>(narrow_ids() ? mirror_ids32_.size() : mirror_ids_.size()); }
   local_t proxies() const { return masters() + mirrors(); }
   bool is_master(local_t v) const { return v < masters_; }
-  vertex_t global_id(local_t v) const { return is_master(v) ? first_master_ + v : mirror_ids_[v - masters_]; }
+  vertex_t global_id(local_t v) const { return is_master(v) ? first_master_ + v : mirror_id(v - masters_); }
   std::optional<local_t> local_id(vertex_t global) const;
-  std::span<const vertex_t> mirror_ids() const { return mirror_ids_; }  // global ids, ascending
+  // The global id of mirror i (local id masters() + i); ascending in i.
+  vertex_t mirror_id(std::size_t i) const { return narrow_ids() ? vertex_t{mirror_ids32_[i]} : mirror_ids_[i]; }
+  std::vector<vertex_t> mirror_ids() const;  // every mirror's, ascending (for a file's parts)
   rank_t owner(local_t v) const { return is_master(v) ? rank_ : plan_.master_of(global_id(v)); }
 
   edge_t edges() const { return out_.targets.size(); }
@@ -108,11 +110,9 @@ class LocalGraph {
   // My masters that `peer` mirrors, in the order of peer's mirrors_owned_by(me).
   std::span<const local_t> masters_mirrored_on(rank_t peer) const { return masters_on_[peer]; }
 
-  // What this rank tells `owner`: the global ids of the mirrors it keeps of that owner's masters.
-  std::span<const vertex_t> mirror_requests(rank_t owner) const {
-    return std::span<const vertex_t>(mirror_ids_)
-        .subspan(mirror_bounds_[owner], mirror_bounds_[owner + 1] - mirror_bounds_[owner]);
-  }
+  // What this rank tells `owner`: the mirrors it keeps of that owner's masters, as the owner's
+  // local ids (global id minus its first master's).
+  std::vector<local_t> mirror_requests(rank_t owner) const;
   // Records what `peer` sent in its mirror_requests(me), as this rank's local ids (global id minus
   // its first master's: 4 bytes a mirror on the wire, where global ids take 8), in peer's order.
   // Throws Error if one is not a master here.
@@ -139,7 +139,12 @@ class LocalGraph {
   unsigned threads_;  // that build it
   vertex_t first_master_;
   local_t masters_;
-  std::vector<vertex_t> mirror_ids_;      // global ids, sorted
+  // Every mirror's global id, sorted: in 32 bits where the graph's ids fit (4 bytes a mirror less:
+  // hash at 4 ranks of kron:20 keeps 1.3 M mirrors), else in 64.
+  bool narrow_ids() const { return narrow_ids_; }
+  bool narrow_ids_;
+  std::vector<std::uint32_t> mirror_ids32_;
+  std::vector<vertex_t> mirror_ids_;
   std::vector<local_t> mirror_locals_;    // masters_ .. proxies-1, so ranges can be spans
   std::vector<std::size_t> mirror_bounds_;  // ranks + 1: mirrors of owner r are [b[r], b[r+1])
   std::vector<std::vector<local_t>> masters_on_;
