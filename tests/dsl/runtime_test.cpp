@@ -31,14 +31,15 @@ const graph::EdgeList& kron() {
 // one; for both: the out cut with its edges copied to their destinations). `own_in_edges`: the out
 // cut keeps each rank's edges turned around too (split pulls).
 void on_ranks(const graph::EdgeList& edges, int ranks, Layout layout, Channel channel,
-              const std::function<void(Graph&)>& body, bool own_in_edges = false) {
+              const std::function<void(Graph&)>& body, bool own_in_edges = false,
+              Generation generation = Generation::optimised) {
   const auto policy = layout == Layout::in ? dist::Policy::iec : dist::Policy::oec;
   const auto parts = dist::partition_in_memory(edges, policy, ranks, layout == Layout::in || own_in_edges);
   test_support::on_every_rank(
       parts, 2,
       [&](vertex::Engine& e) {
         if (layout != Layout::both) {
-          Graph g(e, layout);
+          Graph g(e, layout, generation);
           body(g);
           return;
         }
@@ -304,11 +305,9 @@ TEST(Runtime, DegreesAndAdjacencyOfMirrors) {
 TEST(Runtime, NaiveGetsReadTheOwnersMasterAndAreCounted) {
   const graph::Csr out = graph::build_csr(kron());
   for (const Case& c : kCases) {
-    const auto parts = dist::partition_in_memory(kron(), dist::Policy::oec, c.ranks, false);
-    test_support::on_every_rank(
-        parts, 2,
-        [&](vertex::Engine& e) {
-          Graph g(e, Layout::out, Generation::naive);
+    on_ranks(
+        kron(), c.ranks, Layout::out, c.channel,
+        [&](Graph& g) {
           NodeProperty<std::int64_t> value(g, -1);
           NodeProperty<std::int64_t> total(g);
           std::uint64_t to_masters = 0, to_mirrors = 0;
@@ -341,7 +340,7 @@ TEST(Runtime, NaiveGetsReadTheOwnersMasterAndAreCounted) {
             }
           }
         },
-        c.channel);
+        false, Generation::naive);
   }
 }
 
@@ -352,11 +351,9 @@ TEST(Runtime, NaiveAccumulatesReachTheOwnersAtTheStatementsEnd) {
   const graph::Csr out = graph::build_csr(kron());
   const graph::Csr in = graph::transpose(out);
   for (const Case& c : kCases) {
-    const auto parts = dist::partition_in_memory(kron(), dist::Policy::oec, c.ranks, false);
-    test_support::on_every_rank(
-        parts, 2,
-        [&](vertex::Engine& e) {
-          Graph g(e, Layout::out, Generation::naive);
+    on_ranks(
+        kron(), c.ranks, Layout::out, c.channel,
+        [&](Graph& g) {
           NodeProperty<std::int64_t> degree(g, 0);
           NodeProperty<node> label(g);
           NodeFlags lowered(g);
@@ -391,7 +388,7 @@ TEST(Runtime, NaiveAccumulatesReachTheOwnersAtTheStatementsEnd) {
             ASSERT_EQ(marked[v], least_id < v ? 1 : 0) << c.ranks << " ranks, node " << v;
           }
         },
-        c.channel);
+        false, Generation::naive);
   }
 }
 
