@@ -66,6 +66,24 @@ void agreed(const Collective& collective, Step&& step) {
   if (!first.empty()) throw LoadError(first);
 }
 
+// This rank's block of per-vertex counts summed over every rank (a reduce-scatter): outgoing[r]
+// is block r of this rank's counts, `size` this rank's block's length. Each part is freed once added.
+template <class C>
+std::vector<C> summed_block(std::vector<Bytes> outgoing, std::size_t size, const Collective& collective) {
+  std::vector<Bytes> parts = collective.exchange(std::move(outgoing));
+  std::vector<C> mine(size, 0);
+  for (Bytes& part : parts) {
+    if (part.size() != size * sizeof(C)) throw Error("dist: a rank sent a block of counts of the wrong size");
+    for (std::size_t i = 0; i < size; ++i) {
+      C c;
+      std::memcpy(&c, part.data() + i * sizeof c, sizeof c);
+      mine[i] += c;
+    }
+    Bytes().swap(part);
+  }
+  return mine;
+}
+
 // Global per-vertex counts from each rank's counts of its own edges: each rank sums one block of
 // vertices (reduce-scatter), then every rank gathers all blocks. Vertex-sized, as in Gemini.
 std::vector<edge_t> global_counts(std::vector<edge_t> local, const Collective& collective) {
@@ -75,17 +93,8 @@ std::vector<edge_t> global_counts(std::vector<edge_t> local, const Collective& c
   const auto block = [&](std::size_t r) { return n * r / ranks; };
   std::vector<Bytes> outgoing(ranks);
   for (std::size_t r = 0; r < ranks; ++r) outgoing[r] = array_bytes(local.data() + block(r), block(r + 1) - block(r));
-  const std::vector<Bytes> parts = collective.exchange(std::move(outgoing));
   const auto me = static_cast<std::size_t>(collective.rank);
-  std::vector<edge_t> mine(block(me + 1) - block(me), 0);
-  for (const Bytes& part : parts) {
-    if (part.size() != mine.size() * sizeof(edge_t)) throw Error("global_counts: a rank sent a block of the wrong size");
-    for (std::size_t i = 0; i < mine.size(); ++i) {
-      edge_t c;
-      std::memcpy(&c, part.data() + i * sizeof c, sizeof c);
-      mine[i] += c;
-    }
-  }
+  const std::vector<edge_t> mine = summed_block<edge_t>(std::move(outgoing), block(me + 1) - block(me), collective);
   const std::vector<Bytes> blocks = collective.all_gather(array_bytes(mine.data(), mine.size()));
   for (std::size_t r = 0; r < ranks; ++r) {
     if (blocks[r].size() != (block(r + 1) - block(r)) * sizeof(edge_t)) throw Error("global_counts: wrong block size");
@@ -133,17 +142,7 @@ PartitionPlan plan_by_in_degree(const graph::CsrRows& rows, vertex_t n, const Co
       release_pages(in.data() + block(r), (block(r + 1) - block(r)) * sizeof(C));
     }
   }
-  std::vector<Bytes> parts = collective.exchange(std::move(outgoing));
-  std::vector<C> mine(block(me + 1) - block(me), 0);
-  for (Bytes& part : parts) {
-    if (part.size() != mine.size() * sizeof(C)) throw Error("dist: a rank sent in-degrees of the wrong size");
-    for (std::size_t i = 0; i < mine.size(); ++i) {
-      C c;
-      std::memcpy(&c, part.data() + i * sizeof c, sizeof c);
-      mine[i] += c;
-    }
-    Bytes().swap(part);
-  }
+  const std::vector<C> mine = summed_block<C>(std::move(outgoing), block(me + 1) - block(me), collective);
   // The weight before my block and in all, then the cuts in it, from every rank.
   double before = 0, total = 0;
   const double weight = PartitionPlan::block_weight(collective.ranks, std::span<const C>(mine));

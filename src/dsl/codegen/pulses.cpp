@@ -97,7 +97,7 @@ void FunctionGenerator::begin_pulse(const PulsePlan& plan) {
       continue;
     }
     const CacheSafety* safety = analysis_.find_property(*p);
-    const bool cached = !naive() && safety && safety->safe;
+    const bool cached = safety && safety->safe;
     out_.line(fmt::format("{}.refresh(rt::Fetch::{});  // read through mirrors{}", name(p), cached ? "changed" : "all",
                           cached ? " (cache-safe: only what changed)" : ""));
   }

@@ -67,7 +67,8 @@ Window::Window(vertex::Engine& engine, void* base, std::size_t element, std::siz
     net::mpi_check(MPI_Comm_rank(MPI_COMM_WORLD, &rank), "MPI_Comm_rank");
   }
   if (!initialized || size != engine.ranks() || rank != engine.rank())
-    throw Error("dsl: the naive generation's one-sided gets need the ranks to be one process's or MPI_COMM_WORLD's");
+    throw Error(
+        "dsl: the naive generation's one-sided accesses need the ranks to be one process's or MPI_COMM_WORLD's");
   mpi_ = std::make_unique<Mpi>();
   mpi_->slots = static_cast<std::byte*>(base);
   mpi_->bytes = element * count;
@@ -80,7 +81,7 @@ Window::Window(vertex::Engine& engine, void* base, std::size_t element, std::siz
   net::mpi_check(MPI_Win_lock_all(MPI_MODE_NOCHECK, mpi_->win), "MPI_Win_lock_all");
 #else
   (void)count;
-  throw Error("dsl: the naive generation's one-sided gets across processes need MPI, which this build lacks");
+  throw Error("dsl: the naive generation's one-sided accesses across processes need MPI, which this build lacks");
 #endif
 }
 
@@ -92,8 +93,6 @@ Window::~Window() {
   MPI_Comm_free(&mpi_->comm);
 #endif
 }
-
-bool Window::through_mpi() const { return mpi_ != nullptr; }
 
 void Window::begin_epoch() {
 #ifdef COURIER_HAVE_MPI

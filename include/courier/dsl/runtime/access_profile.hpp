@@ -1,9 +1,10 @@
 #pragma once
 // What the naive generation's accesses cost, the functions paper 004 profiles in StarPlat's
 // backend (section III, Fig. 3): window gets of a rank's own nodes, one-sided gets of other ranks',
-// get_edge's searches of a row and the one-sided accumulates of reductions. Each thread of a rank counts into its own slot, which the rank's
-// loops hand it; one call in kSampled is timed and charged for all of them, less the clock's own
-// cost, so that the clock adds little to what it measures. Threads outside a loop count nothing.
+// get_edge's searches of a row and the one-sided accumulates of reductions. Each thread of a rank
+// counts into its own slot, which the rank's loops hand it; one call in kSampled is timed and
+// charged for all of them, less the clock's own cost, so that the clock adds little to what it
+// measures. Threads outside a loop count nothing.
 #include <array>
 #include <chrono>
 #include <cstddef>
@@ -33,7 +34,8 @@ inline auto profiled(Access kind, Fn&& fn) {
   if (slot == nullptr || slot->calls[k]++ % kSampled != 0) return fn();
   const auto start = std::chrono::steady_clock::now();
   auto result = fn();
-  const auto spent = static_cast<std::uint64_t>(std::chrono::nanoseconds(std::chrono::steady_clock::now() - start).count());
+  const auto spent =
+      static_cast<std::uint64_t>(std::chrono::nanoseconds(std::chrono::steady_clock::now() - start).count());
   static const std::uint64_t overhead = clock_overhead_ns();
   slot->nanoseconds[k] += kSampled * (spent > overhead ? spent - overhead : 0);
   return result;

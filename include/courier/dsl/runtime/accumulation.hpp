@@ -5,6 +5,7 @@
 // what landed is combined into the owners' masters when the statement synchronises, at the end of
 // its pulse. Collective to make (the window and its epoch) and to finish.
 #include <cstdint>
+#include <memory>
 #include <type_traits>
 #include <vector>
 
@@ -23,8 +24,8 @@ class Accumulation {
  public:
   explicit Accumulation(Graph& g) : g_(g), landed_(g.masters(), Op::template identity<Slot>()) {
     Timer timer;
-    window_ = std::make_unique<Window>(g.engine(), landed_.data(), sizeof(Slot), landed_.size(),
-                                       Window::Use::accumulates);
+    window_ =
+        std::make_unique<Window>(g.engine(), landed_.data(), sizeof(Slot), landed_.size(), Window::Use::accumulates);
     window_->begin_epoch();
     g_.phases().reduction_seconds += timer.elapsed();
   }

@@ -52,8 +52,6 @@ class Window {
     }
     accumulate_through_mpi(owner, index, &value, element_of<T>(), operation_of<Op>());
   }
-  // Whether accesses go through MPI (false: in place).
-  bool through_mpi() const;
 
  private:
   struct Mpi;
@@ -76,8 +74,7 @@ class Window {
     if constexpr (std::is_same_v<Op, Or>) return Operation::logical_or;
     if constexpr (std::is_same_v<Op, And>) return Operation::logical_and;
   }
-  void accumulate_through_mpi(rank_t owner, std::size_t index, const void* value, Element element,
-                              Operation operation);
+  void accumulate_through_mpi(rank_t owner, std::size_t index, const void* value, Element element, Operation operation);
 
   vertex::Engine& engine_;
   std::size_t element_;
