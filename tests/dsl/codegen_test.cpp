@@ -89,7 +89,8 @@ TEST(Codegen, NaiveSsspDoesWhatStarPlatsBackendDoes) {
           "accumulation_16_.push(member_, nbr, g.narrow<std::int32_t, rt::Min>((std::int64_t{dist.get(v)} + "
           "weight.out(e)), \"test.sp:16:56\"));"))
       << cpp;
-  EXPECT_TRUE(has(cpp, "rt::Accumulation<std::int32_t, rt::Min> accumulation_16_(g);")) << cpp;
+  EXPECT_TRUE(has(cpp, "rt::Accumulation<std::int32_t, rt::Min> accumulation_16_(g, \"sssp.accumulation_16_\");"))
+      << cpp;
   EXPECT_TRUE(has(cpp, "accumulation_16_.finish<rt::Min>(dist, also_16_);")) << cpp;
   EXPECT_FALSE(has(cpp, "ReductionQueue")) << cpp;
   EXPECT_TRUE(has(cpp, "modified_next.put(n_, true);")) << cpp;

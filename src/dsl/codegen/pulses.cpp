@@ -130,8 +130,8 @@ void FunctionGenerator::begin_pulse(const PulsePlan& plan) {
     }
     const Symbol* property = r.target->as<PropertyRef>()->symbol;
     if (rp.queued && naive()) {
-      out_.line(fmt::format("rt::Accumulation<{}, {}> {}({});  // an accumulate per update, into its owner",
-                            cpp_type(property->type.element), rp.op, rp.helper, graph_));
+      out_.line(fmt::format("rt::Accumulation<{}, {}> {}({}, \"{}.{}\");  // an accumulate per update, into its owner",
+                            cpp_type(property->type.element), rp.op, rp.helper, graph_, f_.name, rp.helper));
     } else if (rp.queued) {
       out_.line(fmt::format("rt::ReductionQueue<{}> {}({});", cpp_type(property->type.element), rp.helper, graph_));
     } else if (const std::string key = name(property) + rp.op;

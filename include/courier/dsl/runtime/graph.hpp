@@ -4,11 +4,13 @@
 // edges of a master in CSR order, the graph's own facts (sizes, degrees, adjacency), and the
 // collectives that make ranks agree. Loops hand fn(v, member): member indexes per-thread partials.
 #include <algorithm>
+#include <any>
 #include <atomic>
 #include <cstdint>
 #include <cstring>
 #include <limits>
 #include <map>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -141,6 +143,17 @@ class Graph {
     return Op::template identity<T>();
   }
 
+  // What a statement keeps from one run to its next, by a key naming it (the naive generation's
+  // reductions: their slots and window, made once, not once a round). make() makes it at the
+  // first call, on every rank alike (it may be collective); it lives as long as the Graph.
+  template <class State, class Make>
+  State& statement_state(std::string_view key, Make&& make) {
+    auto found = statement_states_.find(key);
+    if (found == statement_states_.end())
+      found = statement_states_.emplace(std::string(key), std::shared_ptr<State>(make())).first;
+    return *std::any_cast<const std::shared_ptr<State>&>(found->second);
+  }
+
   // What the generated function leaves behind: its top-level scalars when it returned.
   using Kept = std::variant<std::int64_t, double>;
   template <class T>
@@ -178,7 +191,8 @@ class Graph {
   Phases phases_;
   std::vector<AccessSlot> accesses_;  // by member, counted in the naive generation's loops
   std::map<std::string, Kept, std::less<>> kept_;
-  std::atomic<const char*> overflowed_{nullptr};  // where narrow() last met a value too wide
+  std::atomic<const char*> overflowed_{nullptr};                   // where narrow() last met a value too wide
+  std::map<std::string, std::any, std::less<>> statement_states_;  // each a std::shared_ptr<State>
 };
 
 // ---- templates

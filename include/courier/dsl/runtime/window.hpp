@@ -5,7 +5,8 @@
 // an address space (the local transport's threads) reach each other's arrays in place; ranks in
 // processes of their own (under mpirun) through an MPI window in a passive-target epoch open for
 // the window's life, into which each epoch copies the rank's array (and, for accumulates, out of
-// which it copies what landed when the epoch ends).
+// which it copies what landed when the epoch ends): on one node MPI's shared memory, read and
+// updated in place; across nodes, MPI_Get and MPI_Accumulate.
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -46,7 +47,7 @@ class Window {
   // Combines `value` into the element at `index` of `owner`'s slots with Op. Any thread.
   template <class Op, class T>
   void accumulate(rank_t owner, std::size_t index, T value) {
-    if (!mpi_) {
+    if (!bases_.empty()) {  // in place: one address space, or one node's shared window
       combine_atomic<Op>(reinterpret_cast<T*>(bases_[static_cast<std::size_t>(owner)])[index], value);
       return;
     }
@@ -79,7 +80,7 @@ class Window {
   vertex::Engine& engine_;
   std::size_t element_;
   Use use_;
-  std::vector<std::byte*> bases_;  // shared address space: each rank's slots
+  std::vector<std::byte*> bases_;  // each rank's slots, where this rank reaches them in place
   std::unique_ptr<Mpi> mpi_;
 };
 
