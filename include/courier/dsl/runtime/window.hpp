@@ -6,7 +6,7 @@
 // processes of their own (under mpirun) through an MPI window in a passive-target epoch open for
 // the window's life, into which each epoch copies the rank's array (and, for accumulates, out of
 // which it copies what landed when the epoch ends): on one node MPI's shared memory, read and
-// updated in place; across nodes, MPI_Get and MPI_Accumulate.
+// updated in place; across nodes (or with COURIER_DSL_WINDOW=rma set), MPI_Get and MPI_Accumulate.
 #include <cstddef>
 #include <cstdint>
 #include <memory>
