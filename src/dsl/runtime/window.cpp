@@ -50,7 +50,6 @@ struct Window::Mpi {
   std::byte* memory = nullptr;
   std::byte* slots = nullptr;
   std::size_t bytes = 0;
-  bool shared = false;  // bases_ holds every rank's slots in the shared segment
   mutable std::mutex turn;
 };
 #else
@@ -92,30 +91,30 @@ Window::Window(vertex::Engine& engine, void* base, std::size_t element, std::siz
   int node_size = 0;
   net::mpi_check(MPI_Comm_size(node, &node_size), "MPI_Comm_size");
   net::mpi_check(MPI_Comm_free(&node), "MPI_Comm_free");
-  if (node_size == size && !rma_requested()) {
-    mpi_->shared = true;
+  const bool one_node = node_size == size && !rma_requested();
+  if (one_node) {
     net::mpi_check(MPI_Win_allocate_shared(static_cast<MPI_Aint>(mpi_->bytes), static_cast<int>(element), MPI_INFO_NULL,
                                            mpi_->comm, &mpi_->memory, &mpi_->win),
                    "MPI_Win_allocate_shared");
-    for (int r = 0; r < size; ++r) {
-      MPI_Aint their_bytes = 0;
-      int unit = 0;
-      std::byte* their_base = nullptr;
-      net::mpi_check(MPI_Win_shared_query(mpi_->win, r, &their_bytes, &unit, &their_base), "MPI_Win_shared_query");
-      bases_.push_back(their_base);
-    }
-    net::mpi_check(MPI_Win_lock_all(MPI_MODE_NOCHECK, mpi_->win), "MPI_Win_lock_all");
-    return;
+  } else {
+    // Whole pages: MPICH 4.0.2 puts one node's windows in one shared segment, where the other
+    // ranks look for a rank's slots at a page-rounded offset and its own pointer is not rounded: a
+    // size not a multiple of the page sends their gets and accumulates to the wrong slots.
+    const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+    const std::size_t allocated = (mpi_->bytes + page - 1) / page * page;
+    net::mpi_check(MPI_Win_allocate(static_cast<MPI_Aint>(allocated), static_cast<int>(element), MPI_INFO_NULL,
+                                    mpi_->comm, &mpi_->memory, &mpi_->win),
+                   "MPI_Win_allocate");
   }
-  // Whole pages: MPICH 4.0.2 puts one node's windows in one shared segment, where the other ranks
-  // look for a rank's slots at a page-rounded offset and its own pointer is not rounded: a size
-  // not a multiple of the page sends their gets and accumulates to the wrong slots.
-  const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
-  const std::size_t allocated = (mpi_->bytes + page - 1) / page * page;
-  net::mpi_check(MPI_Win_allocate(static_cast<MPI_Aint>(allocated), static_cast<int>(element), MPI_INFO_NULL,
-                                  mpi_->comm, &mpi_->memory, &mpi_->win),
-                 "MPI_Win_allocate");
   net::mpi_check(MPI_Win_set_errhandler(mpi_->win, MPI_ERRORS_RETURN), "MPI_Win_set_errhandler");
+  // On one node every rank's slots are reached in place, through bases_.
+  for (int r = 0; one_node && r < size; ++r) {
+    MPI_Aint their_bytes = 0;
+    int unit = 0;
+    std::byte* their_base = nullptr;
+    net::mpi_check(MPI_Win_shared_query(mpi_->win, r, &their_bytes, &unit, &their_base), "MPI_Win_shared_query");
+    bases_.push_back(their_base);
+  }
   net::mpi_check(MPI_Win_lock_all(MPI_MODE_NOCHECK, mpi_->win), "MPI_Win_lock_all");
 #else
   (void)count;
@@ -177,7 +176,7 @@ void Window::accumulate_through_mpi([[maybe_unused]] rank_t owner, [[maybe_unuse
 
 void Window::get(rank_t owner, std::size_t index, void* out) const {
 #ifdef COURIER_HAVE_MPI
-  if (mpi_ && !mpi_->shared) {
+  if (bases_.empty()) {
     const int bytes = static_cast<int>(element_);
     std::lock_guard lock(mpi_->turn);
     net::mpi_check(MPI_Get(out, bytes, MPI_BYTE, owner, static_cast<MPI_Aint>(index), bytes, MPI_BYTE, mpi_->win),

@@ -41,24 +41,22 @@ class Accumulation {
   // run and kept for the next (a window is a collective allocation; StarPlat's live as long).
   Accumulation(Graph& g, std::string_view statement) : g_(g) {
     Timer timer;
-    State& state = g.statement_state<State>(statement, [&] {
+    state_ = &g.statement_state<State>(statement, [&] {
       auto made = std::make_unique<State>();
       made->landed.assign(g.masters(), Op::template identity<Slot>());
       made->window = std::make_unique<Window>(g.engine(), made->landed.data(), sizeof(Slot), made->landed.size(),
                                               Window::Use::accumulates);
       return made;
     });
-    landed_ = state.landed.data();
-    window_ = state.window.get();
-    std::fill(state.landed.begin(), state.landed.end(), Op::template identity<Slot>());
-    window_->begin_epoch();
+    std::fill(state_->landed.begin(), state_->landed.end(), Op::template identity<Slot>());
+    state_->window->begin_epoch();
     g_.phases().reduction_seconds += timer.elapsed();
   }
 
   // The update of `target` by `value`. Any thread of the rank, inside the pulse.
   void push(unsigned /*member*/, local target, T value) {
     profiled(Access::accumulate, [&] {
-      window_->accumulate<Op>(g_.owner(target), g_.master_index(target), encode(value));
+      state_->window->template accumulate<Op>(g_.owner(target), g_.master_index(target), encode(value));
       return true;
     });
   }
@@ -69,11 +67,12 @@ class Accumulation {
   void finish(Property& property, Also&& also = {}) {
     static_assert(std::is_same_v<Same, Op>);
     Timer timer;
-    window_->end_epoch();
+    state_->window->end_epoch();
+    const std::vector<Slot>& landed = state_->landed;
     const Slot identity = Op::template identity<Slot>();
     for (local m = 0; m < g_.masters(); ++m) {
-      if (landed_[m] == identity) continue;
-      if (property.template apply<Op>(m, static_cast<typename Property::value_type>(decode(landed_[m])))) also(m);
+      if (landed[m] == identity) continue;
+      if (property.template apply<Op>(m, static_cast<typename Property::value_type>(decode(landed[m])))) also(m);
     }
     property.wrote();
     g_.phases().reduction_seconds += timer.elapsed();
@@ -86,8 +85,7 @@ class Accumulation {
     std::unique_ptr<Window> window;
   };
   Graph& g_;
-  Slot* landed_;
-  Window* window_;
+  State* state_;
 };
 
 }  // namespace courier::dsl::rt
