@@ -35,6 +35,11 @@ const BottomUp* FunctionAnalysis::find_bottom_up(const Stmt& pulse) const {
   return it == bottom_up.end() ? nullptr : &*it;
 }
 
+const PropertyMove* FunctionAnalysis::find_move(const Stmt& copy) const {
+  const auto it = std::find_if(moves.begin(), moves.end(), [&](const PropertyMove& m) { return m.copy == &copy; });
+  return it == moves.end() ? nullptr : &*it;
+}
+
 FunctionAnalysis pulls_of(const Function& function) {
   FunctionAnalysis fa;
   fa.function = &function;
@@ -70,6 +75,7 @@ Analysis analyse(const Program& program) {
     find_hoisting(f, fa);
     find_split_pulls(f, fa);
     find_bottom_up(f, fa);
+    find_property_moves(f, fa);
   }
   return analysis;
 }

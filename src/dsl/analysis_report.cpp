@@ -155,8 +155,8 @@ void pulses(std::string& out, const FunctionAnalysis& fa) {
 }
 
 void hoisting(std::string& out, const FunctionAnalysis& fa) {
-  out += "Hoisted out of neighbour loops (loop-invariant expressions):\n";
-  if (fa.hoisted.empty()) out += "  none\n";
+  out += "Hoisted out of neighbour and vertex loops (loop-invariant expressions):\n";
+  if (fa.hoisted.empty() && fa.invariants.empty()) out += "  none\n";
   for (const Hoisted& h : fa.hoisted) {
     const auto& loop = *h.loop->as<Forall>();
     const std::string what =
@@ -165,12 +165,19 @@ void hoisting(std::string& out, const FunctionAnalysis& fa) {
                   "one value per {}: computed once per node before the pulse of the loop at {}, {}, "
                   "instead of once per edge",
                   loop.variable, at(h.pulse->location),
-                  fa.find_split(*h.loop) ? "read at masters only (a split pull)" : "mirrors refreshed")
+                  fa.find_split(*h.loop) ? "read at masters only (a split pull)" : "mirrors refreshed") +
+                  (h.computed_in ? fmt::format("; computed by the loop at {}, not in a pass of its own (fused)",
+                                               at(h.computed_in->location))
+                                 : std::string())
             : fmt::format("one value per {}: computed once before the loop at {}, instead of once per edge",
                           to_source(*loop.of), at(h.loop->location));
     fmt::format_to(std::back_inserter(out), "  {} {}: {}\n", at(h.expression->location), to_source(*h.expression),
                    what);
   }
+  for (const Invariant& i : fa.invariants)
+    fmt::format_to(std::back_inserter(out),
+                   "  {} {}: of no node: computed once before the loop at {}, instead of once per node\n",
+                   at(i.expression->location), to_source(*i.expression), at(i.pulse->location));
   if (fa.not_hoisted.empty()) return;
   out += "Not hoisted:\n";
   for (const NotHoisted& n : fa.not_hoisted) {
@@ -208,6 +215,27 @@ void bottom_up(std::string& out, const FunctionAnalysis& fa) {
                    at(b.reduction->location), b.flag->name);
 }
 
+void moves(std::string& out, const FunctionAnalysis& fa) {
+  out += "Property copies moved (the source dead after the copy):\n";
+  if (fa.moves.empty()) out += "  none\n";
+  for (const PropertyMove& m : fa.moves) {
+    const auto& a = *m.copy->as<Assignment>();
+    const std::string source = to_source(*a.value);
+    const std::string next = m.rewritten_by ? fmt::format("every node's {} is written at {} before it is read again",
+                                                          source, at(m.rewritten_by->location))
+                                            : fmt::format("{} is not read again", source);
+    fmt::format_to(std::back_inserter(out), "  {} {} = {}: {}; the two exchange their values\n", at(m.copy->location),
+                   to_source(*a.target), source, next);
+  }
+  if (fa.not_moved.empty()) return;
+  out += "Copied:\n";
+  for (const NotMoved& n : fa.not_moved) {
+    const auto& a = *n.copy->as<Assignment>();
+    fmt::format_to(std::back_inserter(out), "  {} {} = {}: {} (at {})\n", at(n.copy->location), to_source(*a.target),
+                   to_source(*a.value), n.reason, at(n.at));
+  }
+}
+
 }  // namespace
 
 std::string format_analysis(const Program& program, const Analysis& analysis) {
@@ -222,6 +250,7 @@ std::string format_analysis(const Program& program, const Analysis& analysis) {
     hoisting(out, fa);
     split_pulls(out, fa);
     bottom_up(out, fa);
+    moves(out, fa);
   }
   return out;
 }

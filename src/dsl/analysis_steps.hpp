@@ -25,6 +25,7 @@ void find_pulses(const Function& f, FunctionAnalysis& out);               // Def
 void find_hoisting(const Function& f, FunctionAnalysis& out);             // loop-invariant expressions
 void find_split_pulls(const Function& f, FunctionAnalysis& out);          // in-edge sums over an outgoing cut
 void find_bottom_up(const Function& f, FunctionAnalysis& out);            // pushes that may pull (after pulses)
+void find_property_moves(const Function& f, FunctionAnalysis& out);       // copies whose source is dead
 
 // The symbol an expression names, if it is a bare name.
 inline const Symbol* named(const Expr& e) {

@@ -2,6 +2,7 @@
 // per edge (analysis.hpp says when).
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include "analysis_steps.hpp"
 #include "courier/dsl/walk.hpp"
@@ -103,16 +104,39 @@ class Hoister {
       if (const auto& filter = s.as<Forall>()->filter) candidates(*filter, s);
       return for_each_child(s, [&](const Stmt& inner) { inside(inner, &s); });
     }
+    // Values only: what assignments and reductions write is not computed.
+    auto each_value = [&](auto&& f) {
+      if (const auto* d = s.as<Declaration>(); d && d->init) f(*d->init);
+      if (const auto* a = s.as<Assignment>()) f(*a->value);
+      if (const auto* r = s.as<Reduction>()) f(*r->value);
+      if (const auto* i = s.as<If>()) f(*i->condition);
+      if (const auto* w = s.as<While>()) f(*w->condition);
+      if (const auto* w = s.as<DoWhile>()) f(*w->condition);
+    };
     if (loop) {
-      // Values only: what assignments and reductions write is not computed.
-      if (const auto* d = s.as<Declaration>(); d && d->init) candidates(*d->init, *loop);
-      if (const auto* a = s.as<Assignment>()) candidates(*a->value, *loop);
-      if (const auto* r = s.as<Reduction>()) candidates(*r->value, *loop);
-      if (const auto* i = s.as<If>()) candidates(*i->condition, *loop);
-      if (const auto* w = s.as<While>()) candidates(*w->condition, *loop);
-      if (const auto* w = s.as<DoWhile>()) candidates(*w->condition, *loop);
+      each_value([&](const Expr& e) { candidates(e, *loop); });
+    } else {
+      each_value([&](const Expr& e) { invariants(e); });
     }
     for_each_child(s, [&](const Stmt& inner) { inside(inner, loop); });
+  }
+
+  // The largest expressions in `e` (outside neighbour loops) of no node and nothing the loop writes.
+  void invariants(const Expr& e) {
+    const Dependence d = depends(e);
+    const bool unwritten =
+        std::none_of(d.reads.begin(), d.reads.end(), [&](const Symbol* r) { return written_.count(r) != 0; });
+    // Floating point only: integer arithmetic is cheap, and a narrowed reduction's runs in 64 bits.
+    const bool real = e.type.kind == TypeKind::Float || e.type.kind == TypeKind::Double;
+    if (d.pure && d.nodes.empty() && d.operation && real && unwritten) {
+      out_.invariants.push_back({&e, pulse_});
+      return;
+    }
+    if (const auto* u = e.as<Unary>()) return invariants(*u->operand);
+    if (const auto* b = e.as<Binary>()) {
+      invariants(*b->left);
+      invariants(*b->right);
+    }
   }
 
   // The largest expressions in `e` of one node of `loop`.
@@ -155,9 +179,60 @@ class Hoister {
 
 }  // namespace
 
+namespace {
+
+bool is_loop(const Stmt& s) {
+  return s.as<Forall>() || s.as<While>() || s.as<DoWhile>() || s.as<FixedPoint>() || s.as<IterateInBFS>();
+}
+
+// What `s`, and everything inside it, updates.
+std::set<const Symbol*> updated_in(const Stmt& s) {
+  std::set<const Symbol*> out;
+  for_each_statement(s, [&](const Stmt& inner) {
+    for (const Access& a : own_accesses(inner))
+      if (a.update) out.insert(a.symbol);
+  });
+  return out;
+}
+
+// A per-neighbour hoist of the vertex loop at b.statements[at] may be computed in the nearest
+// vertex loop before it over every node (no flag filter: an expression filter is tested after),
+// when that loop and the statements between update nothing it reads and no loop stands between.
+const Stmt* carrier(const Block& b, std::size_t at, const Hoisted& h) {
+  const Dependence d = depends(*h.expression);
+  auto writes_a_read = [&](const Stmt& s) {
+    const std::set<const Symbol*> updated = updated_in(s);
+    return std::any_of(d.reads.begin(), d.reads.end(), [&](const Symbol* r) { return updated.count(r) != 0; });
+  };
+  for (std::size_t j = at; j-- > 0;) {
+    const Stmt& x = b.statements[j];
+    if (writes_a_read(x)) return nullptr;
+    const auto* f = x.as<Forall>();
+    if (f && f->domain == DomainKind::Nodes && !x.per_vertex && !flag_filter(f->filter.get(), f->symbol)) return &x;
+    const auto* a = x.as<Assignment>();
+    if (is_loop(x) || (a && a->property_copy)) return nullptr;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
 void find_hoisting(const Function& f, FunctionAnalysis& out) {
   Hoister hoister(out);
   for (const Stmt& s : f.body.statements) hoister.visit(s);
+  // Loop fusion: each block's vertex loops, for the hoists of each.
+  auto fuse = [&](const Block& b) {
+    for (std::size_t i = 0; i < b.statements.size(); ++i)
+      for (Hoisted& h : out.hoisted)
+        if (h.pulse == &b.statements[i] && h.kind == HoistKind::PerNeighbour) h.computed_in = carrier(b, i, h);
+  };
+  fuse(f.body);
+  for_each_statement(f.body, [&](const Stmt& s) {
+    if (const auto* n = s.as<Block>()) fuse(*n);
+    if (const auto* n = s.as<While>()) fuse(n->body);
+    if (const auto* n = s.as<DoWhile>()) fuse(n->body);
+    if (const auto* n = s.as<FixedPoint>()) fuse(n->body);
+  });
 }
 
 }  // namespace courier::dsl

@@ -165,6 +165,55 @@ TEST(Runtime, SumsThenRemoteReadsThroughRefreshedMirrors) {
   }
 }
 
+// move_from leaves the target as copy_from would, mirrors included, and the source, rewritten at its
+// masters, refreshes its mirrors in full: they hold the target's old mirrors, behind its old
+// masters, so a master rewritten with the value it had (node 8's 9) still goes to them.
+TEST(Runtime, AMovedPropertyReadsAsACopiedOne) {
+  const graph::Csr out = graph::build_csr(kron());
+  // Each node's sum of f(w) over its out-neighbours w.
+  auto sums = [&](auto f) {
+    std::vector<std::int64_t> want(out.num_vertices(), 0);
+    for (node v = 0; v < out.num_vertices(); ++v)
+      for (node w : out.neighbors(v)) want[v] += f(w);
+    return want;
+  };
+  const auto want_moved = sums([](node w) { return static_cast<std::int64_t>(3 * w); });
+  const auto want_rewritten = sums([](node w) { return static_cast<std::int64_t>(w + 1); });
+  for (const Case& c : kCases) {
+    for (const auto& tracking : {std::pair{true, true}, {true, false}, {false, false}}) {
+      const bool target_tracked = tracking.first, source_tracked = tracking.second;
+      on_ranks(kron(), c.ranks, Layout::out, c.channel, [&](Graph& g) {
+        NodeProperty<std::int64_t> target(g, 7), source(g), got(g);
+        if (target_tracked) target.track();
+        if (source_tracked) source.track();
+        target.refresh(Fetch::changed);
+        // Masters ahead of their mirrors when the source takes these values over.
+        g.for_nodes([&](local v, unsigned) { target.store(v, 9); });
+        target.wrote();
+        g.for_nodes([&](local v, unsigned) { source.store(v, static_cast<std::int64_t>(3 * g.id(v))); });
+        source.wrote();
+        const auto pull = [&](NodeProperty<std::int64_t>& p) {
+          p.refresh(Fetch::changed);
+          g.for_nodes([&](local v, unsigned) {
+            std::int64_t sum = 0;
+            for (edge e = g.out_begin(v); e < g.out_end(v); ++e) sum += p.load(g.out_target(e));
+            got.store(v, sum);
+          });
+          return gathered(g, got.values());
+        };
+        target.move_from(source);
+        const auto moved = pull(target);
+        g.for_nodes([&](local v, unsigned) { source.store(v, static_cast<std::int64_t>(g.id(v) + 1)); });
+        source.wrote();
+        const auto rewritten = pull(source);
+        if (g.engine().rank() != 0) return;
+        EXPECT_EQ(moved, want_moved) << c.ranks << " ranks, tracked " << target_tracked << source_tracked;
+        EXPECT_EQ(rewritten, want_rewritten) << c.ranks << " ranks, tracked " << target_tracked << source_tracked;
+      });
+    }
+  }
+}
+
 // ||= at mirrors, then the flags read through mirrors: a node is marked when an in-neighbour has an
 // even id; then counts the marked out-neighbours.
 TEST(Runtime, FlagsReduceAndRefresh) {

@@ -31,7 +31,13 @@
 // compiler adds, whose mirrors are refreshed in place of those of what it reads (pagerank's
 // rank / out-degree: once per node, not once per in-edge); one of the vertex once before the
 // neighbour loop. Integer division is not hoisted: computed for nodes the loop never reaches, it
-// could divide by zero.
+// could divide by zero. So is a floating-point expression of the vertex loop's body that reads no node, only
+// literals and collective scalars the loop does not write: once before the loop (pagerank's
+// (1 - damping) / n, which the C++ compiler recomputes per node: an atomic store between two nodes
+// is a barrier to it). A per-neighbour value is computed inside the nearest vertex loop over
+// every node before its pulse in the same block (before that loop's filter), when nothing between
+// them, that loop included, writes what it reads and no other loop stands between (pagerank's
+// dangling sum and its rank / out-degree: one pass over the masters).
 //
 // Split pulls (Gluon's partial reductions, not in paper 004): a loop over g.nodes_to(v) whose only
 // statement adds a term to a scalar of v's iteration (s = s + E, s += E), where E reads only the
@@ -52,6 +58,14 @@
 // rank its own, over an outgoing cut) for one flagged in-neighbour and stops there. Each round
 // chooses by Beamer's rule: pull while the frontier's out-edges outweigh the edges left
 // unexplored over alpha, push again once the frontier shrinks below the nodes over beta.
+//
+// Property moves (copy elimination, not in paper 004): a copy `p = q;` of a local node property q
+// that nothing reads afterwards before every node's q is written again (by g.attachNodeProperty(q
+// = ...), a copy into q, or a forall over g.nodes() without a filter that sets v.q and reads no q),
+// or that nothing reads again at all, may hand q's values to p: the two exchange their storage in
+// O(1) where a copy moves every node's value (pagerank's `rank = next_rank`, once a step). On every
+// way on from the copy counts: a loop's condition, its next iteration and its end. bool properties
+// are copied still (a word per 64 nodes).
 #include <string>
 #include <vector>
 
@@ -118,6 +132,9 @@ struct Hoisted {
   const Stmt* loop = nullptr;        // the innermost neighbour loop it is in
   const Stmt* pulse = nullptr;       // the vertex loop
   HoistKind kind = HoistKind::PerNeighbour;
+  // Per neighbour: the vertex loop over every node before the pulse, in the same block, that
+  // computes it node by node as well (loop fusion: one pass over the masters fewer), or null.
+  const Stmt* computed_in = nullptr;
 };
 
 // An expression of one node that stays in its loop, and why.
@@ -149,6 +166,24 @@ struct BottomUp {
   const Symbol* flag = nullptr;     // F
 };
 
+// A floating-point expression of a vertex loop's body (outside its neighbour loops) that reads only
+// literals and collective scalars the loop does not write: computed once before the loop.
+struct Invariant {
+  const Expr* expression = nullptr;  // a maximal one
+  const Stmt* pulse = nullptr;       // the vertex loop
+};
+
+struct PropertyMove {
+  const Stmt* copy = nullptr;          // the statement p = q
+  const Stmt* rewritten_by = nullptr;  // where every node's q is written next; null: never read again
+};
+
+struct NotMoved {
+  const Stmt* copy = nullptr;
+  std::string reason;
+  Location at;  // where the reason is
+};
+
 struct FunctionAnalysis {
   const Function* function = nullptr;
   std::vector<ExclusiveStatement> exclusive;  // in source order
@@ -157,15 +192,19 @@ struct FunctionAnalysis {
   std::vector<Pulse> pulses;                  // in the order they happen within one iteration
   std::vector<Hoisted> hoisted;               // in source order
   std::vector<NotHoisted> not_hoisted;
+  std::vector<Invariant> invariants;   // in source order
   std::vector<SplitPull> split_pulls;  // in source order; empty when not_split is not
   std::vector<NotSplit> not_split;
   std::vector<BottomUp> bottom_up;  // in source order
+  std::vector<PropertyMove> moves;  // in source order
+  std::vector<NotMoved> not_moved;
 
   const ExclusiveStatement* find_exclusive(const Stmt& s) const;  // null when not reduction-exclusive
   const CacheSafety* find_property(const Symbol& property) const;
-  const Hoisted* find_hoisted(const Expr& e) const;  // null when e stays where it is
-  const SplitPull* find_split(const Stmt& loop) const;  // null when the loop is not split
+  const Hoisted* find_hoisted(const Expr& e) const;         // null when e stays where it is
+  const SplitPull* find_split(const Stmt& loop) const;      // null when the loop is not split
   const BottomUp* find_bottom_up(const Stmt& pulse) const;  // null when the vertex loop only pushes
+  const PropertyMove* find_move(const Stmt& copy) const;    // null when the copy copies
 };
 
 struct Analysis {

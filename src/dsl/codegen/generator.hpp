@@ -98,6 +98,10 @@ class FunctionGenerator {
   void unhoisted_subexpressions(const Expr& top, const std::function<void(const Expr&)>& visit) const;
   void declare_hoisted();                         // the added properties, where the function starts
   void compute_hoisted(const Stmt& pulse);        // before the pulse: once per node, then mirrors refreshed
+  // Inside an earlier vertex loop's body, at its node: the hoists it computes for a later pulse.
+  void compute_carried_hoists(const Stmt& loop, const Symbol* variable);
+  // `NAME.store(master, value);` of a per-neighbour hoist.
+  std::string hoisted_store(const Hoisted& h, const std::string& master);
   void compute_hoisted_locals(const Stmt& loop);  // before the neighbour loop
   bool in_split_pull(const Hoisted& h) const { return !naive() && analysis_.find_split(*h.loop) != nullptr; }
 

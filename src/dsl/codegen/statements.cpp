@@ -170,7 +170,11 @@ void FunctionGenerator::declaration(const Stmt& s, const Declaration& d) {
 
 void FunctionGenerator::assignment(const Stmt& s, const Assignment& a) {
   if (a.property_copy) {
-    out_.line(fmt::format("{}.copy_from({});", name(named(*a.target)), name(named(*a.value))));
+    // A source dead after the copy hands over its values (analysis.hpp, "Property moves"); the
+    // naive generation copies, as StarPlat's backend does, and its windows stay where they are.
+    const bool move = !naive() && analysis_.find_move(s) != nullptr;
+    out_.line(fmt::format("{}.{}({});{}", name(named(*a.target)), move ? "move_from" : "copy_from",
+                          name(named(*a.value)), move ? "  // the source is dead after it: moved" : ""));
     return;
   }
   const std::string value = expr(*a.value, a.target->type);
@@ -280,6 +284,7 @@ void FunctionGenerator::forall(const Stmt& s, const Forall& f) {
       out_.open(fmt::format("{}.for_set({}, {}", graph_, expr(*f.source), lambda_head(f.symbol)));
     } else {
       out_.open(fmt::format("{}.for_nodes({}", graph_, lambda_head(f.symbol)));
+      compute_carried_hoists(s, f.symbol);  // every node's, before the filter
     }
     if (f.filter && !flag) out_.line(fmt::format("if (!{}) return;", expr(*f.filter)));
     statements(f.body);

@@ -39,7 +39,9 @@ class InSums {
                     for (std::size_t v = begin; v < end; ++v) {
                       const T sum = body(static_cast<local>(v), member);
                       sums[v] = sum;
-                      if (v >= masters && sum != T{}) pending_.set(v);
+                      // Chunks of kVertexChunk are whole 64-bit words of marks: no atomic
+                      // read-modify-write (one a mirror was a tenth of pagerank's step).
+                      if (v >= masters && sum != T{}) pending_.set_exclusive(v);
                     }
                   });
     if (!split || g_.ranks() == 1) return;

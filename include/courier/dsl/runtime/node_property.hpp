@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "courier/core/bitset.hpp"
+#include "courier/core/error.hpp"
 #include "courier/core/timer.hpp"
 #include "courier/dsl/runtime/access_profile.hpp"
 #include "courier/dsl/runtime/graph.hpp"
@@ -75,6 +76,25 @@ class NodeProperty {
     }
     stale_ = !other.tracked_ || other.stale_;
     side_ = other.side_;
+  }
+  // copy_from() where `other` is dead until every node of it is written again (the analysis's
+  // property moves): the two exchange their values, and `other` holds anything, mirrors unknown.
+  // Collective, in the optimised generation (no window holds either's values).
+  void move_from(NodeProperty& other) {
+    if (remote_ || other.remote_) throw Error("dsl: a property with a window cannot move its values");
+    values_.swap(other.values_);
+    changed_.clear();
+    if (other.tracked_) {
+      changed_.add_all(other.changed_);
+    } else {
+      mark_all_masters(changed_);
+    }
+    stale_ = !other.tracked_ || other.stale_;
+    side_ = other.side_;
+    other.changed_.clear();
+    other.mark_all_masters(other.changed_);
+    other.stale_ = true;
+    other.side_ = Side::unknown;
   }
   // A statement of every rank on node n: every proxy of n takes it, so copies stay equal.
   void assign_everywhere(node n, T x) {
