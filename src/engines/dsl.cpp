@@ -84,6 +84,7 @@ struct RankOutcome {
   harness::Output output;
   vertex::RunStats stats;
   dsl::rt::Phases phases;
+  double gather_seconds = 0;  // of the run's time: the values to rank 0, a phase of its own
 };
 
 RankOutcome run_rank(const DslKernel& kernel, const Loaded& loaded, Generation generation, sync::Channel& channel,
@@ -95,12 +96,14 @@ RankOutcome run_rank(const DslKernel& kernel, const Loaded& loaded, Generation g
         harness::maybe_fail(channel.rank(), "run");
         dsl::rt::Graph g(e, loaded.layout, generation);
         outcome.output = kernel.run(g, loaded.request);
+        Timer gather;
         std::visit(
             [&](auto& mine) {
               using T = typename std::decay_t<decltype(mine)>::value_type;
               mine = vertex::gather_masters<T>(e, std::move(mine));
             },
             outcome.output.values);
+        outcome.gather_seconds = gather.lap();
         // The phases of the slowest rank in each, and the counts of rank 0.
         outcome.phases = g.profile();
         dsl::rt::Phases& p = outcome.phases;
@@ -115,16 +118,17 @@ RankOutcome run_rank(const DslKernel& kernel, const Loaded& loaded, Generation g
   return outcome;
 }
 
-harness::EngineRun finish(RankOutcome root, const Loaded& loaded, const RunSpec& spec, double run_seconds,
+harness::EngineRun finish(RankOutcome root, const Loaded& loaded, const RunSpec& spec, harness::RunTimes times,
                           bool progress_thread, const std::string& ranks_text) {
   harness::EngineRun run;
   run.output = std::move(root.output);
   run.request = loaded.request;
   run.vertices = loaded.graph.graph.global_vertices();
   run.edges = loaded.graph.loaded_edges;
-  run.run_seconds = run_seconds;
+  run.run_seconds = times.run;
   run.phases = {{"load", "load", loaded.graph.load_seconds},
-                {"partition", "partition", loaded.graph.partition_seconds}};
+                {"partition", "partition", loaded.graph.partition_seconds},
+                {"gather", "gather", times.gather}};
   auto stats = std::make_shared<DslStats>();
   stats->run = std::move(root.stats);
   stats->phases = root.phases;
@@ -187,9 +191,9 @@ class DslEngine final : public harness::EngineFor<DslKernel> {
       const PlacementOptions placement{spec.options.flag("pin"), rank, stack.channel().ranks()};
       Timer timer;
       RankOutcome mine = run_rank(kernel, loaded, generation_of(spec), stack.channel(), spec.threads, placement);
-      const double run_seconds = stack.channel().max_all(timer.lap());
+      const harness::RunTimes times = harness::RunTimes::slowest(stack.channel(), timer.lap(), mine.gather_seconds);
       if (rank == 0)
-        run = finish(std::move(mine), loaded, spec, run_seconds, stack.progress_thread(),
+        run = finish(std::move(mine), loaded, spec, times, stack.progress_thread(),
                      fmt::format("{} ranks", spec.ranks));
     });
     return run;
@@ -207,16 +211,16 @@ class DslEngine final : public harness::EngineFor<DslKernel> {
     if (stack->channel().rank() != launch.rank() || stack->channel().ranks() != launch.ranks())
       throw Error(fmt::format("the {} channel numbers ranks unlike MPI_COMM_WORLD", spec.options.text("channel")));
     RankOutcome outcome;
-    double run_seconds = 0;
+    harness::RunTimes times;
     harness::ending_the_run_on_failure(launch.rank(), launch.ranks(), [&] {
       Timer timer;
       outcome = run_rank(kernel, *loaded, generation_of(spec), stack->channel(), spec.threads,
                          {.pin = spec.options.flag("pin")});
-      run_seconds = stack->channel().max_all(timer.lap());
+      times = harness::RunTimes::slowest(stack->channel(), timer.lap(), outcome.gather_seconds);
     });
     const bool progress_thread = stack->progress_thread();
     stack->close();
-    return finish(std::move(outcome), *loaded, spec, run_seconds, progress_thread,
+    return finish(std::move(outcome), *loaded, spec, times, progress_thread,
                   fmt::format("{} ranks (MPI)", launch.ranks()));
 #else
     throw InputError("courier was built without MPI: run the dsl engine without a launcher, with --ranks");

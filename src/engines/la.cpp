@@ -213,6 +213,7 @@ struct RankOutcome {
   harness::Output output;
   LaStats stats;
   double run_seconds = 0;
+  double gather_seconds = 0;  // the values to rank 0, after the run
 };
 
 RankOutcome run_rank(const LaKernel& kernel, const Loaded& loaded, const RunSpec& spec, sync::Stack& stack,
@@ -249,6 +250,7 @@ RankOutcome run_rank(const LaKernel& kernel, const Loaded& loaded, const RunSpec
                  loaded.request);
   outcome.run_seconds = collective.max(timer.lap());
   outcome.output = {gather(std::move(out.values), loaded.matrix->grid(), collective), std::move(out.facts)};
+  outcome.gather_seconds = collective.max(timer.lap());
   const la::Grid& grid = loaded.matrix->grid();
   s.ranks = static_cast<unsigned>(grid.ranks());
   s.threads = grid.threads();
@@ -281,7 +283,9 @@ harness::EngineRun finish(RankOutcome root, const Loaded& loaded, const RunSpec&
   run.vertices = loaded.vertices;
   run.edges = loaded.edges;
   run.run_seconds = root.run_seconds;
-  run.phases = {{"load", "load", loaded.load_seconds}, {"partition", "partition", loaded.partition_seconds}};
+  run.phases = {{"load", "load", loaded.load_seconds},
+                {"partition", "partition", loaded.partition_seconds},
+                {"gather", "gather", root.gather_seconds}};
   const la::Grid& grid = loaded.matrix->grid();
   const bool cyclic = grid.placement() == la::Placement::cyclic;
   run.description = spec.options.text("units") == "threads"

@@ -149,6 +149,7 @@ struct Gathered {
   harness::Values values;
   std::vector<MailboxReport> reports;
   std::string topology;
+  double gather_seconds = 0;  // the values and reports to rank 0, as rank 0 saw it
 };
 
 template <class T>
@@ -157,8 +158,10 @@ void run_and_gather(const MailboxKernel& kernel, const MailboxShare& share, cons
   RoundRobinGather<T> values(share.runtime, share.vertices, quiet);
   ReportGather<MailboxReport> reports(share.runtime, quiet);
   MailboxResult out = kernel.run(share);
+  Timer gather;
   g.values = values.run(std::get<std::vector<T>>(out.values));
   g.reports = reports.run(out.report);
+  g.gather_seconds = gather.lap();
 }
 
 // The stack the mailbox runs on: Courier's runtime as it comes (the mailbox drives its own
@@ -314,6 +317,7 @@ class MailboxEngine final : public harness::EngineFor<MailboxKernel> {
     run.run_seconds = stats->run_seconds();
     run.phases = {{"load", "load", root.load_seconds},
                   {"setup", "setup", stats->setup_seconds()},
+                  {"gather", "gather", root.gather_seconds},
                   {"total", "all with gathers", total_seconds}};
     run.description = fmt::format("mailbox engine, {} ranks{} x {} threads, input {}, routing {}, {}, capacity {} B",
                                   stats->reports.size(), stats->mpi ? " (MPI)" : "", stats->threads, stats->input,

@@ -63,6 +63,7 @@ Loaded load_rank(const Algorithm& algorithm, const VertexKernel& kernel, const R
 struct RankOutcome {
   harness::Output output;
   vertex::RunStats stats;
+  double gather_seconds = 0;  // of the run's time: the values to rank 0, a phase of its own
 };
 
 RankOutcome run_rank(const VertexKernel& kernel, const Loaded& loaded, sync::Channel& channel, unsigned threads,
@@ -73,27 +74,31 @@ RankOutcome run_rank(const VertexKernel& kernel, const Loaded& loaded, sync::Cha
       [&](vertex::Engine& e) {
         harness::maybe_fail(channel.rank(), "run");
         outcome.output = kernel.run(e, loaded.request);
+        Timer gather;
         std::visit(
             [&](auto& mine) {
               using T = typename std::decay_t<decltype(mine)>::value_type;
               mine = vertex::gather_masters<T>(e, std::move(mine));
             },
             outcome.output.values);
+        outcome.gather_seconds = gather.lap();
       },
       placement);
   return outcome;
 }
 
 // Rank 0's outcome and its partition's facts, as the run reports them.
-harness::EngineRun finish(RankOutcome root, const Loaded& loaded, const RunSpec& spec, double run_seconds,
+harness::EngineRun finish(RankOutcome root, const Loaded& loaded, const RunSpec& spec, harness::RunTimes times,
                           bool progress_thread, const std::string& ranks_text, std::uint64_t peak_resident) {
   harness::EngineRun run;
   run.output = std::move(root.output);
   run.request = loaded.request;
   run.vertices = loaded.graph.graph.global_vertices();
   run.edges = loaded.graph.loaded_edges;
-  run.run_seconds = run_seconds;
-  run.phases = {{"load", "load", loaded.graph.load_seconds}, {"partition", "partition", loaded.graph.partition_seconds}};
+  run.run_seconds = times.run;
+  run.phases = {{"load", "load", loaded.graph.load_seconds},
+                {"partition", "partition", loaded.graph.partition_seconds},
+                {"gather", "gather", times.gather}};
   auto stats = std::make_shared<VertexStats>();
   stats->run = std::move(root.stats);
   stats->quality = loaded.graph.quality;
@@ -182,9 +187,9 @@ class VertexEngine final : public harness::EngineFor<VertexKernel> {
       const PlacementOptions placement{spec.options.flag("pin"), rank, stack.channel().ranks()};
       Timer timer;
       RankOutcome mine = run_rank(kernel, loaded, stack.channel(), spec.threads, placement);
-      const double run_seconds = stack.channel().max_all(timer.lap());
+      const harness::RunTimes times = harness::RunTimes::slowest(stack.channel(), timer.lap(), mine.gather_seconds);
       if (rank == 0)
-        run = finish(std::move(mine), loaded, spec, run_seconds, stack.progress_thread(),
+        run = finish(std::move(mine), loaded, spec, times, stack.progress_thread(),
                      fmt::format("{} ranks", spec.ranks), peak_resident_bytes());  // the ranks' process
     });
     return run;
@@ -205,16 +210,16 @@ class VertexEngine final : public harness::EngineFor<VertexKernel> {
       throw Error(fmt::format("the {} channel numbers ranks unlike MPI_COMM_WORLD", spec.options.text("channel")));
     // The others wait for this rank in the channel's exchanges: a failure here ends the run at once.
     RankOutcome outcome;
-    double run_seconds = 0;
+    harness::RunTimes times;
     harness::ending_the_run_on_failure(launch.rank(), launch.ranks(), [&] {
       Timer timer;
       outcome = run_rank(kernel, *loaded, stack->channel(), spec.threads, {.pin = spec.options.flag("pin")});
-      run_seconds = stack->channel().max_all(timer.lap());
+      times = harness::RunTimes::slowest(stack->channel(), timer.lap(), outcome.gather_seconds);
     });
     const bool progress_thread = stack->progress_thread();
     const std::uint64_t peak_resident = stack->collective().sum(peak_resident_bytes());
     stack->close();
-    return finish(std::move(outcome), *loaded, spec, run_seconds, progress_thread,
+    return finish(std::move(outcome), *loaded, spec, times, progress_thread,
                   fmt::format("{} ranks (MPI)", launch.ranks()), peak_resident);
 #else
     throw InputError("courier was built without MPI: run the vertex engine without a launcher, with --ranks");

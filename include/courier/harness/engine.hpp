@@ -32,13 +32,27 @@ struct Phase {
   double seconds = 0;
 };
 
+// A distributed run's two clocks, each its slowest rank's: the algorithm (EngineRun::run_seconds)
+// and the gather of its values to rank 0 (the "gather" phase). No engine counts the gather as the
+// algorithm's time, as GAP's and Gluon's timings leave the output out.
+struct RunTimes {
+  double run = 0;
+  double gather = 0;
+  // From this rank's time of the two together and of the gather alone (collective over `ranks`,
+  // anything with max_all).
+  template <class Ranks>
+  static RunTimes slowest(Ranks& ranks, double both, double gather) {
+    return {ranks.max_all(both - gather), ranks.max_all(gather)};
+  }
+};
+
 // What an engine hands back: complete on the speaking rank (rank 0) only.
 struct EngineRun {
   Output output;            // one value per vertex of the whole graph
   Request request;          // as the kernels saw it (the source resolved)
   graph::vertex_t vertices = 0;
   std::uint64_t edges = 0;  // of the graph as loaded, with the load's transforms
-  double run_seconds = 0;   // the algorithm (the slowest rank)
+  double run_seconds = 0;   // the algorithm (the slowest rank), without gathering its values (RunTimes)
   std::vector<Phase> phases;
   std::shared_ptr<const EngineStats> stats;  // null: nothing beyond the times
   std::string description;  // "vertex engine, 4 ranks x 2 threads, ..." for the summary
