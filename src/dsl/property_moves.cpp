@@ -1,6 +1,8 @@
 // Property moves: copies `p = q;` whose source is dead afterwards (analysis.hpp says when).
 #include <fmt/format.h>
 
+#include <optional>
+
 #include "analysis_steps.hpp"
 #include "courier/dsl/walk.hpp"
 
@@ -60,17 +62,7 @@ class Mover {
   // From statement `from` of path[level]'s block to the function's end or a rewrite.
   bool onward(const std::vector<Step>& path, std::size_t level, std::size_t from) {
     const Block& b = *path[level].block;
-    for (std::size_t i = from; i < b.statements.size(); ++i) {
-      switch (effect(b.statements[i])) {
-        case Effect::rewrites:
-          if (!rewritten_by) rewritten_by = &b.statements[i];
-          return true;
-        case Effect::reads:
-          return false;
-        case Effect::none:
-          if (b.statements[i].as<Return>()) return true;
-      }
-    }
+    if (const auto decided = first_decision(b, from, b.statements.size())) return *decided;
     if (level == 0) return true;  // the function ends
     const Stmt& parent = path[level - 1].block->statements[path[level - 1].index];
     if (const Expr* condition = loop_condition(parent)) {
@@ -85,18 +77,25 @@ class Mover {
 
   // The statements of a loop body before `until` (the one holding the copy), run again next time.
   bool around(const Block& body, std::size_t until) {
-    for (std::size_t i = 0; i < until; ++i) {
-      switch (effect(body.statements[i])) {
+    if (const auto decided = first_decision(body, 0, until)) return *decided;
+    return fail(body.statements[until].location, "the loop comes back to the copy, which reads it");
+  }
+
+  // Statements [from, to) of `b`: true or false once one decides (a rewrite, a read, a return),
+  // nothing when none does.
+  std::optional<bool> first_decision(const Block& b, std::size_t from, std::size_t to) {
+    for (std::size_t i = from; i < to; ++i) {
+      switch (effect(b.statements[i])) {
         case Effect::rewrites:
-          if (!rewritten_by) rewritten_by = &body.statements[i];
+          if (!rewritten_by) rewritten_by = &b.statements[i];
           return true;
         case Effect::reads:
           return false;
         case Effect::none:
-          if (body.statements[i].as<Return>()) return true;
+          if (b.statements[i].as<Return>()) return true;
       }
     }
-    return fail(body.statements[until].location, "the loop comes back to the copy, which reads it");
+    return std::nullopt;
   }
 
   static const Expr* loop_condition(const Stmt& s) {
