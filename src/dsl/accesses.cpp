@@ -56,6 +56,15 @@ std::vector<Access> own_accesses(const Stmt& s) {
   return std::move(c.out);
 }
 
+std::set<const Symbol*> updated_in(const Stmt& s) {
+  std::set<const Symbol*> out;
+  for_each_statement(s, [&](const Stmt& inner) {
+    for (const Access& a : own_accesses(inner))
+      if (a.update) out.insert(a.symbol);
+  });
+  return out;
+}
+
 bool is_reduction_statement(const Stmt& s) {
   const auto* r = s.as<Reduction>();
   return r && (r->scope == ReductionTarget::Property || r->scope == ReductionTarget::Shared);

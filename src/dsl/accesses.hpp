@@ -1,5 +1,6 @@
 #pragma once
 // What statements read and update, by name: the facts the three analyses are made of.
+#include <set>
 #include <vector>
 
 #include "courier/dsl/program.hpp"
@@ -16,6 +17,9 @@ struct Access {
 // statements inside it). Assigned and reduced targets are updates, and so are the properties an
 // attach call sets; everything else named is read.
 std::vector<Access> own_accesses(const Stmt& s);
+
+// What `s` and every statement inside it update.
+std::set<const Symbol*> updated_in(const Stmt& s);
 
 // Does the reduction cross ranks (a property element or a shared scalar)?
 bool is_reduction_statement(const Stmt& s);

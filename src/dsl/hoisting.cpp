@@ -185,16 +185,6 @@ bool is_loop(const Stmt& s) {
   return s.as<Forall>() || s.as<While>() || s.as<DoWhile>() || s.as<FixedPoint>() || s.as<IterateInBFS>();
 }
 
-// What `s`, and everything inside it, updates.
-std::set<const Symbol*> updated_in(const Stmt& s) {
-  std::set<const Symbol*> out;
-  for_each_statement(s, [&](const Stmt& inner) {
-    for (const Access& a : own_accesses(inner))
-      if (a.update) out.insert(a.symbol);
-  });
-  return out;
-}
-
 // A per-neighbour hoist of the vertex loop at b.statements[at] may be computed in the nearest
 // vertex loop before it over every node (no flag filter: an expression filter is tested after),
 // when that loop and the statements between update nothing it reads and no loop stands between.

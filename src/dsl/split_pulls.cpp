@@ -39,11 +39,7 @@ class Splitter {
     const auto* f = s.as<Forall>();
     if (f && f->domain == DomainKind::Nodes) {
       pulse = &s;
-      written_.clear();
-      for_each_statement(s, [&](const Stmt& inner) {
-        for (const Access& a : own_accesses(inner))
-          if (a.update) written_.insert(a.symbol);
-      });
+      written_ = updated_in(s);
     }
     if (f && f->domain == DomainKind::InNeighbors) judge(s, *f, pulse);
     for_each_child(s, [&](const Stmt& inner) { visit(inner, pulse); });

@@ -290,6 +290,22 @@ TEST(Cli, RankThreadsReportLoadAndPartitionInTheJson) {
   EXPECT_EQ(json["edges"], 8192);  // kron:9: 16 * 2^9
 }
 
+// Every distributed engine reports gathering its values to rank 0 as a phase of its own, not as
+// part of the run's time.
+TEST(Cli, EveryDistributedEngineReportsItsGather) {
+  const fs::path dir = scratch("gather_json");
+  for (const std::string engine : {"vertex", "dsl", "la", "mailbox"}) {
+    const Outcome run =
+        courier("run cc --graph kron:9 --ranks 2 --engine " + engine + " --json " + (dir / "r.json").string());
+    ASSERT_EQ(run.status, 0) << engine << ": " << run.output;
+    EXPECT_NE(run.output.find(", gather "), std::string::npos) << engine << ": " << run.output;
+    const auto json = nlohmann::json::parse(read_text(dir / "r.json"));
+    ASSERT_TRUE(json["times"].contains("gather")) << engine << ": " << json.dump();
+    EXPECT_GE(json["times"]["gather"].get<double>(), 0.0) << engine;
+    EXPECT_GT(json["times"]["run"].get<double>(), 0.0) << engine;
+  }
+}
+
 // Issue 19: each round says which way it went, in the JSON and with --verbose: forced push and
 // pull go one way every round; bfs's rule on a Kronecker graph pulls some middle rounds only.
 TEST(Cli, EveryRoundSaysItsDirection) {

@@ -31,10 +31,10 @@
 // compiler adds, whose mirrors are refreshed in place of those of what it reads (pagerank's
 // rank / out-degree: once per node, not once per in-edge); one of the vertex once before the
 // neighbour loop. Integer division is not hoisted: computed for nodes the loop never reaches, it
-// could divide by zero. So is a floating-point expression of the vertex loop's body that reads no node, only
-// literals and collective scalars the loop does not write: once before the loop (pagerank's
-// (1 - damping) / n, which the C++ compiler recomputes per node: an atomic store between two nodes
-// is a barrier to it). A per-neighbour value is computed inside the nearest vertex loop over
+// could divide by zero. So is a floating-point expression of the vertex loop's body that reads no
+// node, only literals and collective scalars the loop does not write: once before the loop
+// (pagerank's (1 - damping) / n, which the C++ compiler recomputes per node: an atomic store
+// between two nodes is a barrier to it). A per-neighbour value is computed inside the nearest vertex loop over
 // every node before its pulse in the same block (before that loop's filter), when nothing between
 // them, that loop included, writes what it reads and no other loop stands between (pagerank's
 // dangling sum and its rank / out-degree: one pass over the masters).

@@ -68,14 +68,7 @@ class NodeProperty {
     g_.for_chunks(values_.size(), kCopyChunk, [from, to](std::size_t begin, std::size_t end, unsigned) {
       std::copy(from + begin, from + end, to + begin);
     });
-    changed_.clear();
-    if (other.tracked_) {
-      changed_.add_all(other.changed_);
-    } else {
-      mark_all_masters(changed_);  // its mirrors may hold anything
-    }
-    stale_ = !other.tracked_ || other.stale_;
-    side_ = other.side_;
+    take_state_of(other);
   }
   // copy_from() where `other` is dead until every node of it is written again (the analysis's
   // property moves): the two exchange their values, and `other` holds anything, mirrors unknown.
@@ -83,14 +76,7 @@ class NodeProperty {
   void move_from(NodeProperty& other) {
     if (remote_ || other.remote_) throw Error("dsl: a property with a window cannot move its values");
     values_.swap(other.values_);
-    changed_.clear();
-    if (other.tracked_) {
-      changed_.add_all(other.changed_);
-    } else {
-      mark_all_masters(changed_);
-    }
-    stale_ = !other.tracked_ || other.stale_;
-    side_ = other.side_;
+    take_state_of(other);
     other.changed_.clear();
     other.mark_all_masters(other.changed_);
     other.stale_ = true;
@@ -340,6 +326,17 @@ class NodeProperty {
     return Op::reset_mirrors || tracked_ || side_of<Op>() == Side::unknown;
   }
   void mark_all_masters(Bitset& marks) const { marks.set_range(0, g_.masters()); }
+  // After taking `other`'s values, mirrors included: what they were to its masters, they are now.
+  void take_state_of(const NodeProperty& other) {
+    changed_.clear();
+    if (other.tracked_) {
+      changed_.add_all(other.changed_);
+    } else {
+      mark_all_masters(changed_);  // its mirrors may hold anything
+    }
+    stale_ = !other.tracked_ || other.stale_;
+    side_ = other.side_;
+  }
   T fetch(local mirror) const {
     T x;
     remote_->get(g_.owner(mirror), g_.master_index(mirror), &x);
