@@ -6,6 +6,7 @@
 #
 #   bench/tax_bench.sh [REPEATS] [GRAPH] [BUILD_DIR...]
 #   e.g. bench/tax_bench.sh 5 /tmp/k20symw.csr /tmp/base/build build
+# KERNELS="cc bfs" picks the kernels (all four by default).
 # The graph, made once: courier convert kron:20 --weights --symmetrize --dedupe --drop-self-loops -o GRAPH
 set -euo pipefail
 repeats=${1:-5} graph=${2:-/tmp/k20symw.csr}
@@ -15,7 +16,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 for i in $(seq "$repeats"); do
-  for kernel in bfs cc pagerank sssp; do
+  for kernel in ${KERNELS:-bfs cc pagerank sssp}; do
     case $kernel in
       bfs | sssp) extra=(--source 638953) ;;
       pagerank) extra=(--iterations 20 --tolerance 0) ;;
@@ -34,14 +35,14 @@ for i in $(seq "$repeats"); do
   done
 done
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
-python3 - "$work/runs.jsonl" <<'PY'
+python3 - "$work/runs.jsonl" ${KERNELS:-bfs cc pagerank sssp} <<'PY'
 import collections, json, statistics, sys
 runs = collections.defaultdict(list)
 for line in open(sys.argv[1]):
     r = json.loads(line)
     runs[(r["build"], r["kernel"], r["shape"])].append(r["run"])
 for build in sorted({k[0] for k in runs}):
-    for kernel in ["bfs", "cc", "pagerank", "sssp"]:
+    for kernel in sys.argv[2:]:
         one, two = (statistics.median(runs[(build, kernel, s)]) for s in ("1x2", "2x1"))
         print(f"{build:<24} {kernel:<9} 1x2 {one:.4f} s  2x1 {two:.4f} s  tax {two / one:.2f}")
 PY

@@ -288,11 +288,16 @@ TEST(Codegen, BfsRoundsMayPull) {
                   "g.for_pulled([&](const auto in_, const rt::local begin_, const rt::local end_, [[maybe_unused]] "
                   "unsigned member_) {"))
       << optimised;
+  // The offer, the same for every node, is computed (and narrowed) once a chunk.
   EXPECT_TRUE(has(optimised,
                   "const auto frontier_flagged_ = frontier.view();\n"
-                  "        for (rt::local nbr = begin_; nbr < end_; ++nbr) {\n"
-                  "          if (!level_by_0_.moves(nbr, g.narrow<std::int32_t, rt::Min>("))
+                  "        const std::int32_t offer_17_9_ = g.narrow<std::int32_t, rt::Min>((std::int64_t{depth_here_} + 1), "))
       << optimised;
+  EXPECT_TRUE(has(optimised,
+                  "        for (rt::local nbr = begin_; nbr < end_; ++nbr) {\n"
+                  "          if (!level_by_0_.moves(nbr, offer_17_9_)) continue;\n"))
+      << optimised;
+  EXPECT_TRUE(has(optimised, "level_by_0_.reduce_exclusive(nbr, offer_17_9_, also_17_);")) << optimised;
   EXPECT_TRUE(has(optimised,
                   "for (const rt::local v : in_.neighbors(nbr)) {\n"
                   "            if (!frontier_flagged_.test(v)) continue;\n"))

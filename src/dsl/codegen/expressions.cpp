@@ -176,6 +176,7 @@ bool FunctionGenerator::narrowed(const Reduction& r) const {
 }
 
 std::string FunctionGenerator::reduction_value(const Reduction& r) const {
+  if (&r == chunk_offer_) return chunk_offer_name_;
   if (narrowed(r)) {
     widen_ = true;
     std::string value = expr(*r.value, r.target->type);

@@ -164,6 +164,10 @@ class FunctionGenerator {
   // Inside a bottom-up pulse: a node's reduction and its multi-assignment are written by the one
   // thread that pulls it (for_pulled hands out whole 64-bit words), so without atomics.
   bool bottom_up_ = false;
+  // A bottom-up pulse's offer, the same for every node (find_bottom_up), is computed once a chunk:
+  // the reduction it belongs to, and the local that holds it.
+  const Reduction* chunk_offer_ = nullptr;
+  std::string chunk_offer_name_;
   const PulsePlan* pulse_ = nullptr;
 };
 

@@ -319,6 +319,9 @@ void FunctionGenerator::pull_loop(const BottomUp& b) {
   // The flag stays as it is while the loop runs (find_bottom_up), so it is read with plain loads.
   const std::string flagged = name(b.flag) + "_flagged_";
   out_.line(fmt::format("const auto {} = {}.view();", flagged, name(b.flag)));
+  chunk_offer_name_ = fmt::format("offer_{}_{}_", b.reduction->location.line, b.reduction->location.column);
+  out_.line(fmt::format("const {} {} = {};", cpp_type(offer.target->type), chunk_offer_name_, reduction_value(offer)));
+  chunk_offer_ = &offer;
   out_.open(fmt::format("for (rt::local {0} = begin_; {0} < end_; ++{0})", nbr));
   out_.line(fmt::format("if (!{}.moves({}, {})) continue;", view->second, nbr, reduction_value(offer)));
   out_.open(fmt::format("for (const rt::local {} : in_.neighbors({}))", v, nbr));
@@ -329,6 +332,7 @@ void FunctionGenerator::pull_loop(const BottomUp& b) {
   out_.line("break;  // every flagged in-neighbour offers the same");
   out_.close();
   out_.close();
+  chunk_offer_ = nullptr;
   for (const Symbol* scalar : snapshots) renamed_.erase(scalar);
   for (const auto& made : views) reducers_.erase(made);
   --vertex_loops_;
