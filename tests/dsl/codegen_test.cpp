@@ -289,9 +289,10 @@ TEST(Codegen, BfsRoundsMayPull) {
                   "unsigned member_) {"))
       << optimised;
   // The offer, the same for every node, is computed (and narrowed) once a chunk.
-  EXPECT_TRUE(has(optimised,
-                  "const auto frontier_flagged_ = frontier.view();\n"
-                  "        const std::int32_t offer_17_9_ = g.narrow<std::int32_t, rt::Min>((std::int64_t{depth_here_} + 1), "))
+  EXPECT_TRUE(
+      has(optimised,
+          "const auto frontier_flagged_ = frontier.view();\n"
+          "        const std::int32_t offer_17_9_ = g.narrow<std::int32_t, rt::Min>((std::int64_t{depth_here_} + 1), "))
       << optimised;
   EXPECT_TRUE(has(optimised,
                   "        for (rt::local nbr = begin_; nbr < end_; ++nbr) {\n"
