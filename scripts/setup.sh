@@ -4,7 +4,7 @@ set -euo pipefail
 
 packages=(
   g++ cmake ninja-build pkg-config make
-  clang libclang-rt-dev                # the sanitizer builds (scripts/sanitize.sh says why clang)
+  clang libclang-rt-dev lld            # the sanitizer builds (scripts/sanitize.sh says why clang, and lld)
   libopenmpi-dev openmpi-bin          # MPI: the distributed engine (DESIGN.md says why Open MPI)
   mpich libmpich-dev                   # scripts/mpich.sh: the MPI tests against MPICH too (Open MPI stays the default)
   libfabric-dev libfabric-bin          # the ofi transport; fi_info lists the providers

@@ -31,6 +31,7 @@ function(courier_mpi_tests folder)
     target_link_libraries(${target} PRIVATE ${ARG_DEPS} GTest::gtest)
     target_include_directories(${target} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
     courier_target_defaults(${target})
+    courier_test_program(${target})
     foreach(ranks IN LISTS ARG_RANKS)
       add_test(NAME ${label}.${name}.np${ranks}
         COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${ranks} ${COURIER_MPIEXEC_FLAGS}

@@ -5,6 +5,8 @@
 // long path, the bitset words a run visits grow with the path, not with its square.
 #include <gtest/gtest.h>
 
+#include <iterator>
+
 #include "courier/algo/bfs.hpp"
 #include "courier/algo/cc.hpp"
 #include "courier/algo/sssp.hpp"
@@ -15,6 +17,7 @@
 #include "courier/graph/reference/sssp.hpp"
 #include "courier/vertex/gather.hpp"
 #include "support/ranks.hpp"
+#include "support/sanitized.hpp"
 
 using namespace courier;
 using graph::vertex_t;
@@ -44,12 +47,15 @@ std::vector<Lattice> lattices(bool weights) {
 }
 
 // fn(engine) on every rank of every policy and rank count, over `channel`; the masters' values
-// gathered to rank 0 must equal `expected`.
+// gathered to rank 0 must equal `expected`. Under a sanitizer every rank count once, the policies
+// in turn from the caller's `turn` (support/sanitized.hpp).
 template <class Run>
 void expect_everywhere(const graph::EdgeList& edges, const std::vector<std::uint64_t>& expected, Run run,
-                       test_support::Channel channel) {
-  for (dist::Policy policy : kPolicies)
+                       test_support::Channel channel, std::size_t turn) {
+  for (std::size_t p = 0; p < std::size(kPolicies); ++p)
     for (int ranks = 1; ranks <= 4; ++ranks) {
+      if (!test_support::walks(turn + static_cast<std::size_t>(ranks), p, std::size(kPolicies))) continue;
+      const dist::Policy policy = kPolicies[p];
       SCOPED_TRACE(::testing::Message() << dist::to_string(policy) << " x " << ranks);
       const auto parts = dist::partition_in_memory(edges, policy, ranks, true);
       std::vector<std::uint64_t> all;
@@ -76,18 +82,20 @@ std::string channel_name(const ::testing::TestParamInfo<test_support::Channel>& 
 }  // namespace
 
 TEST_P(LongGraphs, BfsEqualsTheReference) {
+  std::size_t turn = 0;
   for (const Lattice& g : lattices(false)) {
     const graph::Csr csr = graph::build_csr(g.edges);
     for (vertex_t source : sources(g.edges.num_vertices)) {
       SCOPED_TRACE(::testing::Message() << g.name << " from " << source);
       expect_everywhere(
           g.edges, graph::reference::bfs(csr, source).level,
-          [&](vertex::Engine& engine) { return algo::bfs(engine, {.source = source}); }, GetParam());
+          [&](vertex::Engine& engine) { return algo::bfs(engine, {.source = source}); }, GetParam(), turn++);
     }
   }
 }
 
 TEST_P(LongGraphs, SsspEqualsTheReferenceByBucketsAndByBellmanFord) {
+  std::size_t turn = 0;
   for (const Lattice& g : lattices(true)) {
     const graph::Csr csr = graph::build_csr(g.edges);
     for (vertex_t source : sources(g.edges.num_vertices))
@@ -95,12 +103,14 @@ TEST_P(LongGraphs, SsspEqualsTheReferenceByBucketsAndByBellmanFord) {
         SCOPED_TRACE(::testing::Message() << g.name << " from " << source << " delta " << delta);
         expect_everywhere(
             g.edges, graph::reference::sssp(csr, source).dist_int,
-            [&](vertex::Engine& engine) { return algo::sssp(engine, {.source = source, .delta = delta}); }, GetParam());
+            [&](vertex::Engine& engine) { return algo::sssp(engine, {.source = source, .delta = delta}); }, GetParam(),
+            turn++);
       }
   }
 }
 
 TEST_P(LongGraphs, CcEqualsTheReferenceByUnionFindAndByLabelPropagation) {
+  std::size_t turn = 0;
   for (const Lattice& g : lattices(false)) {
     SCOPED_TRACE(g.name);
     std::vector<std::uint64_t> expected;
@@ -109,10 +119,11 @@ TEST_P(LongGraphs, CcEqualsTheReferenceByUnionFindAndByLabelPropagation) {
       return std::vector<std::uint64_t>(labels.begin(), labels.end());
     };
     expect_everywhere(
-        g.edges, expected, [&](vertex::Engine& engine) { return widen(algo::cc_union_find(engine)); }, GetParam());
+        g.edges, expected, [&](vertex::Engine& engine) { return widen(algo::cc_union_find(engine)); }, GetParam(),
+        turn++);
     expect_everywhere(
         g.edges, expected, [&](vertex::Engine& engine) { return widen(algo::cc_label_propagation(engine)); },
-        GetParam());
+        GetParam(), turn++);
   }
 }
 
