@@ -17,14 +17,6 @@ rank_t near_square_rows(rank_t ranks) {
   return rows;
 }
 
-std::uint64_t mix(std::uint64_t x) {  // a strong 64-bit finaliser: spreads edges evenly
-  x ^= x >> 30;
-  x *= 0xbf58476d1ce4e5b9ULL;
-  x ^= x >> 27;
-  x *= 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
-
 }  // namespace
 
 const char* to_string(Policy policy) {
@@ -147,24 +139,6 @@ PartitionPlan PartitionPlan::by_row_offsets(Policy policy, rank_t ranks, std::sp
     bounds[r] = lo;
   }
   return PartitionPlan(policy, std::move(bounds));
-}
-
-rank_t PartitionPlan::master_of(vertex_t v) const {
-  // The last rank whose range starts at or before v (empty ranges are skipped by upper_bound).
-  return static_cast<rank_t>(std::upper_bound(bounds_.begin(), bounds_.end() - 1, v) - bounds_.begin() - 1);
-}
-
-rank_t PartitionPlan::edge_owner(vertex_t src, vertex_t dst) const {
-  switch (policy_) {
-    case Policy::oec: return master_of(src);
-    case Policy::iec: return master_of(dst);
-    case Policy::cvc: {
-      const rank_t columns = grid_columns();
-      return (master_of(src) / columns) * columns + master_of(dst) % columns;
-    }
-    case Policy::hash: return static_cast<rank_t>(mix(src * 0x9e3779b97f4a7c15ULL ^ dst) % static_cast<std::uint64_t>(ranks()));
-  }
-  return 0;
 }
 
 }  // namespace courier::dist
