@@ -5,13 +5,14 @@
 #include <rdma/fi_errno.h>
 
 #include "courier/core/error.hpp"
+#include "ofi_library.hpp"
 
 namespace courier::net::detail {
 
 void throw_ofi_error(ssize_t code, std::string_view call) {
   throw Error(fmt::format("{} failed: {} (libfabric error {}); `fi_info -l` lists the providers "
                           "here, FI_PROVIDER or OfiDeviceOptions::provider picks one",
-                          call, fi_strerror(static_cast<int>(-code)), -code));
+                          call, ofi_library().strerror(static_cast<int>(-code)), -code));
 }
 
 }  // namespace courier::net::detail

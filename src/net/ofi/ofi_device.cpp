@@ -18,11 +18,13 @@
 #include "courier/net/mpi_rank_nodes.hpp"
 #include "ofi_check.hpp"
 #include "ofi_fabric.hpp"
+#include "ofi_library.hpp"
 
 namespace courier::net {
 namespace {
 
 using detail::ofi_check;
+using detail::ofi_library;
 
 // Frames travel with tag 0 behind a small header naming their source rank. (The rank is not
 // put into the tag with an ignore mask: the shm provider of libfabric 1.17 loses messages that
@@ -328,9 +330,10 @@ class OfiDevice final : public Device {
     char text[256] = {};
     const char* detail = fi_cq_strerror(fabric_.completions(), failure.prov_errno,
                                         failure.err_data, text, sizeof text);
-    throw Error(fmt::format("ofi device: an operation failed on provider {}: {} ({}); check that "
-                            "every rank runs the same provider (FI_PROVIDER)",
-                            fabric_.provider(), fi_strerror(failure.err), detail ? detail : ""));
+    throw Error(
+        fmt::format("ofi device: an operation failed on provider {}: {} ({}); check that "
+                    "every rank runs the same provider (FI_PROVIDER)",
+                    fabric_.provider(), ofi_library().strerror(failure.err), detail ? detail : ""));
   }
 
   // Receives are cancelled; sends and puts get a while to finish (receivers pre-post, so they do

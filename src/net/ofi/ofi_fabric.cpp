@@ -11,6 +11,7 @@
 #include "courier/core/error.hpp"
 #include "courier/net/mpi_check.hpp"
 #include "ofi_check.hpp"
+#include "ofi_library.hpp"
 
 namespace courier::net::detail {
 namespace {
@@ -27,7 +28,8 @@ std::string requested_provider(const OfiDeviceOptions& options) {
 
 // The providers libfabric offers for `caps`, first match first; nullptr when there is none.
 fi_info* query(const std::string& provider, std::uint64_t caps) {
-  fi_info* hints = fi_allocinfo();
+  const OfiLibrary& libfabric = ofi_library();
+  fi_info* hints = libfabric.dupinfo(nullptr);  // fi_allocinfo
   if (!hints) throw Error("ofi device: fi_allocinfo failed (out of memory)");
   hints->ep_attr->type = FI_EP_RDM;
   hints->caps = caps;
@@ -36,8 +38,8 @@ fi_info* query(const std::string& provider, std::uint64_t caps) {
   hints->domain_attr->threading = FI_THREAD_DOMAIN;  // one thread drives a device at a time
   if (!provider.empty()) hints->fabric_attr->prov_name = strdup(provider.c_str());
   fi_info* found = nullptr;
-  int code = fi_getinfo(FI_VERSION(1, 9), nullptr, nullptr, 0, hints, &found);
-  fi_freeinfo(hints);  // frees prov_name too
+  int code = libfabric.getinfo(FI_VERSION(1, 9), nullptr, nullptr, 0, hints, &found);
+  libfabric.freeinfo(hints);  // frees prov_name too
   if (code == -FI_ENODATA) return nullptr;
   ofi_check(code, "fi_getinfo");
   return found;
@@ -63,18 +65,19 @@ void Registration::reset() noexcept {
 }
 
 fi_info* OfiFabric::choose(const OfiDeviceOptions& options) {
+  const OfiLibrary& libfabric = ofi_library();
   const std::string provider = requested_provider(options);
   const std::string which = provider.empty() ? "any provider" : "provider '" + provider + "'";
   if (options.puts != OfiPuts::tagged) {
     fi_info* all = query(provider, FI_TAGGED | FI_RMA);
     for (fi_info* info = all; info; info = info->next) {
       if (!usable_for_rma(info)) continue;
-      fi_info* chosen = fi_dupinfo(info);
-      fi_freeinfo(all);
+      fi_info* chosen = libfabric.dupinfo(info);
+      libfabric.freeinfo(all);
       rma_ = true;
       return chosen;
     }
-    if (all) fi_freeinfo(all);
+    if (all) libfabric.freeinfo(all);
     if (options.puts == OfiPuts::rma) {
       throw Error(fmt::format("ofi device: {} offers no RDM endpoint with RMA and remote CQ data; "
                               "choose another with FI_PROVIDER (`fi_info -l` lists them) or use "
@@ -89,15 +92,15 @@ fi_info* OfiFabric::choose(const OfiDeviceOptions& options) {
                             "`fi_info -l` lists, e.g. FI_PROVIDER=shm or FI_PROVIDER=tcp",
                             which));
   }
-  fi_info* chosen = fi_dupinfo(all);
-  fi_freeinfo(all);
+  fi_info* chosen = libfabric.dupinfo(all);
+  libfabric.freeinfo(all);
   return chosen;
 }
 
 OfiFabric::OfiFabric(const OfiDeviceOptions& options, MPI_Comm comm, std::size_t entries) {
   info_ = choose(options);
   try {
-    ofi_check(fi_fabric(info_->fabric_attr, &fabric_, nullptr), "fi_fabric");
+    ofi_check(ofi_library().fabric(info_->fabric_attr, &fabric_, nullptr), "fi_fabric");
     ofi_check(fi_domain(fabric_, info_, &domain_, nullptr), "fi_domain");
     fi_cq_attr cq_attr{};
     cq_attr.format = FI_CQ_FORMAT_TAGGED;
@@ -129,7 +132,7 @@ void OfiFabric::close() noexcept {
   if (completions_) fi_close(&completions_->fid);
   if (domain_) fi_close(&domain_->fid);
   if (fabric_) fi_close(&fabric_->fid);
-  if (info_) fi_freeinfo(info_);
+  if (info_) ofi_library().freeinfo(info_);
   endpoint_ = nullptr;
   addresses_ = nullptr;
   completions_ = nullptr;

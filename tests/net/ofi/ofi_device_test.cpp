@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <sstream>
 #include <string>
 
 #include "courier/core/error.hpp"
@@ -47,6 +49,10 @@ TEST_P(OfiDeviceTest, DescribesItself) {
   EXPECT_EQ(description.rma_puts, GetParam().puts == OfiPuts::rma);
   // Nodes as the launcher placed the ranks, as the mpi transport reports them (one machine here).
   EXPECT_EQ(device->rank_nodes(), mpi_rank_nodes(MPI_COMM_WORLD));
+  // libfabric is loaded by the first device (tests/net/libfabric_loading_test.cpp: not before).
+  std::stringstream maps;
+  maps << std::ifstream("/proc/self/maps").rdbuf();
+  EXPECT_NE(maps.str().find("/libfabric.so"), std::string::npos);
 }
 
 TEST_P(OfiDeviceTest, RandomFramesArriveOnceAndIntact) {
