@@ -15,6 +15,8 @@
 #include "courier/vertex/gather.hpp"
 #include "support/ranks.hpp"
 
+namespace bc_test {
+
 using namespace courier;
 
 namespace {
@@ -187,3 +189,5 @@ TEST(AlgoBc, AZeroWeightIsAnInputErrorOnEveryRank) {
                    parts, 1, [](vertex::Engine& engine) { algo::bc(engine, {.sources = {0}, .weighted = true}); }),
                InputError);
 }
+
+}  // namespace bc_test

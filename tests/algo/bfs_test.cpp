@@ -10,6 +10,8 @@
 #include "courier/graph/reference/bfs.hpp"
 #include "support/ranks.hpp"
 
+namespace bfs_test {
+
 using namespace courier;
 
 namespace {
@@ -59,3 +61,5 @@ TEST(AlgoBfs, SourceOutOfRangeIsAnInputError) {
   EXPECT_THROW(test_support::on_every_rank(parts, 1, [](vertex::Engine& engine) { algo::bfs(engine, {.source = 10}); }),
                InputError);
 }
+
+}  // namespace bfs_test

@@ -15,7 +15,7 @@
 #include "courier/harness/run.hpp"
 
 namespace courier {
-namespace {
+namespace cancel_test {
 
 harness::RunSpec endless_pagerank(const std::string& engine, int ranks) {
   harness::RunSpec spec{.algorithm = "pagerank", .graph = "kron:10", .engine = engine, .ranks = ranks, .threads = 1};
@@ -77,5 +77,5 @@ TEST(Cancel, ARequestBeforeTheRunStopsItAtItsFirstRound) {
   clear_cancellation();
 }
 
-}  // namespace
+}  // namespace cancel_test
 }  // namespace courier

@@ -12,6 +12,8 @@
 #include "courier/vertex/gather.hpp"
 #include "support/ranks.hpp"
 
+namespace cc_test {
+
 using namespace courier;
 
 namespace {
@@ -89,3 +91,5 @@ TEST(AlgoCc, UnionFindTakesNoRoundOnOneRankAndFewOnFour) {
     }
   }
 }
+
+}  // namespace cc_test

@@ -7,6 +7,8 @@
 #include "courier/graph/reference.hpp"
 #include "support/ranks.hpp"
 
+namespace degree_test {
+
 using namespace courier;
 
 TEST(AlgoDegree, EqualsReferenceOnEveryPolicyAndRankCount) {
@@ -24,3 +26,5 @@ TEST(AlgoDegree, EqualsReferenceOnEveryPolicyAndRankCount) {
       }
   }
 }
+
+}  // namespace degree_test

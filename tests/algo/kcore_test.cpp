@@ -10,6 +10,8 @@
 #include "courier/graph/transform.hpp"
 #include "support/ranks.hpp"
 
+namespace kcore_test {
+
 using namespace courier;
 
 TEST(AlgoKcore, EqualsReference) {
@@ -32,3 +34,5 @@ TEST(AlgoKcore, EqualsReference) {
       }
   }
 }
+
+}  // namespace kcore_test

@@ -21,6 +21,8 @@
 #include "courier/harness/run.hpp"
 #include "support/sanitized.hpp"
 
+namespace la_engine_test {
+
 namespace {
 
 using namespace courier;
@@ -531,3 +533,5 @@ TEST(LaEngine, ReportsItsTilesAndMessages) {
   ASSERT_EQ(stats->placement.size(), 2u);  // one line per rank: where its threads run
   EXPECT_EQ(stats->placement[1].rfind("rank 1: threads", 0), 0u) << stats->placement[1];
 }
+
+}  // namespace la_engine_test

@@ -3,6 +3,8 @@
 // test double.
 #include "algo/every_algorithm.hpp"
 
+namespace lci_channel_test {
+
 using namespace courier;
 using courier::test_support::Channel;
 
@@ -21,3 +23,5 @@ INSTANTIATE_TEST_SUITE_P(PoliciesAndRanks, ThroughLciChannel,
                            return std::string(dist::to_string(std::get<0>(info.param))) + "_" +
                                   std::to_string(std::get<1>(info.param)) + "ranks";
                          });
+
+}  // namespace lci_channel_test

@@ -4,6 +4,8 @@
 // reference's results and none hangs (the test's timeout).
 #include "algo/every_algorithm.hpp"
 
+namespace lci_progress_modes_test {
+
 using namespace courier;
 using courier::test_support::Channel;
 
@@ -22,3 +24,5 @@ INSTANTIATE_TEST_SUITE_P(ModesRanksThreads, LciProgressModes,
                                   "_" + std::to_string(std::get<1>(info.param)) + "ranks_" +
                                   std::to_string(std::get<2>(info.param)) + "threads";
                          });
+
+}  // namespace lci_progress_modes_test

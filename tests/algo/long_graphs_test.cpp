@@ -19,6 +19,8 @@
 #include "support/ranks.hpp"
 #include "support/sanitized.hpp"
 
+namespace long_graphs_test {
+
 using namespace courier;
 using graph::vertex_t;
 
@@ -177,3 +179,5 @@ TEST(LongGraphs, RoundsScanInProportionToTheirWorkNotTheGraph) {
   }
   EXPECT_GT(rounds_with_both, 200u);
 }
+
+}  // namespace long_graphs_test

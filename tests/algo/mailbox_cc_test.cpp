@@ -15,6 +15,8 @@
 #include "courier/graph/transform.hpp"
 #include "mailbox_apps.hpp"
 
+namespace mailbox_cc_test {
+
 namespace mb = courier::mailbox;
 namespace graph = courier::graph;
 namespace algo = courier::algo;
@@ -138,3 +140,5 @@ TEST(MailboxCc, BuffersStayNearTheCapacityWhilePeersAreSlow) {
     }
   }
 }
+
+}  // namespace mailbox_cc_test

@@ -13,6 +13,8 @@
 #include "courier/graph/reference.hpp"
 #include "courier/graph/transform.hpp"
 
+namespace mailbox_degree_test {
+
 namespace mb = courier::mailbox;
 namespace graph = courier::graph;
 
@@ -69,3 +71,5 @@ TEST(MailboxDegree, MatchesTheReferenceThroughEverySchemeAndLayout) {
     check(edges, 4, mb::Layout{2, 2}, routing, 1);
   }
 }
+
+}  // namespace mailbox_degree_test

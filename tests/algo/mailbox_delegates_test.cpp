@@ -6,6 +6,8 @@
 
 #include "courier/algo/mailbox_delegates.hpp"
 
+namespace mailbox_delegates_test {
+
 namespace algo = courier::algo;
 using courier::graph::vertex_t;
 
@@ -22,3 +24,5 @@ TEST(MailboxDelegates, IndexOfFindsEveryDelegateAndNothingElse) {
       ASSERT_EQ(delegates.contains(v), chosen.count(v) == 1) << "vertex " << v << " of " << count << " delegates";
   }
 }
+
+}  // namespace mailbox_delegates_test

@@ -13,6 +13,8 @@
 #include "courier/core/error.hpp"
 #include "mailbox_apps.hpp"
 
+namespace mailbox_spmv_test {
+
 namespace mb = courier::mailbox;
 namespace graph = courier::graph;
 namespace algo = courier::algo;
@@ -153,3 +155,5 @@ TEST(MailboxSpmv, WrongInputIsAClearError) {
                                         }),
                courier::Error);
 }
+
+}  // namespace mailbox_spmv_test

@@ -12,6 +12,8 @@
 #include "courier/engines/mailbox.hpp"
 #include "courier/harness/run.hpp"
 
+namespace mailbox_threads_test {
+
 namespace harness = courier::harness;
 
 namespace {
@@ -88,3 +90,5 @@ TEST(MailboxThreads, SpmvPassesItsVerificationAsReadAndOwnerPlaced) {
 }
 
 }  // namespace
+
+}  // namespace mailbox_threads_test

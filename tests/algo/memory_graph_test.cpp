@@ -13,6 +13,8 @@
 #include "courier/graph/slice.hpp"
 #include "courier/harness/run.hpp"
 
+namespace memory_graph_test {
+
 using namespace courier;
 
 namespace {
@@ -117,3 +119,5 @@ TEST(MemoryGraph, EveryEngineGivesWhatItGivesOnTheGeneratedGraph) {
     }
   }
 }
+
+}  // namespace memory_graph_test

@@ -14,6 +14,8 @@
 #include "courier/graph/reference/pagerank.hpp"
 #include "support/ranks.hpp"
 
+namespace pagerank_test {
+
 using namespace courier;
 
 namespace {
@@ -183,3 +185,5 @@ TEST(AlgoPagerank, HighDampingEqualsReference) {
     check_pagerank(g.edges, options);
   }
 }
+
+}  // namespace pagerank_test

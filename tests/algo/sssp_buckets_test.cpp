@@ -11,7 +11,7 @@
 #include <vector>
 
 namespace courier::algo {
-namespace {
+namespace sssp_buckets_test {
 
 using local_t = SsspBuckets::local_t;
 
@@ -55,5 +55,5 @@ TEST(SsspBuckets, TakesEachVertexOnceAtItsLatestBucketInOrder) {
   EXPECT_TRUE(std::all_of(taken.begin(), taken.end(), [](int n) { return n == 1; }));
 }
 
-}  // namespace
+}  // namespace sssp_buckets_test
 }  // namespace courier::algo

@@ -10,6 +10,8 @@
 #include "courier/graph/reference/sssp.hpp"
 #include "support/ranks.hpp"
 
+namespace sssp_test {
+
 using namespace courier;
 
 namespace {
@@ -76,3 +78,5 @@ TEST(AlgoSssp, DistancesBeyond32BitsAreExact) {
   chain.weights = std::move(weights);
   for (std::uint64_t delta : {0ull, 1ull, 1'000'000'000ull}) check_sssp(chain, 0, delta);
 }
+
+}  // namespace sssp_test

@@ -11,6 +11,8 @@
 #include "courier/vertex/gather.hpp"
 #include "support/ranks.hpp"
 
+namespace tc_test {
+
 using namespace courier;
 
 TEST(AlgoTriangles, EqualsReference) {
@@ -39,3 +41,5 @@ TEST(AlgoTriangles, EqualsReference) {
       }
   }
 }
+
+}  // namespace tc_test

@@ -11,6 +11,8 @@
 #include "courier/core/error.hpp"
 #include "world.hpp"
 
+namespace backpressure_test {
+
 namespace comm = courier::comm;
 using comm::testing::World;
 using namespace std::chrono_literals;
@@ -130,3 +132,5 @@ TEST(CommBackpressure, PeerThatNeverShutsDownMakesShutdownThrowNotHang) {
   auto other = fabric.device(1);  // rank 1 never builds a runtime
   EXPECT_THROW(lonely.shutdown(), courier::Error);
 }
+
+}  // namespace backpressure_test

@@ -9,6 +9,8 @@
 
 #include "courier/core/error.hpp"
 
+namespace buffer_pool_test {
+
 namespace comm = courier::comm;
 
 TEST(BufferPool, ReusesAnIdleBufferThatFits) {
@@ -110,3 +112,5 @@ TEST(BufferPool, IsSafeFromManyThreads) {
   pool.restart_peak();
   EXPECT_EQ(pool.alive_bytes(), 0u);
 }
+
+}  // namespace buffer_pool_test

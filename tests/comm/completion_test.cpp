@@ -13,6 +13,8 @@
 #include "courier/core/error.hpp"
 #include "world.hpp"
 
+namespace completion_test {
+
 namespace comm = courier::comm;
 using comm::testing::World;
 
@@ -443,3 +445,5 @@ TEST(CommCompletion, HandlerRepliesFromInsideProgressActiveMessageStyle) {
   EXPECT_EQ(failed_replies.load(), 0);
   EXPECT_EQ(replies.load(), 50);
 }
+
+}  // namespace completion_test

@@ -9,6 +9,8 @@
 #include "courier/core/error.hpp"
 #include "world.hpp"
 
+namespace eager_test {
+
 namespace comm = courier::comm;
 using comm::testing::World;
 
@@ -95,3 +97,5 @@ TEST(CommEager, PostsAfterShutdownAndBadRanksThrow) {
   world.run([](comm::Runtime&) {});
   EXPECT_THROW(world[0].endpoint().send(0, 0, one), courier::Error);
 }
+
+}  // namespace eager_test

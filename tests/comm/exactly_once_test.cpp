@@ -6,6 +6,8 @@
 #include "comm/exactly_once.hpp"
 #include "world.hpp"
 
+namespace exactly_once_test {
+
 namespace comm = courier::comm;
 using comm::testing::Plan;
 using comm::testing::World;
@@ -68,3 +70,5 @@ TEST(CommExactlyOnce, DelayedReorderedFramesExplicitProgress) {
   local.faults.seed = 11;
   exactly_once(2, 2, 200, false, local);
 }
+
+}  // namespace exactly_once_test

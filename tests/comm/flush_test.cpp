@@ -7,6 +7,8 @@
 #include "courier/comm/runtime.hpp"
 #include "world.hpp"
 
+namespace flush_test {
+
 namespace comm = courier::comm;
 using comm::testing::World;
 
@@ -43,3 +45,5 @@ TEST(CommFlush, ReturnsWhenNothingIsQueued) {
   EXPECT_EQ(world[0].stats().packets_sent, 0u);
   world.run([](comm::Runtime&) {});
 }
+
+}  // namespace flush_test

@@ -13,6 +13,8 @@
 #include "courier/core/error.hpp"
 #include "world.hpp"
 
+namespace lci_interface_test {
+
 namespace comm = courier::comm;
 using comm::testing::CountingAllocator;
 using comm::testing::holds_pattern;
@@ -205,3 +207,5 @@ TEST(CommLciInterface, SynchronizerFormFollowsTheTypeNamed) {
   options.completion = comm::CompletionKind::synchronizer;
   comm::run_local(1, [&](comm::Runtime& rt) { EXPECT_THROW(rt.create_endpoint(options), courier::Error); });
 }
+
+}  // namespace lci_interface_test

@@ -7,6 +7,8 @@
 
 #include "courier/core/error.hpp"
 
+namespace local_world_test {
+
 namespace comm = courier::comm;
 
 // The rank count and the estimated communication memory are checked before any thread starts.
@@ -43,3 +45,5 @@ TEST(LocalWorld, PacketPoolsShareABudget) {
   EXPECT_LT(at(1024), 2 * at(512));
   EXPECT_LT(at(1024) - at(512), std::uint64_t{512} * 1024);
 }
+
+}  // namespace local_world_test

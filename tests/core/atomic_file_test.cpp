@@ -14,6 +14,8 @@
 
 #include "courier/core/error.hpp"
 
+namespace atomic_file_test {
+
 namespace fs = std::filesystem;
 using courier::AtomicFile;
 
@@ -158,3 +160,5 @@ TEST(AtomicFile, SigtermRemovesTheTemporaryAndStillEndsTheProcess) {
 }
 
 }  // namespace
+
+}  // namespace atomic_file_test

@@ -4,6 +4,8 @@
 
 #include <chrono>
 
+namespace backoff_test {
+
 TEST(Backoff, SpinsThenYieldsThenSleepsBriefly) {
   courier::Backoff backoff({.spins = 4, .yields = 2, .first_sleep = std::chrono::microseconds(50),
                             .max_sleep = std::chrono::microseconds(400)});
@@ -21,3 +23,5 @@ TEST(Backoff, SpinsThenYieldsThenSleepsBriefly) {
   backoff.reset();
   EXPECT_FALSE(backoff.sleeping());
 }
+
+}  // namespace backoff_test

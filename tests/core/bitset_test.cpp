@@ -5,6 +5,8 @@
 
 #include <vector>
 
+namespace bitset_test {
+
 using courier::Bitset;
 
 TEST(Bitset, CountsTheMembersOfARange) {
@@ -189,3 +191,5 @@ TEST(Bitset, SetRangeAddsExactlyTheRangeAndCountsAgree) {
     EXPECT_EQ(visited, expected) << begin << ".." << end;
   }
 }
+
+}  // namespace bitset_test

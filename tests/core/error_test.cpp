@@ -5,6 +5,8 @@
 #include <new>
 #include <string>
 
+namespace error_test {
+
 TEST(Error, InputErrorNamesFileAndLine) {
   try {
     courier::throw_input_error("g.el", 7, "expected a vertex id, found 'x'");
@@ -33,3 +35,5 @@ TEST(Error, DescribeCurrentExceptionSaysWhatWasThrown) {
   EXPECT_EQ(described([] { throw 42; }), "unknown error");
   EXPECT_EQ(courier::describe_current_exception(), "");  // not inside a catch block
 }
+
+}  // namespace error_test

@@ -8,6 +8,8 @@
 #include <stdexcept>
 #include <vector>
 
+namespace fast_divide_test {
+
 using courier::FastDivisor;
 
 namespace {
@@ -62,3 +64,5 @@ TEST(FastDivisor, LargeDivisors) {
 TEST(FastDivisor, ZeroIsRejected) { EXPECT_THROW(FastDivisor(0), std::invalid_argument); }
 
 }  // namespace
+
+}  // namespace fast_divide_test

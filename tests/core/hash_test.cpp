@@ -7,6 +7,8 @@
 #include <set>
 #include <vector>
 
+namespace hash_test {
+
 using courier::hash_bytes;
 
 namespace {
@@ -48,3 +50,5 @@ TEST(Hash, ZeroBlocksOfDifferentLengthsDiffer) {
 }
 
 }  // namespace
+
+}  // namespace hash_test

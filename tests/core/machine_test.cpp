@@ -9,6 +9,8 @@
 #include "courier/core/error.hpp"
 #include "courier/core/placement.hpp"
 
+namespace machine_test {
+
 namespace {
 
 using namespace courier;
@@ -136,3 +138,5 @@ TEST(NumaPlacement, ThreadsOfARankWiderThanAPackageAreDealtByTheirExchanges) {
 }
 
 }  // namespace
+
+}  // namespace machine_test

@@ -7,6 +7,8 @@
 
 #include "courier/core/error.hpp"
 
+namespace mapped_file_test {
+
 namespace fs = std::filesystem;
 using courier::MappedFile;
 
@@ -51,3 +53,5 @@ TEST(MappedFile, MissingFileOrFolderIsAnInputError) {
 }
 
 }  // namespace
+
+}  // namespace mapped_file_test

@@ -8,6 +8,8 @@
 
 #include "courier/core/error.hpp"
 
+namespace memory_test {
+
 namespace {
 
 using namespace courier;
@@ -36,3 +38,5 @@ TEST(Memory, SizesReadAsPeopleWriteThem) {
 }
 
 }  // namespace
+
+}  // namespace memory_test

@@ -6,6 +6,8 @@
 #include <thread>
 #include <vector>
 
+namespace mpmc_queue_test {
+
 using courier::MpmcQueue;
 
 TEST(MpmcQueue, FifoAndBoundedForOneThread) {
@@ -64,3 +66,5 @@ TEST(MpmcQueue, EveryItemExactlyOnceUnderContention) {
   int out;
   EXPECT_FALSE(q.try_pop(out));
 }
+
+}  // namespace mpmc_queue_test

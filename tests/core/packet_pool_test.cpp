@@ -7,6 +7,8 @@
 #include <thread>
 #include <vector>
 
+namespace packet_pool_test {
+
 using courier::PacketPool;
 
 TEST(PacketPool, EmptyPoolAnswersNullAndRecovers) {
@@ -98,3 +100,5 @@ TEST(PacketPool, ConcurrentAcquireNeverExceedsCount) {
   EXPECT_LE(pool.high_water(), 64u);
   EXPECT_EQ(pool.in_use(), 0u);
 }
+
+}  // namespace packet_pool_test

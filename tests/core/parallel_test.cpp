@@ -8,6 +8,8 @@
 #include <stdexcept>
 #include <vector>
 
+namespace parallel_test {
+
 using courier::chunk_of;
 using courier::parallel_for;
 
@@ -76,3 +78,5 @@ TEST(Parallel, RethrowsAChunksException) {
                             }),
                std::runtime_error);
 }
+
+}  // namespace parallel_test

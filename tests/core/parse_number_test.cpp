@@ -4,6 +4,8 @@
 
 #include <cstdint>
 
+namespace parse_number_test {
+
 using namespace courier;
 
 namespace {
@@ -49,3 +51,5 @@ TEST(ParseNumber, IntegralLooks) {
 }
 
 }  // namespace
+
+}  // namespace parse_number_test

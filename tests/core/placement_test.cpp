@@ -13,6 +13,8 @@
 
 #include "courier/core/thread_team.hpp"
 
+namespace placement_test {
+
 using namespace courier;
 
 TEST(Placement, RanksTakeDisjointSlicesWhenTheyFit) {
@@ -78,3 +80,5 @@ TEST(Placement, ATeamWithTheWrongNumberOfPusIsNotPinned) {
   team.run([&](unsigned) { calls.fetch_add(1); });
   EXPECT_EQ(calls.load(), 3);
 }
+
+}  // namespace placement_test

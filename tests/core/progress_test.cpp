@@ -7,6 +7,8 @@
 #include <thread>
 #include <vector>
 
+namespace progress_test {
+
 namespace {
 
 TEST(Progress, SilentForSmallWork) {
@@ -140,3 +142,5 @@ TEST(ProgressLine, WaitsForItsPeriod) {
 }
 
 }  // namespace
+
+}  // namespace progress_test

@@ -7,6 +7,8 @@
 
 #include "courier/core/backoff.hpp"
 
+namespace spsc_ring_test {
+
 using courier::SpscRing;
 
 TEST(SpscRing, BoundedFifo) {
@@ -63,3 +65,5 @@ TEST(SpscRing, OrderPreservedAcrossThreads) {
   }
   producer.join();
 }
+
+}  // namespace spsc_ring_test

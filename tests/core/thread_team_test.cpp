@@ -10,6 +10,8 @@
 
 #include "courier/core/bitset.hpp"
 
+namespace thread_team_test {
+
 TEST(ThreadTeam, RunsEveryMemberEachRound) {
   courier::ThreadTeam team(3);
   EXPECT_EQ(team.size(), 3u);
@@ -99,3 +101,5 @@ TEST(ThreadTeam, SumsTheBitsetWordsItsMembersScanAndLeavesOtherThreadsUncounted)
   }
   EXPECT_EQ(courier::this_thread_scan_slot, outside);
 }
+
+}  // namespace thread_team_test

@@ -19,6 +19,8 @@
 #include "support/deadline.hpp"
 #include "support/thread_exchange.hpp"
 
+namespace distributed_load_test {
+
 using namespace courier;
 using namespace courier::dist;
 using courier::test_support::ThreadExchange;
@@ -712,3 +714,5 @@ TEST(AgreedFailure, WithoutFailuresMessagesPassUnchanged) {
 }
 
 }  // namespace
+
+}  // namespace distributed_load_test

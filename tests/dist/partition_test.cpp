@@ -12,6 +12,8 @@
 #include "courier/dist/local_graph.hpp"
 #include "courier/graph/partitioned_csr.hpp"
 
+namespace partition_test {
+
 using namespace courier::dist;
 using courier::graph::Edge;
 using courier::graph::EdgeList;
@@ -320,3 +322,5 @@ TEST(LocalGraph, QualityOfAnEdgeCutAndAVertexCut) {
   // A hash vertex cut spreads edges almost evenly.
   EXPECT_LT(quality(partition_in_memory(g, Policy::hash, 4, false)).edge_imbalance, 1.1);
 }
+
+}  // namespace partition_test

@@ -19,6 +19,8 @@
 #include "support/deadline.hpp"
 #include "support/thread_exchange.hpp"
 
+namespace partitioned_file_test {
+
 using namespace courier;
 using namespace courier::dist;
 using courier::test_support::ThreadExchange;
@@ -264,3 +266,5 @@ TEST(PartitionedFile, WritingReplacesAFileOnlyWhenComplete) {
 }
 
 }  // namespace
+
+}  // namespace partitioned_file_test

@@ -5,7 +5,7 @@
 #include <type_traits>
 
 namespace courier::dist {
-namespace {
+namespace row_offsets_test {
 
 using graph::edge_t;
 
@@ -56,5 +56,5 @@ TEST(RowOffsets, EmptyHasNoRows) {
   EXPECT_EQ(none, RowOffsets(std::vector<std::uint32_t>{}));
 }
 
-}  // namespace
+}  // namespace row_offsets_test
 }  // namespace courier::dist

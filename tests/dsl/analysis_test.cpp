@@ -12,7 +12,7 @@
 #include "courier/dsl/shipped_programs.hpp"
 
 namespace courier::dsl {
-namespace {
+namespace analysis_test {
 
 std::string at(Location l) { return std::to_string(l.line) + ":" + std::to_string(l.column); }
 
@@ -646,5 +646,5 @@ TEST(Analysis, AnalysisListsHoistedExpressions) {
       << text;
 }
 
-}  // namespace
+}  // namespace analysis_test
 }  // namespace courier::dsl

@@ -9,7 +9,7 @@
 #include "dsl/compile_errors.hpp"
 
 namespace courier::dsl {
-namespace {
+namespace checker_test {
 
 // A function with the usual parameters around `body`, which starts on line 2.
 std::string in_function(std::string_view body) {
@@ -438,5 +438,5 @@ TEST(CheckerErrors, ErrorsNameTheFile) {
   }
 }
 
-}  // namespace
+}  // namespace checker_test
 }  // namespace courier::dsl

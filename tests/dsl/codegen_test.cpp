@@ -14,7 +14,7 @@
 #include "courier/dsl/shipped_programs.hpp"
 
 namespace courier::dsl {
-namespace {
+namespace codegen_test {
 
 std::string generate(std::string_view source, rt::Generation generation = rt::Generation::optimised) {
   const Program program = front_end(source, "test.sp");
@@ -368,5 +368,5 @@ TEST(Codegen, ALoopVariableNothingNamesIsMarkedUnused) {
       << generate(counting, rt::Generation::naive);
 }
 
-}  // namespace
+}  // namespace codegen_test
 }  // namespace courier::dsl

@@ -25,7 +25,7 @@
 #include "support/ranks.hpp"
 
 namespace courier::dsl {
-namespace {
+namespace constructs_test {
 
 namespace tp = test_programs;
 using rt::Generation;
@@ -316,5 +316,5 @@ TEST(DslConstructs, AProgramsOwnEdgePropertyOverInEdges) {
   });
 }
 
-}  // namespace
+}  // namespace constructs_test
 }  // namespace courier::dsl

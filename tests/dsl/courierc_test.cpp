@@ -15,7 +15,7 @@
 namespace fs = std::filesystem;
 
 namespace courier::dsl {
-namespace {
+namespace courierc_test {
 
 struct Outcome {
   int status = -1;
@@ -190,5 +190,5 @@ TEST(Courierc, RefusesAnUnknownStage) {
   EXPECT_EQ(run.out, "");
 }
 
-}  // namespace
+}  // namespace courierc_test
 }  // namespace courier::dsl

@@ -23,6 +23,8 @@
 #include "support/ranks.hpp"
 #include "support/sanitized.hpp"
 
+namespace dsl_engine_test {
+
 namespace {
 
 using namespace courier;
@@ -317,3 +319,5 @@ TEST(DslEngine, HoistedExpressionsEqualTheirSumPerEdge) {
 }
 
 }  // namespace
+
+}  // namespace dsl_engine_test

@@ -9,7 +9,7 @@
 #include "courier/dsl/compile_error.hpp"
 
 namespace courier::dsl {
-namespace {
+namespace lexer_test {
 
 std::vector<TokenKind> kinds(std::string_view text) {
   std::vector<TokenKind> out;
@@ -152,5 +152,5 @@ TEST(LexerErrors, IntegerTooLarge) {
   EXPECT_EQ(e.message(), "expected an integer that fits 64 bits, found 99999999999999999999");
 }
 
-}  // namespace
+}  // namespace lexer_test
 }  // namespace courier::dsl

@@ -10,7 +10,7 @@
 #include "dsl/compile_errors.hpp"
 
 namespace courier::dsl {
-namespace {
+namespace parser_test {
 
 std::string dump(std::string_view source) { return dump_ast(parse(source, "t.sp")); }
 
@@ -281,5 +281,5 @@ TEST(ParserErrors, LexerErrorsComeThroughParse) {
   EXPECT_EQ(parse_error("function f() {\n  x = 1 @ 2;\n}"), "2:9: expected a token, found '@'");
 }
 
-}  // namespace
+}  // namespace parser_test
 }  // namespace courier::dsl

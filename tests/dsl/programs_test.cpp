@@ -11,7 +11,7 @@
 #include "courier/dsl/walk.hpp"
 
 namespace courier::dsl {
-namespace {
+namespace programs_test {
 
 Program load(std::string_view name) {
   const ShippedProgram* p = find_shipped_program(name);
@@ -115,5 +115,5 @@ TEST(ShippedPrograms, BetweennessCentralityFromASetOfSources) {
                                                 "reduce:w.sigma+=", "iterateInReverse", "for:g.neighbors(v)"}));
 }
 
-}  // namespace
+}  // namespace programs_test
 }  // namespace courier::dsl

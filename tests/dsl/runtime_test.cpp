@@ -18,7 +18,7 @@
 #include "support/ranks.hpp"
 
 namespace courier::dsl::rt {
-namespace {
+namespace runtime_test {
 
 using test_support::Channel;
 
@@ -449,5 +449,5 @@ TEST(Runtime, NaiveAccumulatesReachTheOwnersAtTheStatementsEnd) {
   }
 }
 
-}  // namespace
+}  // namespace runtime_test
 }  // namespace courier::dsl::rt

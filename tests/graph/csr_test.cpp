@@ -4,6 +4,8 @@
 
 #include "courier/core/error.hpp"
 
+namespace csr_test {
+
 using namespace courier::graph;
 
 TEST(Csr, BuildsSortedRowsWithWeightsAlongside) {
@@ -38,3 +40,5 @@ TEST(Csr, RejectsEdgesOutsideTheVertexRange) {
   list.edges = {{0, 2}};
   EXPECT_THROW(build_csr(list), courier::Error);
 }
+
+}  // namespace csr_test

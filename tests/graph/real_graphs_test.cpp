@@ -11,6 +11,8 @@
 #include "courier/graph/reference.hpp"
 #include "courier/graph/transform.hpp"
 
+namespace real_graphs_test {
+
 using namespace courier::graph;
 namespace fs = std::filesystem;
 
@@ -159,3 +161,5 @@ TEST(RealGraphs, Rome99DistancesAsPublished) {
     EXPECT_EQ(largest, c.largest);
   }
 }
+
+}  // namespace real_graphs_test

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+namespace stats_test {
+
 using namespace courier::graph;
 
 TEST(GraphStats, CountsLoopsDuplicatesIsolatedAndComponents) {
@@ -26,3 +28,5 @@ TEST(GraphStats, EmptyGraph) {
   EXPECT_EQ(s.vertices, 0u);
   EXPECT_EQ(s.components, 0u);
 }
+
+}  // namespace stats_test

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+namespace verify_test {
+
 using namespace courier::graph;
 namespace ref = courier::graph::reference;
 
@@ -70,3 +72,5 @@ TEST(VerifyCompare, EqualAndClose) {
   EXPECT_EQ(verify::close(std::vector<double>{0.5, 0.5}, std::vector<double>{0.5, 0.5 + 1e-9}, 1e-6, "rank"), "");
   EXPECT_NE(verify::close(std::vector<double>{0.5, 0.5}, std::vector<double>{0.4, 0.6}, 1e-6, "rank"), "");
 }
+
+}  // namespace verify_test

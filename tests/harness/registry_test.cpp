@@ -7,6 +7,8 @@
 #include "courier/core/error.hpp"
 #include "courier/harness/run.hpp"
 
+namespace registry_test {
+
 using namespace courier;
 using namespace courier::harness;
 
@@ -136,3 +138,5 @@ TEST(Options, TypedReadsNameTheOptionInTheirErrors) {
   EXPECT_EQ(o.vertex("unset"), graph::kNoVertex);
   EXPECT_THROW(o.text("unset"), InputError);
 }
+
+}  // namespace registry_test

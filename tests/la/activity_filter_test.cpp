@@ -18,6 +18,8 @@
 #include "courier/la/spmspv.hpp"
 #include "support/local_stacks.hpp"
 
+namespace activity_filter_test {
+
 namespace {
 
 using namespace courier;
@@ -176,3 +178,5 @@ TEST(ActivityFilter, SegmentsJustUnderAndAtTheBoundaryTravelAsPairsAndDense) {
         EXPECT_EQ(dense_segments, 2 - want_sparse) << where;
       }
 }
+
+}  // namespace activity_filter_test

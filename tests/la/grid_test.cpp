@@ -13,6 +13,8 @@
 #include "courier/core/machine.hpp"
 #include "courier/core/placement.hpp"
 
+namespace grid_test {
+
 namespace la = courier::la;
 using graph_vertices = courier::graph::vertex_t;
 
@@ -245,3 +247,5 @@ TEST(NumaAssignment, PartnersShareAPackageAsMuchAsAnyDealingAllows) {
                                               grid.exchange()),
             24.0);
 }
+
+}  // namespace grid_test

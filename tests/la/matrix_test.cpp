@@ -19,6 +19,8 @@
 #include "support/sanitized.hpp"
 #include "support/thread_exchange.hpp"
 
+namespace matrix_test {
+
 namespace {
 
 using namespace courier;
@@ -328,3 +330,5 @@ TEST(Matrix, FromRowsMissingAColumnGroupIsAnError) {
 }
 
 }  // namespace
+
+}  // namespace matrix_test

@@ -25,6 +25,8 @@
 #include "la_programs.hpp"
 #include "support/local_stacks.hpp"
 
+namespace model_test {
+
 namespace {
 
 using namespace courier;
@@ -248,3 +250,5 @@ TEST(LaModel, PagerankFoldsTheSourcesInAndEqualsTheReference) {
 }
 
 }  // namespace
+
+}  // namespace model_test

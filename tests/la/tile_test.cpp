@@ -13,6 +13,8 @@
 #include "courier/la/spmspv.hpp"
 #include "courier/la/tcsc.hpp"
 
+namespace tile_test {
+
 namespace la = courier::la;
 
 namespace {
@@ -162,3 +164,5 @@ TEST(Spmspv, DenseAndSparseEqualThePlainProductUnderEverySemiring) {
   check_semiring<la::MinSecond>(4);
   check_semiring<la::OrAnd>(5);
 }
+
+}  // namespace tile_test

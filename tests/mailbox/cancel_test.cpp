@@ -14,6 +14,8 @@
 #include "courier/comm/local_world.hpp"
 #include "courier/mailbox/mailbox.hpp"
 
+namespace cancel_test {
+
 namespace comm = courier::comm;
 namespace mb = courier::mailbox;
 
@@ -86,3 +88,5 @@ TEST(MailboxCancel, ARequestBeforeAFiniteEpochStopsEveryRank) {
 }
 
 }  // namespace
+
+}  // namespace cancel_test

@@ -9,6 +9,8 @@
 
 #include "courier/mailbox/codec.hpp"
 
+namespace codec_test {
+
 namespace mb = courier::mailbox;
 
 namespace {
@@ -58,3 +60,5 @@ TEST(MailboxCodec, RunsOfEverySizeDecodeEveryMessageInOrder) {
   decodes_every_message_in_order<Message<200>>();
   decodes_every_message_in_order<Message<1000>>();  // larger than a block: one at a time
 }
+
+}  // namespace codec_test

@@ -14,6 +14,8 @@
 #include "courier/comm/local_world.hpp"
 #include "courier/mailbox/mailbox.hpp"
 
+namespace delivery_test {
+
 namespace comm = courier::comm;
 namespace mb = courier::mailbox;
 
@@ -312,3 +314,5 @@ TEST(MailboxDelivery, OneCallbackThatSendsManyStaysNearTheCapacity) {
     EXPECT_LE(stats[1].peak_buffered_bytes, 3 * capacity) << mb::to_string(routing);
   }
 }
+
+}  // namespace delivery_test

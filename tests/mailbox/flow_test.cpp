@@ -11,6 +11,8 @@
 #include "courier/comm/local_world.hpp"
 #include "courier/mailbox/mailbox.hpp"
 
+namespace flow_test {
+
 namespace comm = courier::comm;
 namespace mb = courier::mailbox;
 
@@ -97,3 +99,5 @@ INSTANTIATE_TEST_SUITE_P(Routing, MailboxFlow,
                          });
 
 }  // namespace
+
+}  // namespace flow_test

@@ -22,6 +22,8 @@
 #include "courier/core/error.hpp"
 #include "courier/mailbox/mailbox.hpp"
 
+namespace messages_test {
+
 namespace comm = courier::comm;
 namespace mb = courier::mailbox;
 
@@ -299,3 +301,5 @@ TEST(MailboxMessages, FastPathCountsEveryMessageAndExchangesAtTheCapacity) {
   EXPECT_EQ(stats.messages_local + stats.messages_remote, 3 * per_rank);
   EXPECT_EQ(stats.bytes_local + stats.bytes_remote, 3 * per_rank * sizeof(std::uint64_t));
 }
+
+}  // namespace messages_test

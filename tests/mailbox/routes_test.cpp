@@ -11,6 +11,8 @@
 #include "courier/core/error.hpp"
 #include "courier/mailbox/routes.hpp"
 
+namespace routes_test {
+
 namespace mb = courier::mailbox;
 
 namespace {
@@ -156,3 +158,5 @@ TEST(MailboxRouting, ParsesNames) {
   EXPECT_EQ(mb::parse_routing("noroute"), mb::Routing::no_route);
   EXPECT_THROW(mb::parse_routing("fast"), courier::InputError);
 }
+
+}  // namespace routes_test

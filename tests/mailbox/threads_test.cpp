@@ -18,6 +18,8 @@
 #include "courier/core/error.hpp"
 #include "courier/mailbox/mailbox.hpp"
 
+namespace threads_test {
+
 namespace comm = courier::comm;
 namespace mb = courier::mailbox;
 
@@ -246,3 +248,5 @@ TEST(MailboxThreads, ThreadsUseTheirHandlesAndCallbacksTheMailbox) {
 }
 
 }  // namespace
+
+}  // namespace threads_test

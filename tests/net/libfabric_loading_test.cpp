@@ -13,7 +13,7 @@
 #endif
 
 namespace courier::net {
-namespace {
+namespace libfabric_loading_test {
 
 std::string mapped_files() {
   std::ifstream maps("/proc/self/maps");
@@ -35,5 +35,5 @@ TEST(LibfabricLoading, AProgramWithTheTransportsStartsWithoutIt) {
   EXPECT_EQ(maps.find("/libfabric.so"), std::string::npos) << maps;
 }
 
-}  // namespace
+}  // namespace libfabric_loading_test
 }  // namespace courier::net

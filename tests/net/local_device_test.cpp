@@ -13,6 +13,8 @@
 #include "courier/core/error.hpp"
 #include "courier/net/local.hpp"
 
+namespace local_device_test {
+
 namespace net = courier::net;
 
 namespace {
@@ -254,3 +256,5 @@ TEST(LocalDevice, EstimateIsLinearInTheRanks) {
   EXPECT_EQ(net::LocalOptions::estimate_bytes(1024, options), 1024 * one);
   EXPECT_LT(one, 2u << 20);
 }
+
+}  // namespace local_device_test

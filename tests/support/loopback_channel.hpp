@@ -12,7 +12,11 @@
 #include "courier/core/error.hpp"
 #include "courier/sync/channel.hpp"
 
-namespace courier::sync::test_support {
+namespace courier::test_support {
+
+using sync::Bytes;
+using sync::ChannelStats;
+using sync::Received;
 
 class LoopbackHub {
  public:
@@ -71,7 +75,7 @@ class LoopbackHub {
   std::vector<std::variant<std::uint64_t, double>> contributions_[2];
 };
 
-class LoopbackChannel final : public Channel {
+class LoopbackChannel final : public sync::Channel {
  public:
   // `message_limit` > 0 makes it a streaming channel (Channel::message_limit) that rejects
   // longer messages.
@@ -128,4 +132,4 @@ class LoopbackChannel final : public Channel {
   std::vector<rank_t> sent_to_;
 };
 
-}  // namespace courier::sync::test_support
+}  // namespace courier::test_support

@@ -33,9 +33,9 @@ inline void on_every_rank(const std::vector<dist::LocalGraph>& parts, unsigned t
     });
     return;
   }
-  sync::test_support::LoopbackHub hub(static_cast<int>(parts.size()));
+  LoopbackHub hub(static_cast<int>(parts.size()));
   on_rank_threads(static_cast<int>(parts.size()), [&](int r) {
-    sync::test_support::LoopbackChannel channel(hub, r);
+    LoopbackChannel channel(hub, r);
     ThreadTeam team(threads_per_rank);
     vertex::Engine engine(parts[r], channel, team);
     body(engine);

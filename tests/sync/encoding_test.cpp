@@ -7,6 +7,8 @@
 #include <random>
 #include <utility>
 
+namespace encoding_test {
+
 using namespace courier;
 using namespace courier::sync;
 
@@ -95,3 +97,5 @@ TEST(Wire, ARangeEncodesTheSameBytesAsItsList) {
     }
   }
 }
+
+}  // namespace encoding_test

@@ -13,6 +13,8 @@
 #include "courier/sync/lci_channel.hpp"
 #include "support/loopback_channel.hpp"
 
+namespace exchange_test {
+
 using namespace courier;
 using namespace courier::sync;
 
@@ -113,3 +115,5 @@ TEST(Exchange, RepeatedExchangesDoNotGrowTheChannelsFootprint) {
     EXPECT_LT(channel.stats().buffer_bytes_peak, 10 * bytes);
   });
 }
+
+}  // namespace exchange_test

@@ -12,6 +12,8 @@
 
 #include "courier/comm/local_world.hpp"
 
+namespace lci_channel_test {
+
 using namespace courier;
 using namespace courier::sync;
 
@@ -132,3 +134,5 @@ TEST(LciChannel, RestartingThePeakForgetsAnEarlierPhasesBuffers) {
     EXPECT_GT(channel.stats().buffer_bytes_peak, 0u);
   });
 }
+
+}  // namespace lci_channel_test

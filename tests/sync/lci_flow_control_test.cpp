@@ -15,6 +15,8 @@
 #include "courier/sync/substrate.hpp"
 #include "support/random_graph.hpp"
 
+namespace lci_flow_control_test {
+
 using namespace courier;
 using namespace courier::sync;
 
@@ -179,3 +181,5 @@ TEST(LciFlowControl, SubstrateWithAOneMessageWindowGivesEveryProxyTheMinimum) {
         options, local);
   }
 }
+
+}  // namespace lci_flow_control_test

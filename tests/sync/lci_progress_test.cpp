@@ -14,6 +14,8 @@
 #include "courier/core/error.hpp"
 #include "courier/sync/lci_channel.hpp"
 
+namespace lci_progress_test {
+
 using namespace courier;
 using namespace courier::sync;
 
@@ -160,3 +162,5 @@ TEST(LciExplicitProgress, PhasesAndCollectivesNeverStrandAPeerThatStoppedProgres
     }, LciChannel::runtime_options(ProgressMode::explicit_calls, any));
   }
 }
+
+}  // namespace lci_progress_test

@@ -15,6 +15,8 @@
 #include "support/loopback_channel.hpp"
 #include "support/rank_threads.hpp"
 
+namespace substrate_test {
+
 using namespace courier;
 using namespace courier::sync;
 using courier::dist::LocalGraph;
@@ -30,9 +32,9 @@ namespace {
 // loopback channel that takes whole messages (limit 0) or streams messages of at most `limit` bytes.
 void on_every_rank(const std::vector<LocalGraph>& parts,
                    const std::function<void(int, const LocalGraph&, Substrate&)>& body, std::size_t limit = 0) {
-  sync::test_support::LoopbackHub hub(static_cast<int>(parts.size()));
+  test_support::LoopbackHub hub(static_cast<int>(parts.size()));
   courier::test_support::on_rank_threads(static_cast<int>(parts.size()), [&](int r) {
-    sync::test_support::LoopbackChannel channel(hub, r, limit);
+    test_support::LoopbackChannel channel(hub, r, limit);
     ThreadTeam team(2);
     Substrate substrate(parts[r], channel, team);
     body(r, parts[r], substrate);
@@ -172,9 +174,9 @@ TEST(Substrate, AStreamingChannelDealsMessagesToItsPeersInTurn) {
   const EdgeList g = random_graph(800, 30000, 5);
   const auto parts = dist::partition_in_memory(g, Policy::cvc, 4, false);
   std::vector<std::vector<rank_t>> sent(4);
-  sync::test_support::LoopbackHub hub(4);
+  test_support::LoopbackHub hub(4);
   courier::test_support::on_rank_threads(4, [&](int r) {
-    sync::test_support::LoopbackChannel channel(hub, r, 200);  // 44 labels a message
+    test_support::LoopbackChannel channel(hub, r, 200);  // 44 labels a message
     ThreadTeam team(1);  // one gatherer: the order sent is the order planned
     Substrate substrate(parts[r], channel, team);
     std::vector<std::uint32_t> value(parts[r].proxies(), 1);
@@ -201,13 +203,13 @@ TEST(Substrate, AStreamingChannelDealsMessagesToItsPeersInTurn) {
 }
 
 TEST(LoopbackChannel, CollectivesAgreeOnEveryRank) {
-  sync::test_support::LoopbackHub hub(3);
+  test_support::LoopbackHub hub(3);
   std::vector<std::thread> ranks;
   std::vector<std::uint64_t> sums(3);
   std::vector<double> maxima(3), real_sums(3);
   for (int r = 0; r < 3; ++r)
     ranks.emplace_back([&, r] {
-      sync::test_support::LoopbackChannel channel(hub, r);
+      test_support::LoopbackChannel channel(hub, r);
       for (int round = 0; round < 100; ++round) {
         sums[r] = channel.sum_all(std::uint64_t(r + round));
         maxima[r] = channel.max_all(double(r * round));
@@ -278,3 +280,5 @@ TEST(Substrate, FewUpdatesTravelAsOffsetsAndCostTheirWordsNotTheLists) {
         }
       }
 }
+
+}  // namespace substrate_test

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+namespace access_test {
+
 using namespace courier::vertex;
 using courier::dist::Policy;
 
@@ -31,3 +33,5 @@ TEST(SyncPlan, MasterOnlyAccessNeverTravelsThatWay) {
   EXPECT_EQ(sync_plan(Policy::oec, 2, {At::master, At::source}), (SyncPlan{false, false}));
   EXPECT_EQ(sync_plan(Policy::hash, 2, {At::master, At::source}), (SyncPlan{false, true}));
 }
+
+}  // namespace access_test

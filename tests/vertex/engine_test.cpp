@@ -15,6 +15,8 @@
 #include "courier/sync/reduction.hpp"
 #include "support/ranks.hpp"
 
+namespace engine_test {
+
 using namespace courier;
 using namespace courier::vertex;
 using courier::dist::Policy;
@@ -333,3 +335,5 @@ TEST(Engine, RunStatsCarryTheChannelsBufferFootprintFromTheBusiestRank) {
     }
   }
 }
+
+}  // namespace engine_test

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+namespace frontier_test {
+
 using namespace courier;
 using namespace courier::vertex;
 
@@ -36,3 +38,5 @@ TEST(Frontier, TakeMovesTheUpdatedSetAndEmptiesIt) {
   EXPECT_EQ(updated.size(), 100u);
   EXPECT_FALSE(updated.any());
 }
+
+}  // namespace frontier_test

@@ -7,6 +7,8 @@
 
 #include "courier/graph/generate.hpp"
 
+namespace generate_degrees_test {
+
 using namespace courier::graph;
 
 namespace {
@@ -96,3 +98,5 @@ TEST(GenerateDegrees, UniformIsNotSkewed) {
   EXPECT_LT(s.max, 2 * s.mean);
   EXPECT_LT(s.share_at_most_one, 0.001);
 }
+
+}  // namespace generate_degrees_test

@@ -8,6 +8,8 @@
 #include "courier/graph/generate.hpp"
 #include "courier/graph/vertex_scramble.hpp"
 
+namespace generate_edges_test {
+
 using namespace courier::graph;
 
 namespace {
@@ -127,3 +129,5 @@ TEST(VertexScramble, IsABijectionAndDependsOnTheSeed) {
   for (vertex_t v = 0; v < 1000; ++v) same += a(v) == b(v);
   EXPECT_LT(same, 5);
 }
+
+}  // namespace generate_edges_test

@@ -9,6 +9,8 @@
 #include "courier/core/error.hpp"
 #include "courier/graph/generate.hpp"
 
+namespace generate_lattice_test {
+
 using namespace courier::graph;
 
 namespace {
@@ -141,3 +143,5 @@ TEST(Lattice, SpecsRoundTripAndBadOnesSayTheRightForm) {
   EXPECT_THROW(generate(grid(0, 3)), courier::InputError);
   EXPECT_THROW(generated_edge_count(grid(std::uint64_t{1} << 21, std::uint64_t{1} << 20)), courier::InputError);
 }
+
+}  // namespace generate_lattice_test

@@ -9,6 +9,8 @@
 #include "courier/core/error.hpp"
 #include "courier/graph/generate.hpp"
 
+namespace generate_rmat_test {
+
 using namespace courier::graph;
 
 namespace {
@@ -83,3 +85,5 @@ TEST(Rmat, ImpossibleProbabilitiesAreRefused) {
 }
 
 }  // namespace
+
+}  // namespace generate_rmat_test

@@ -3,6 +3,8 @@
 #include "courier/core/error.hpp"
 #include "courier/graph/generate.hpp"
 
+namespace generate_spec_test {
+
 using namespace courier::graph;
 
 TEST(GeneratorSpec, ParsesKronAndUrand) {
@@ -54,3 +56,5 @@ TEST(GeneratorSpec, MalformedSpecsSayTheRightForm) {
     EXPECT_EQ(options.scale, GeneratorOptions{}.scale) << "a failed parse changes nothing";
   }
 }
+
+}  // namespace generate_spec_test

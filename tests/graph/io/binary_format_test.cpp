@@ -6,6 +6,8 @@
 #include "courier/graph/io.hpp"
 #include "graph/io/io_test_util.hpp"
 
+namespace binary_format_test {
+
 using namespace courier::graph;
 using namespace courier::graph::test;
 
@@ -71,3 +73,5 @@ TEST(BinaryFormat, FourByteWriterRejectsLargeIdsAndLeavesNoFile) {
 }
 
 }  // namespace
+
+}  // namespace binary_format_test

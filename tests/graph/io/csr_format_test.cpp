@@ -6,6 +6,8 @@
 #include "courier/graph/io.hpp"
 #include "graph/io/io_test_util.hpp"
 
+namespace csr_format_test {
+
 using namespace courier::graph;
 using namespace courier::graph::test;
 
@@ -125,3 +127,5 @@ TEST_F(CsrFormat, WriterReplacesFilesAtomically) {
 }
 
 }  // namespace
+
+}  // namespace csr_format_test

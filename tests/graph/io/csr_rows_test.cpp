@@ -14,6 +14,8 @@
 #include "courier/graph/slice.hpp"
 #include "graph/io/io_test_util.hpp"
 
+namespace csr_rows_test {
+
 using namespace courier;
 using namespace courier::graph;
 using namespace courier::graph::test;
@@ -65,3 +67,5 @@ TEST(CsrRows, ReleaseAllUnmapsTheWholeFileAndTheRowsReadTheSameAfter) {
   EXPECT_EQ(mapped_pages(rows.file->data(), rows.file->size()), std::optional<std::size_t>(0));
   EXPECT_EQ(sum_of_targets(rows), before);
 }
+
+}  // namespace csr_rows_test

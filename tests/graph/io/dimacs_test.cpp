@@ -4,6 +4,8 @@
 #include "courier/graph/io.hpp"
 #include "graph/io/io_test_util.hpp"
 
+namespace dimacs_test {
+
 using namespace courier::graph;
 using namespace courier::graph::test;
 
@@ -68,3 +70,5 @@ TEST(Dimacs, FloatWeightsCannotBeWrittenAndLeaveNoFile) {
 }
 
 }  // namespace
+
+}  // namespace dimacs_test

@@ -9,6 +9,8 @@
 #include "io_test_util.hpp"
 #include "parts_test_util.hpp"
 
+namespace galois_test {
+
 using namespace courier::graph;
 using namespace courier::graph::test;
 
@@ -165,3 +167,5 @@ TEST(Galois, MalformedFilesNameTheByte) {
 }
 
 }  // namespace
+
+}  // namespace galois_test

@@ -10,7 +10,7 @@
 #include "graph/io/io_test_util.hpp"
 
 namespace courier::graph {
-namespace {
+namespace generated_csr_test {
 
 std::string bytes_of(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -47,5 +47,5 @@ TEST(GeneratedCsr, ALatticeIsKnownSymmetricAndReadsBack) {
   EXPECT_EQ(csr.num_edges(), generated_edge_count(options));
 }
 
-}  // namespace
+}  // namespace generated_csr_test
 }  // namespace courier::graph

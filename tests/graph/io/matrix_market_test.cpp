@@ -4,6 +4,8 @@
 #include "courier/graph/io.hpp"
 #include "graph/io/io_test_util.hpp"
 
+namespace matrix_market_test {
+
 using namespace courier::graph;
 using namespace courier::graph::test;
 
@@ -85,3 +87,5 @@ TEST(MatrixMarket, WriterDeclaresTheField) {
 }
 
 }  // namespace
+
+}  // namespace matrix_market_test

@@ -5,6 +5,8 @@
 #include "courier/graph/io.hpp"
 #include "graph/io/io_test_util.hpp"
 
+namespace metis_test {
+
 using namespace courier::graph;
 using namespace courier::graph::test;
 
@@ -74,3 +76,5 @@ TEST(Metis, WriterRefusesDirectedGraphsAndSelfLoopsLeavingNoFile) {
 }
 
 }  // namespace
+
+}  // namespace metis_test

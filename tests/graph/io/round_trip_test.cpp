@@ -4,6 +4,8 @@
 #include "courier/graph/io.hpp"
 #include "graph/io/io_test_util.hpp"
 
+namespace round_trip_test {
+
 using namespace courier::graph;
 using namespace courier::graph::test;
 
@@ -196,3 +198,5 @@ TEST(RoundTrip, TextKeepsTrailingIsolatedVerticesAndCatchesTruncation) {
         << e.what();
   }
 }
+
+}  // namespace round_trip_test

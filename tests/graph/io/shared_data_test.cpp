@@ -6,6 +6,8 @@
 #include "courier/graph/io.hpp"
 #include "graph/io/io_test_util.hpp"
 
+namespace shared_data_test {
+
 using namespace courier::graph;
 
 namespace {
@@ -87,3 +89,5 @@ TEST(SharedData, WeightsAreRead) {
 }
 
 }  // namespace
+
+}  // namespace shared_data_test

@@ -14,6 +14,8 @@
 #include "io_test_util.hpp"
 #include "parts_test_util.hpp"
 
+namespace slice_test {
+
 using namespace courier::graph;
 using courier::graph::test::expect_input_error;
 using courier::graph::test::expect_parts_join_to_whole;
@@ -315,3 +317,5 @@ TEST(Slice, MetisErrorsNameTheFileAndTheLineOnEveryPart) {
 }
 
 }  // namespace
+
+}  // namespace slice_test

@@ -8,6 +8,8 @@
 #include "io_test_util.hpp"
 #include "parts_test_util.hpp"
 
+namespace snap_columns_test {
+
 using namespace courier::graph;
 using namespace courier::graph::test;
 
@@ -72,3 +74,5 @@ TEST(SnapColumns, PartsAgree) {
 }
 
 }  // namespace
+
+}  // namespace snap_columns_test

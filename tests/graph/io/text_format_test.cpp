@@ -6,6 +6,8 @@
 #include "courier/graph/io.hpp"
 #include "graph/io/io_test_util.hpp"
 
+namespace text_format_test {
+
 using namespace courier::graph;
 using namespace courier::graph::test;
 
@@ -210,3 +212,5 @@ TEST(TextFormat, WritesFloatsThatReadBackAsFloats) {
 }
 
 }  // namespace
+
+}  // namespace text_format_test

@@ -13,6 +13,8 @@
 #include "io_test_util.hpp"
 #include "parts_test_util.hpp"
 
+namespace webgraph_test {
+
 using namespace courier::graph;
 using namespace courier::graph::test;
 
@@ -152,3 +154,5 @@ TEST(WebGraph, MalformedInputsNameTheFileAndPlace) {
 }
 
 }  // namespace
+
+}  // namespace webgraph_test

@@ -6,6 +6,8 @@
 #include "courier/graph/reference.hpp"
 #include "graph/graph_builders.hpp"
 
+namespace reference_bfs_test {
+
 using namespace courier::graph;
 using namespace courier::graph::testing;
 using courier::graph::reference::bfs;
@@ -60,3 +62,5 @@ TEST(ReferenceBfs, SourceMustBeAVertex) {
   EXPECT_THROW(bfs(Csr(), 0), courier::InputError);
   EXPECT_THROW(bfs(csr(3, {{0, 1}}), 3), courier::InputError);
 }
+
+}  // namespace reference_bfs_test

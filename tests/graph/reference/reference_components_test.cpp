@@ -3,6 +3,8 @@
 #include "courier/graph/reference.hpp"
 #include "graph/graph_builders.hpp"
 
+namespace reference_components_test {
+
 using namespace courier::graph;
 using namespace courier::graph::testing;
 using courier::graph::reference::connected_components;
@@ -25,3 +27,5 @@ TEST(ReferenceComponents, PathStarCycleAndEmpty) {
   EXPECT_EQ(connected_components(csr(3, {{2, 2}})), (std::vector<vertex_t>{0, 1, 2}));
   EXPECT_TRUE(connected_components(Csr()).empty());
 }
+
+}  // namespace reference_components_test

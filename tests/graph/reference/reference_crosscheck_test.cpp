@@ -9,6 +9,8 @@
 #include "courier/graph/transform.hpp"
 #include "graph/graph_builders.hpp"
 
+namespace reference_crosscheck_test {
+
 using namespace courier::graph;
 using namespace courier::graph::testing;
 namespace ref = courier::graph::reference;
@@ -180,3 +182,5 @@ INSTANTIATE_TEST_SUITE_P(RandomGraphs, CrossCheck,
                                            Case{Generator::kronecker, 8, 8}, Case{Generator::uniform, 10, 4},
                                            Case{Generator::kronecker, 10, 16}),
                          name_of);
+
+}  // namespace reference_crosscheck_test

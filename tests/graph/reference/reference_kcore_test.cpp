@@ -3,6 +3,8 @@
 #include "courier/graph/reference.hpp"
 #include "graph/graph_builders.hpp"
 
+namespace reference_kcore_test {
+
 using namespace courier::graph;
 using namespace courier::graph::testing;
 using courier::graph::reference::kcore;
@@ -31,3 +33,5 @@ TEST(ReferenceDegrees, OutDegrees) {
   EXPECT_EQ(out_degrees(csr(4, {{0, 1}, {0, 2}, {2, 2}, {0, 1}})), (std::vector<std::uint64_t>{3, 0, 1, 0}));
   EXPECT_TRUE(out_degrees(Csr()).empty());
 }
+
+}  // namespace reference_kcore_test

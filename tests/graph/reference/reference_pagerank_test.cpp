@@ -7,6 +7,8 @@
 #include "courier/graph/reference.hpp"
 #include "graph/graph_builders.hpp"
 
+namespace reference_pagerank_test {
+
 using namespace courier::graph;
 using namespace courier::graph::testing;
 using courier::graph::reference::pagerank;
@@ -94,3 +96,5 @@ TEST(ReferencePagerank, StopsAtTheIterationLimit) {
   EXPECT_GT(r.last_change, 1e-9);
   EXPECT_NEAR(sum(r.rank), 1.0, 1e-12);
 }
+
+}  // namespace reference_pagerank_test

@@ -7,6 +7,8 @@
 #include "courier/graph/reference.hpp"
 #include "graph/graph_builders.hpp"
 
+namespace reference_sssp_test {
+
 using namespace courier::graph;
 using namespace courier::graph::testing;
 using courier::graph::reference::kUnreached;
@@ -61,3 +63,5 @@ TEST(ReferenceSssp, RejectsNegativeWeightsAndBadSources) {
   EXPECT_THROW(sssp(weighted_csr<float>(2, {{0, 1}}, {std::nanf("")}), 0), courier::InputError);
   EXPECT_THROW(sssp(weighted_csr<std::uint32_t>(2, {{0, 1}}, {1}), 2), courier::InputError);
 }
+
+}  // namespace reference_sssp_test

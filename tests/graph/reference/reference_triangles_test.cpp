@@ -3,6 +3,8 @@
 #include "courier/graph/reference.hpp"
 #include "graph/graph_builders.hpp"
 
+namespace reference_triangles_test {
+
 using namespace courier::graph;
 using namespace courier::graph::testing;
 using courier::graph::reference::triangles;
@@ -34,3 +36,5 @@ TEST(ReferenceTriangles, NoneInPathsStarsSquaresAndEmpty) {
   EXPECT_EQ(empty.total, 0u);
   EXPECT_TRUE(empty.per_vertex.empty());
 }
+
+}  // namespace reference_triangles_test

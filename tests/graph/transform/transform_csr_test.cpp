@@ -4,6 +4,8 @@
 #include "courier/graph/transform.hpp"
 #include "graph/graph_builders.hpp"
 
+namespace transform_csr_test {
+
 using namespace courier::graph;
 using namespace courier::graph::testing;
 
@@ -53,3 +55,5 @@ TEST(SimpleUndirected, AcceptsRowsThatAreNotSorted) {
   EXPECT_EQ(to_vector(u.neighbors(1)), (std::vector<vertex_t>{0}));
   EXPECT_EQ(to_vector(u.neighbors(2)), (std::vector<vertex_t>{0}));
 }
+
+}  // namespace transform_csr_test

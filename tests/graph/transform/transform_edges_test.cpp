@@ -9,6 +9,8 @@
 #include "courier/graph/transform.hpp"
 #include "graph/graph_builders.hpp"
 
+namespace transform_edges_test {
+
 using namespace courier::graph;
 using namespace courier::graph::testing;
 
@@ -114,3 +116,5 @@ TEST(EdgeTransforms, RejectIdsOutsideTheGraph) {
   mismatched.weights = std::vector<std::uint32_t>{1, 2};
   EXPECT_THROW(remove_duplicate_edges(mismatched), courier::Error);
 }
+
+}  // namespace transform_edges_test

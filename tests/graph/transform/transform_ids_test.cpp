@@ -8,6 +8,8 @@
 #include "courier/graph/transform.hpp"
 #include "graph/graph_builders.hpp"
 
+namespace transform_ids_test {
+
 using namespace courier::graph;
 using namespace courier::graph::testing;
 
@@ -74,3 +76,5 @@ TEST(CompactIds, IdsScatteredOverAHugeRange) {
   EXPECT_EQ(out.edges.num_vertices, 3u);
   EXPECT_EQ(out.edges.edges, (std::vector<Edge>{{2, 0}, {0, 1}, {2, 2}}));
 }
+
+}  // namespace transform_ids_test
