@@ -8,7 +8,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "commands.hpp"
+#include "cli.hpp"
 #include "courier/algo/builtin.hpp"
 #include "courier/core/timer.hpp"
 #include "courier/graph/load.hpp"

@@ -3,6 +3,7 @@
 // take their engines and algorithms from a registry.
 #include <CLI/CLI.hpp>
 
+#include "cli.hpp"
 #include "courier/harness/registry.hpp"
 
 namespace courier::cli {
@@ -12,9 +13,5 @@ void add_convert_command(CLI::App& app);
 void add_info_command(CLI::App& app);
 void add_run_command(CLI::App& app, const harness::Registry& registry);
 void add_list_command(CLI::App& app, const harness::Registry& registry);
-
-// The whole command line over `registry`: what main() runs with courier::builtin_registry(), and
-// what a test runs with a registry of its own. Returns the exit status.
-int main(int argc, const char* const* argv, const harness::Registry& registry);
 
 }  // namespace courier::cli
