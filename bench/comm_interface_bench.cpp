@@ -19,7 +19,6 @@
 // instructions of one variant's round trips.
 #include <fmt/format.h>
 
-#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <array>
 #include <atomic>
@@ -34,6 +33,7 @@
 #include <thread>
 #include <vector>
 
+#include "command_line.hpp"
 #include "courier/comm/runtime.hpp"
 #include "courier/core/backoff.hpp"
 #include "courier/net/local.hpp"
@@ -264,24 +264,23 @@ struct Result {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"What explicit receive buffers, addressed endpoints and the compile-time synchronizer cost or save"};
+  courier::bench::CommandLine command_line(
+      "What explicit receive buffers, addressed endpoints and the compile-time synchronizer cost or save");
   int repeats = 9;
   double scale = 1.0;
   std::string json_path = "comm_interface_bench.json";
   std::vector<std::string> series{"recv", "address", "signal"};
-  app.add_option("--repeats", repeats, "Alternated runs of each pair (the medians are of these)")
-      ->check(CLI::Range(1, 99));
-  app.add_option("--scale", scale, "Multiplies the iteration counts (0.05: a smoke test)")
-      ->check(CLI::Range(0.001, 100.0));
-  app.add_option("--series", series, "recv, address, signal");
-  app.add_option("--json", json_path, "Where the samples go");
+  command_line.add("--repeats", repeats, "Alternated runs of each pair (the medians are of these)").range(1, 99);
+  command_line.add("--scale", scale, "Multiplies the iteration counts (0.05: a smoke test)").range(0.001, 100.0);
+  command_line.add("--series", series, "recv, address, signal");
+  command_line.add("--json", json_path, "Where the samples go");
   std::size_t path_bytes = 0;
   std::string path_variant;
-  app.add_option("--path-length", path_bytes,
-                 "Only run 1000 recv round trips of this many bytes (for callgrind, see RESULTS.md)");
-  app.add_option("--path-variant", path_variant, "With --path-length: alloc or explicit")
-      ->check(CLI::IsMember({"alloc", "explicit"}));
-  CLI11_PARSE(app, argc, argv);
+  command_line.add("--path-length", path_bytes,
+                   "Only run 1000 recv round trips of this many bytes (for callgrind, see RESULTS.md)");
+  command_line.add("--path-variant", path_variant, "With --path-length: alloc or explicit")
+      .choices({"alloc", "explicit"});
+  if (const auto status = command_line.parse(argc, argv)) return *status;
   if (path_bytes > 0) {
     recv_latency(path_bytes, path_variant == "explicit", false, 1000);
     return 0;

@@ -5,9 +5,10 @@
 // table and writes JSON.
 //
 //   mpirun -np 2 --allow-run-as-root --oversubscribe --bind-to none build/bench/comm_mpi_bench
+#include <fmt/format.h>
 #include <mpi.h>
+#include <unistd.h>
 
-#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -15,11 +16,9 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <thread>
-#include <unistd.h>
-
-#include <fmt/format.h>
 
 #include "comm/variant.hpp"
+#include "command_line.hpp"
 #include "courier/net/mpi_environment.hpp"
 
 #ifndef COURIER_COMMIT
@@ -69,22 +68,22 @@ bool selected(const std::string& name, const std::vector<std::string>& only) {
 int main(int argc, char** argv) {
   using namespace courier::bench;
   courier::net::MpiEnvironment mpi(&argc, &argv);
-  CLI::App app{"Latency and message rate of plain MPI and the raw transports (run under mpirun -np 2)"};
+  courier::bench::CommandLine command_line(
+      "Latency and message rate of plain MPI and the raw transports (run under mpirun -np 2)");
   std::string json_path = "comm_mpi_bench.json";
   bool quick = false;
   std::vector<std::string> only;
   int max_threads = 4;
   std::size_t max_bytes = 1u << 20;
   int repeats = 3;
-  app.add_option("--json", json_path, "Where rank 0 writes the results");
-  app.add_flag("--quick", quick, "A tenth of the iterations (a smoke test, not a measurement)");
-  app.add_option("--variant", only, "Run only these variants (default: all)");
-  app.add_option("--max-threads", max_threads, "Message rate with 1..N threads per rank (0: no rate)")
-      ->check(CLI::Range(0, 16));
-  app.add_option("--max-bytes", max_bytes, "Latency from 8 B up to this size (0: no latency)")
-      ->check(CLI::Range(std::size_t{0}, std::size_t{1} << 20));
-  app.add_option("--repeats", repeats, "Report the median of this many runs")->check(CLI::Range(1, 99));
-  CLI11_PARSE(app, argc, argv);
+  command_line.add("--json", json_path, "Where rank 0 writes the results");
+  command_line.flag("--quick", quick, "A tenth of the iterations (a smoke test, not a measurement)");
+  command_line.add("--variant", only, "Run only these variants (default: all)");
+  command_line.add("--max-threads", max_threads, "Message rate with 1..N threads per rank (0: no rate)").range(0, 16);
+  command_line.add("--max-bytes", max_bytes, "Latency from 8 B up to this size (0: no latency)")
+      .range(std::size_t{0}, std::size_t{1} << 20);
+  command_line.add("--repeats", repeats, "Report the median of this many runs").range(1, 99);
+  if (const auto status = command_line.parse(argc, argv)) return *status;
 
   Setup setup;
   setup.rank = mpi.world_rank();

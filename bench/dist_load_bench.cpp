@@ -7,17 +7,16 @@
 //
 //   mpirun -np 2 --allow-run-as-root --oversubscribe --bind-to none build/bench/dist_load_bench
 //     --graph kron20.csr --mode parts --json load.jsonl      (one command line)
+#include <fmt/format.h>
 #include <mpi.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include <CLI/CLI.hpp>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <thread>
 
-#include <fmt/format.h>
-
+#include "command_line.hpp"
 #include "courier/comm/runtime.hpp"
 #include "courier/core/timer.hpp"
 #include "courier/dist/distributed_load.hpp"
@@ -80,15 +79,15 @@ Measure parts(const std::string& graph, dist::Policy policy, graph::edge_t chunk
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app("Distributed loading against whole-graph loading, per rank");
+  courier::bench::CommandLine command_line("Distributed loading against whole-graph loading, per rank");
   std::string graph, mode = "parts", policy = "oec", json;
   graph::edge_t chunk = dist::DistributedLoadOptions().shuffle_chunk;
-  app.add_option("--graph", graph, "A graph file or generator spec")->required();
-  app.add_option("--mode", mode, "parts or whole")->check(CLI::IsMember({"parts", "whole"}));
-  app.add_option("--policy", policy, "oec, iec, cvc or hash")->check(CLI::IsMember({"oec", "iec", "cvc", "hash"}));
-  app.add_option("--chunk", chunk, "parts: edges a rank sends per round of the shuffle")->capture_default_str();
-  app.add_option("--json", json, "Append one JSON line per rank to this file");
-  CLI11_PARSE(app, argc, argv);
+  command_line.add("--graph", graph, "A graph file or generator spec").required();
+  command_line.add("--mode", mode, "parts or whole").choices({"parts", "whole"});
+  command_line.add("--policy", policy, "oec, iec, cvc or hash").choices({"oec", "iec", "cvc", "hash"});
+  command_line.add("--chunk", chunk, "parts: edges a rank sends per round of the shuffle").show_default();
+  command_line.add("--json", json, "Append one JSON line per rank to this file");
+  if (const auto status = command_line.parse(argc, argv)) return *status;
 
   net::MpiEnvironment mpi(&argc, &argv);
   Measure m;

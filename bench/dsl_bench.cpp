@@ -17,7 +17,6 @@
 //   dsl_bench --variants optimised,hand-written ...               (a subset: the others print nan)
 #include <fmt/format.h>
 
-#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -27,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "command_line.hpp"
 #include "courier/algo/builtin.hpp"
 #include "courier/engines/dsl.hpp"
 #include "courier/harness/run.hpp"
@@ -95,17 +95,18 @@ std::map<std::string, double> phases(const harness::RunResult& r) {
 
 int main(int argc, char** argv) {
   Options o;
-  CLI::App app{"Generated programs (optimised, naive) against the hand-written ones (issue 15)"};
-  app.add_option("--graphs", o.graphs, "Generator specs")->delimiter(',');
-  app.add_option("--shapes", o.shapes, "RANKSxTHREADS (under mpirun: the launched ranks)")->delimiter(',');
-  app.add_option("--kernels", o.kernels, "Any of sssp, bfs, cc, pagerank, tc")->delimiter(',');
-  app.add_option("--channel", o.channel, "lci, mpi-probe or mpi-rma (the MPI ones under mpirun)");
-  app.add_option("--repeats", o.repeats, "Alternated runs per variant (median)")->check(CLI::Range(1, 99));
-  app.add_option("--iterations", o.iterations, "pagerank's fixed iterations");
-  app.add_option("--variants", o.variants, "Some of: optimised, naive, hand-written, same algorithm (missing: nan)")
-      ->delimiter(',');
-  app.add_option("--json", o.json, "Write the rows here");
-  CLI11_PARSE(app, argc, argv);
+  courier::bench::CommandLine command_line(
+      "Generated programs (optimised, naive) against the hand-written ones (issue 15)");
+  command_line.add("--graphs", o.graphs, "Generator specs").delimiter(',');
+  command_line.add("--shapes", o.shapes, "RANKSxTHREADS (under mpirun: the launched ranks)").delimiter(',');
+  command_line.add("--kernels", o.kernels, "Any of sssp, bfs, cc, pagerank, tc").delimiter(',');
+  command_line.add("--channel", o.channel, "lci, mpi-probe or mpi-rma (the MPI ones under mpirun)");
+  command_line.add("--repeats", o.repeats, "Alternated runs per variant (median)").range(1, 99);
+  command_line.add("--iterations", o.iterations, "pagerank's fixed iterations");
+  command_line.add("--variants", o.variants, "Some of: optimised, naive, hand-written, same algorithm (missing: nan)")
+      .delimiter(',');
+  command_line.add("--json", o.json, "Write the rows here");
+  if (const auto status = command_line.parse(argc, argv)) return *status;
 
   nlohmann::json rows = nlohmann::json::array();
   const harness::Launch launch = harness::Launch::detect(true);

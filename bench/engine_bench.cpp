@@ -20,7 +20,6 @@
 #include <mpi.h>
 #include <unistd.h>
 
-#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -30,6 +29,7 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
+#include "command_line.hpp"
 #include "courier/core/error.hpp"
 #include "courier/core/timer.hpp"
 #include "courier/graph/csr.hpp"
@@ -344,29 +344,32 @@ int run_single(const Options& o) {
 int main(int argc, char** argv) {
   using namespace courier::bench;
   courier::net::MpiEnvironment mpi(&argc, &argv);
-  CLI::App app{"Table II of the LCI paper: bfs, cc, sssp, pagerank on every sync channel (under mpirun)"};
+  courier::bench::CommandLine command_line(
+      "Table II of the LCI paper: bfs, cc, sssp, pagerank on every sync channel (under mpirun)");
   Options o;
-  app.add_option("--graphs", o.graphs, "Generator specs or files (symmetrized, with uint32 weights)")->delimiter(',');
-  app.add_option("--algorithms", o.kernels, "Any of bfs, cc, sssp, pagerank")->delimiter(',');
-  app.add_option(
-         "--channels,--channels", o.channels,
-         "Any of lci, mpi-probe, mpi-rma (variants: lci-thread, lci-explicit, lci-eager, lci-whole, lci-eager-server, "
-         "lci-4k, lci-unbounded, lci-wN (window N), lci-mN (N KiB messages), lci-yN (N yields), lci-nap, lci-64k)")
-      ->delimiter(',');
-  app.add_option("--ranks", o.ranks, "Rank counts, each run on the first ranks of the job")->delimiter(',');
-  app.add_option("--threads", o.threads, "Threads per rank (default 1; 2 with --single)");
-  app.add_option("--repeats", o.repeats, "Median of this many runs per channel")->check(CLI::Range(1, 99));
-  app.add_option("--delta", o.delta, "sssp's delta-stepping bucket width (0: Bellman-Ford)");
-  app.add_option("--direction", o.direction,
-                 "auto, push or pull for every kernel that takes it, cc by label propagation (paper 000's Fig. 4: "
-                 "Gemini's dual mode on each channel); default: each kernel's own")
-      ->check(CLI::IsMember({"auto", "push", "pull"}));
-  app.add_flag("--dedupe", o.dedupe, "Remove duplicate edges after symmetrizing");
-  app.add_flag("--verify", o.verify, "Check every result against the sequential reference");
-  app.add_flag("--single", o.single, "One rank with --threads threads against the sequential reference");
-  app.add_flag("!--no-pin", o.pin, "Do not pin the ranks' threads to processing units");
-  app.add_option("--json", o.json, "Where rank 0 writes the results");
-  CLI11_PARSE(app, argc, argv);
+  command_line.add("--graphs", o.graphs, "Generator specs or files (symmetrized, with uint32 weights)").delimiter(',');
+  command_line.add("--algorithms", o.kernels, "Any of bfs, cc, sssp, pagerank").delimiter(',');
+  command_line
+      .add(
+          "--channels,--channels", o.channels,
+          "Any of lci, mpi-probe, mpi-rma (variants: lci-thread, lci-explicit, lci-eager, lci-whole, lci-eager-server, "
+          "lci-4k, lci-unbounded, lci-wN (window N), lci-mN (N KiB messages), lci-yN (N yields), lci-nap, lci-64k)")
+      .delimiter(',');
+  command_line.add("--ranks", o.ranks, "Rank counts, each run on the first ranks of the job").delimiter(',');
+  command_line.add("--threads", o.threads, "Threads per rank (default 1; 2 with --single)");
+  command_line.add("--repeats", o.repeats, "Median of this many runs per channel").range(1, 99);
+  command_line.add("--delta", o.delta, "sssp's delta-stepping bucket width (0: Bellman-Ford)");
+  command_line
+      .add("--direction", o.direction,
+           "auto, push or pull for every kernel that takes it, cc by label propagation (paper 000's Fig. 4: "
+           "Gemini's dual mode on each channel); default: each kernel's own")
+      .choices({"auto", "push", "pull"});
+  command_line.flag("--dedupe", o.dedupe, "Remove duplicate edges after symmetrizing");
+  command_line.flag("--verify", o.verify, "Check every result against the sequential reference");
+  command_line.flag("--single", o.single, "One rank with --threads threads against the sequential reference");
+  command_line.flag("!--no-pin", o.pin, "Do not pin the ranks' threads to processing units");
+  command_line.add("--json", o.json, "Where rank 0 writes the results");
+  if (const auto status = command_line.parse(argc, argv)) return *status;
   try {
     if (o.single) {
       if (mpi.world_size() != 1) throw courier::InputError("engine_bench: --single runs without mpirun (one process)");

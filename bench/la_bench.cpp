@@ -8,7 +8,6 @@
 //   la_bench --graphs kron:20,urand:20 --shapes 1x2,2x1 --repeats 5 --json out.json
 #include <fmt/format.h>
 
-#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -19,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "command_line.hpp"
 #include "courier/algo/builtin.hpp"
 #include "courier/graph/io.hpp"
 #include "courier/graph/load.hpp"
@@ -72,18 +72,18 @@ harness::RunResult courier_run(const std::string& kernel, const std::string& fil
 
 int main(int argc, char** argv) {
   Options o;
-  CLI::App app{"The la engine against the vertex engine and GraphBLAS (issue 14)"};
-  app.add_option("--graphs", o.graphs, "Generator specs")->delimiter(',');
-  app.add_option("--shapes", o.shapes, "RANKSxTHREADS")->delimiter(',');
-  app.add_option("--kernels", o.kernels, "Any of pagerank, bfs, cc, sssp")->delimiter(',');
-  app.add_option("--repeats", o.repeats, "Alternated runs per variant (median)")->check(CLI::Range(1, 99));
-  app.add_option("--iterations", o.iterations, "pagerank's fixed iterations");
-  app.add_flag("!--no-mpi-plus-x", o.mpi_plus_x, "Leave out la's MPI+X mode");
-  app.add_flag("--ablation", o.ablation,
-               "Also la without each filter, direction switching and sampling; prints the speedup of each");
-  app.add_option("--dir", o.dir, "Where the graphs are written once as .csr");
-  app.add_option("--json", o.json, "Write the rows here");
-  CLI11_PARSE(app, argc, argv);
+  courier::bench::CommandLine command_line("The la engine against the vertex engine and GraphBLAS (issue 14)");
+  command_line.add("--graphs", o.graphs, "Generator specs").delimiter(',');
+  command_line.add("--shapes", o.shapes, "RANKSxTHREADS").delimiter(',');
+  command_line.add("--kernels", o.kernels, "Any of pagerank, bfs, cc, sssp").delimiter(',');
+  command_line.add("--repeats", o.repeats, "Alternated runs per variant (median)").range(1, 99);
+  command_line.add("--iterations", o.iterations, "pagerank's fixed iterations");
+  command_line.flag("!--no-mpi-plus-x", o.mpi_plus_x, "Leave out la's MPI+X mode");
+  command_line.flag("--ablation", o.ablation,
+                    "Also la without each filter, direction switching and sampling; prints the speedup of each");
+  command_line.add("--dir", o.dir, "Where the graphs are written once as .csr");
+  command_line.add("--json", o.json, "Write the rows here");
+  if (const auto status = command_line.parse(argc, argv)) return *status;
 
   // The variants of la besides its default, by name: the MPI+X mode, and each filter off.
   std::map<std::string, harness::Options> variants;

@@ -20,14 +20,14 @@
 //   mpirun -np 2 ... build/bench/mailbox_bench --part degree --graphs kron:20,urand:20
 //
 // Rank 0 prints a table and writes JSON (--json).
+#include <fmt/format.h>
 #include <mpi.h>
 #include <unistd.h>
 
-#include <CLI/CLI.hpp>
 #include <algorithm>
-#include <ctime>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <fstream>
 #include <limits>
 #include <nlohmann/json.hpp>
@@ -35,8 +35,7 @@
 #include <utility>
 #include <vector>
 
-#include <fmt/format.h>
-
+#include "command_line.hpp"
 #include "courier/algo/mailbox_cc.hpp"
 #include "courier/algo/mailbox_degree.hpp"
 #include "courier/comm/local_world.hpp"
@@ -378,21 +377,27 @@ void routing_part(const Options& o, int rank, int ranks, nlohmann::json& rows) {
 
 int main(int argc, char** argv) {
   courier::net::MpiEnvironment mpi(&argc, &argv);
-  CLI::App app{"The mailbox's message rate against MPI_Alltoallv, and its routing schemes on degree counting and cc"};
+  courier::bench::CommandLine command_line(
+      "The mailbox's message rate against MPI_Alltoallv, and its routing schemes on degree counting and cc");
   Options o;
-  app.add_option("--part", o.part, "rate, routing, degree or all")->check(CLI::IsMember({"rate", "routing", "degree", "all"}));
-  app.add_option("--messages", o.messages, "Messages per rank in the rate part");
-  app.add_option("--capacity", o.capacity, "Mailbox capacity in bytes (and the Alltoallv round size)")->check(CLI::Range(1, 1 << 30));
-  app.add_option("--repeats", o.repeats, "Median of this many runs, variants interleaved")->check(CLI::Range(1, 99));
-  app.add_option("--scale", o.scale, "Graph scale of kron:S and urand:S in the routing part")->check(CLI::Range(4, 30));
-  app.add_option("--ranks", o.local_ranks, "Ranks (threads) of the local transport when not under mpirun")->check(CLI::Range(1, 64));
-  app.add_option("--layout", o.layouts, "Simulated layouts NODESxCORES for the routing part");
-  app.add_option("--json", o.json_path, "Where rank 0 writes the results");
-  app.add_option("--variants", o.variants, "Rate part: all (default), or mailbox / alltoallv (rounds) / bulk (one exchange) alone, e.g. under a profiler")
-      ->check(CLI::IsMember({"all", "mailbox", "alltoallv", "bulk"}));
-  app.add_option("--graphs", o.graphs, "Degree part: generated graphs, kron:S or urand:S")->delimiter(',');
-  app.add_flag("--progress-thread", o.progress_thread, "Give each rank's comm runtime its progress server thread");
-  CLI11_PARSE(app, argc, argv);
+  command_line.add("--part", o.part, "rate, routing, degree or all").choices({"rate", "routing", "degree", "all"});
+  command_line.add("--messages", o.messages, "Messages per rank in the rate part");
+  command_line.add("--capacity", o.capacity, "Mailbox capacity in bytes (and the Alltoallv round size)")
+      .range(1, 1 << 30);
+  command_line.add("--repeats", o.repeats, "Median of this many runs, variants interleaved").range(1, 99);
+  command_line.add("--scale", o.scale, "Graph scale of kron:S and urand:S in the routing part").range(4, 30);
+  command_line.add("--ranks", o.local_ranks, "Ranks (threads) of the local transport when not under mpirun")
+      .range(1, 64);
+  command_line.add("--layout", o.layouts, "Simulated layouts NODESxCORES for the routing part");
+  command_line.add("--json", o.json_path, "Where rank 0 writes the results");
+  command_line
+      .add("--variants", o.variants,
+           "Rate part: all (default), or mailbox / alltoallv (rounds) / bulk (one exchange) alone, e.g. under a "
+           "profiler")
+      .choices({"all", "mailbox", "alltoallv", "bulk"});
+  command_line.add("--graphs", o.graphs, "Degree part: generated graphs, kron:S or urand:S").delimiter(',');
+  command_line.flag("--progress-thread", o.progress_thread, "Give each rank's comm runtime its progress server thread");
+  if (const auto status = command_line.parse(argc, argv)) return *status;
 
   const int rank = mpi.world_rank(), ranks = mpi.world_size();
   if (rank == 0) fmt::print("mailbox_bench on {}, commit {}\n", machine(ranks), COURIER_COMMIT);

@@ -10,13 +10,13 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
-#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <thread>
 
+#include "command_line.hpp"
 #include "courier/algo/builtin.hpp"
 #include "courier/harness/launch.hpp"
 #include "courier/harness/run.hpp"
@@ -153,16 +153,17 @@ int run(const Options& o) {
 
 int main(int argc, char** argv) {
   courier::bench::Options o;
-  CLI::App app{"rounds_bench: time per round on high-diameter graphs, against the sequential reference"};
-  app.add_option("--graphs", o.graphs, "Graph specs or files")->delimiter(',');
-  app.add_option("--algorithms", o.algorithms, "bfs, sssp, cc")->delimiter(',');
-  app.add_option("--channels", o.channels, "lci (mpi-probe, mpi-rma under mpirun)")->delimiter(',');
-  app.add_option("--ranks", o.ranks, "Ranks as threads (ignored under mpirun)")->capture_default_str();
-  app.add_option("--threads", o.threads, "Threads per rank")->capture_default_str();
-  app.add_option("--repeats", o.repeats, "Runs of each, alternated")->capture_default_str();
-  app.add_option("--source", o.source, "bfs and sssp source")->capture_default_str();
-  app.add_option("--json", o.json, "Where to write the results")->capture_default_str();
-  CLI11_PARSE(app, argc, argv);
+  courier::bench::CommandLine command_line(
+      "rounds_bench: time per round on high-diameter graphs, against the sequential reference");
+  command_line.add("--graphs", o.graphs, "Graph specs or files").delimiter(',');
+  command_line.add("--algorithms", o.algorithms, "bfs, sssp, cc").delimiter(',');
+  command_line.add("--channels", o.channels, "lci (mpi-probe, mpi-rma under mpirun)").delimiter(',');
+  command_line.add("--ranks", o.ranks, "Ranks as threads (ignored under mpirun)").show_default();
+  command_line.add("--threads", o.threads, "Threads per rank").show_default();
+  command_line.add("--repeats", o.repeats, "Runs of each, alternated").show_default();
+  command_line.add("--source", o.source, "bfs and sssp source").show_default();
+  command_line.add("--json", o.json, "Where to write the results").show_default();
+  if (const auto status = command_line.parse(argc, argv)) return *status;
   try {
     return courier::bench::run(o);
   } catch (const std::exception& e) {

@@ -1,7 +1,6 @@
 #pragma once
 // What the alternated-series benchmarks share: RANKSxTHREADS shapes, medians, and the check that
 // two runs' values agree (integers equal, reals within 1e-6 in L1).
-#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -9,6 +8,7 @@
 #include <variant>
 #include <vector>
 
+#include "courier/core/error.hpp"
 #include "courier/harness/values.hpp"
 
 namespace courier::bench {
@@ -21,7 +21,7 @@ struct Shape {
 inline Shape parse_shape(const std::string& text) {
   Shape s;
   if (std::sscanf(text.c_str(), "%dx%u", &s.ranks, &s.threads) != 2 || s.ranks < 1 || s.threads < 1)
-    throw CLI::ValidationError("--shapes", "write RANKSxTHREADS, e.g. 2x1");
+    throw InputError("--shapes: write RANKSxTHREADS, e.g. 2x1, not '" + text + "'");
   return s;
 }
 

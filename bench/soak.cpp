@@ -15,7 +15,6 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
-#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -29,6 +28,7 @@
 #include <thread>
 #include <vector>
 
+#include "command_line.hpp"
 #include "courier/comm/local_world.hpp"
 #include "courier/comm/runtime.hpp"
 #include "courier/core/backoff.hpp"
@@ -255,16 +255,16 @@ int report(const Config& config, const std::string& transport, rank_t ranks, Sha
 int main(int argc, char** argv) {
   Config config;
   std::string transport = "local";
-  CLI::App app("soak: random messages, each checked and counted, until a count or a time");
-  app.add_option("--transport", transport, "local (ranks as threads), mpi or ofi (under mpirun)")
-      ->check(CLI::IsMember({"local", "mpi", "ofi"}));
-  app.add_option("--ranks", config.ranks, "local: ranks as threads")->check(CLI::Range(1, 1024));
-  app.add_option("--threads", config.threads, "sending threads per rank")->check(CLI::Range(1, 64));
-  app.add_option("--messages", config.messages, "messages per rank (all its threads)");
-  app.add_option("--seconds", config.seconds, "send for this long instead of a count");
-  app.add_option("--max-bytes", config.max_bytes, "largest message (the eager limit is 8 KiB)");
-  app.add_flag("!--no-progress-thread", config.progress_thread, "callers drive progress");
-  CLI11_PARSE(app, argc, argv);
+  courier::bench::CommandLine command_line("soak: random messages, each checked and counted, until a count or a time");
+  command_line.add("--transport", transport, "local (ranks as threads), mpi or ofi (under mpirun)")
+      .choices({"local", "mpi", "ofi"});
+  command_line.add("--ranks", config.ranks, "local: ranks as threads").range(1, 1024);
+  command_line.add("--threads", config.threads, "sending threads per rank").range(1, 64);
+  command_line.add("--messages", config.messages, "messages per rank (all its threads)");
+  command_line.add("--seconds", config.seconds, "send for this long instead of a count");
+  command_line.add("--max-bytes", config.max_bytes, "largest message (the eager limit is 8 KiB)");
+  command_line.flag("!--no-progress-thread", config.progress_thread, "callers drive progress");
+  if (const auto status = command_line.parse(argc, argv)) return *status;
   comm::RuntimeOptions options;
   options.progress_thread = config.progress_thread;
   Shared shared;

@@ -22,7 +22,6 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
-#include <CLI/CLI.hpp>
 #include <atomic>
 #include <cereal/types/vector.hpp>
 #include <chrono>
@@ -37,6 +36,7 @@
 #include <thread>
 #include <vector>
 
+#include "command_line.hpp"
 #include "courier/comm/local_world.hpp"
 #include "courier/comm/runtime.hpp"
 #include "courier/mailbox/mailbox.hpp"
@@ -294,26 +294,27 @@ int report(const std::string& description, const Shared& s, const MemoryWatch& m
 int main(int argc, char** argv) {
   Config config;
   std::string transport = "local";
-  CLI::App app("soak_layers: the sync layer or the mailbox under random messages, each checked and counted");
-  app.add_option("--layer", config.layer, "sync (exchange_all rounds over a channel) or mailbox")
-      ->check(CLI::IsMember({"sync", "mailbox"}));
-  app.add_option("--transport", transport, "local (ranks as threads), mpi or ofi (under mpirun)")
-      ->check(CLI::IsMember({"local", "mpi", "ofi"}));
-  app.add_option("--channel", config.channel, "sync: lci, mpi-probe or mpi-rma (the last two under mpirun)")
-      ->check(CLI::IsMember({"lci", "mpi-probe", "mpi-rma"}));
-  app.add_option("--routing", config.routing, "mailbox: noroute, nl, nr or nlnr");
-  app.add_option("--layout", config.layout, "mailbox: simulated nodes as NODESxCORES, e.g. 2x2");
-  app.add_option("--ranks", config.ranks, "local: ranks as threads")->check(CLI::Range(1, 1024));
-  app.add_option("--messages", config.messages, "messages per rank");
-  app.add_option("--seconds", config.seconds, "send for this long instead of a count");
-  app.add_option("--max-bytes", config.max_bytes, "largest message");
-  app.add_option("--pause-backlog", config.pause_backlog,
-                 "mailbox: the backlog (bytes) at which a rank asks its senders to pause");
-  app.add_option("--max-backlog", config.max_backlog, "mailbox: fail if any rank's backlog (bytes) peaks above this");
-  app.add_flag("!--no-memory-check", config.judge_memory,
-               "Report resident memory but do not fail on its growth (short runs, where the allocator's heap "
-               "dominates it)");
-  CLI11_PARSE(app, argc, argv);
+  courier::bench::CommandLine command_line(
+      "soak_layers: the sync layer or the mailbox under random messages, each checked and counted");
+  command_line.add("--layer", config.layer, "sync (exchange_all rounds over a channel) or mailbox")
+      .choices({"sync", "mailbox"});
+  command_line.add("--transport", transport, "local (ranks as threads), mpi or ofi (under mpirun)")
+      .choices({"local", "mpi", "ofi"});
+  command_line.add("--channel", config.channel, "sync: lci, mpi-probe or mpi-rma (the last two under mpirun)")
+      .choices({"lci", "mpi-probe", "mpi-rma"});
+  command_line.add("--routing", config.routing, "mailbox: noroute, nl, nr or nlnr");
+  command_line.add("--layout", config.layout, "mailbox: simulated nodes as NODESxCORES, e.g. 2x2");
+  command_line.add("--ranks", config.ranks, "local: ranks as threads").range(1, 1024);
+  command_line.add("--messages", config.messages, "messages per rank");
+  command_line.add("--seconds", config.seconds, "send for this long instead of a count");
+  command_line.add("--max-bytes", config.max_bytes, "largest message");
+  command_line.add("--pause-backlog", config.pause_backlog,
+                   "mailbox: the backlog (bytes) at which a rank asks its senders to pause");
+  command_line.add("--max-backlog", config.max_backlog, "mailbox: fail if any rank's backlog (bytes) peaks above this");
+  command_line.flag("!--no-memory-check", config.judge_memory,
+                    "Report resident memory but do not fail on its growth (short runs, where the allocator's heap "
+                    "dominates it)");
+  if (const auto status = command_line.parse(argc, argv)) return *status;
   if (config.layer == "sync" && transport == "ofi") {
     std::fprintf(stderr, "soak_layers: the sync layer's lci channel runs on the local or mpi transport\n");
     return 2;
