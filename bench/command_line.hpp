@@ -43,7 +43,7 @@ class CommandLine {
   CommandLine(const CommandLine&) = delete;
   CommandLine& operator=(const CommandLine&) = delete;
 
-  // `--name VALUE` into `value`: T is a number, a string, or a vector of them.
+  // `--name VALUE` into `value`: T is one of the kinds bench/command_line.cpp instantiates.
   template <class T>
   Option add(const std::string& name, T& value, const std::string& help);
   // `--name` sets `value`; `!--name` clears it.
