@@ -5,9 +5,8 @@
 // prints where the time went (paper 004, Fig. 3 and 8): computation in vertex loops, reductions,
 // remote reads (mirrors refreshed) and agreement between ranks; each the slowest rank's. A fourth
 // variant, "same algorithm", runs the vertex engine on the algorithm the program states (sssp
-// Bellman-Ford, bfs push-only, cc label propagation, pagerank with double shares as the program
-// computes them), which measures the compiler rather than
-// the choice of algorithm. Results of all are checked against each other. pagerank runs a fixed number of iterations;
+// Bellman-Ford, bfs push-only, cc label propagation; pagerank as hand-written, both choosing their
+// shares' precision by one rule), which measures the compiler rather than the choice of algorithm. Results of all are checked against each other. pagerank runs a fixed number of iterations;
 // bfs and sssp start from the vertex with the most out-edges, as every engine does by default.
 //
 //   dsl_bench --graphs kron:20,urand:20 --shapes 2x1,4x1 --repeats 5 --json out.json
@@ -67,7 +66,6 @@ harness::RunResult run(const std::string& kernel, const std::string& graph, cons
     if (kernel == "sssp") spec.options.set("delta", "0");
     if (kernel == "bfs") spec.options.set("direction", "push");
     if (kernel == "cc") spec.options.set("method", "label-propagation");
-    if (kernel == "pagerank") spec.options.set("shares", "double");
   }
   const harness::Algorithm& algorithm = builtin_registry().algorithm(kernel);
   for (const harness::OptionSpec& option : algorithm.options) {

@@ -9,6 +9,7 @@
 #include "courier/algo/algorithms.hpp"
 #include "courier/algo/pagerank.hpp"
 #include "courier/dsl/programs/pagerank.hpp"
+#include "courier/dsl/programs/pagerank_float_shares.hpp"
 #include "courier/engines/dsl.hpp"
 #include "courier/engines/la.hpp"
 #include "courier/engines/vertex.hpp"
@@ -90,7 +91,7 @@ harness::Algorithm pagerank_algorithm() {
                "half the 1e-6 (L1) they are held to (auto), or as double always",
        .fallback = "auto",
        .choices = {"auto", "double"},
-       .engines = {"vertex", "la"}},
+       .engines = {"vertex", "la", "dsl"}},
   };
   a.reference = [](const graph::Csr& g, const harness::Request& r) {
     const PagerankOptions o = options_of(r);
@@ -125,12 +126,17 @@ harness::Algorithm pagerank_algorithm() {
     return pagerank_float_shares(o) ? run(la::PlusSecondFloat{}) : run(la::PlusSecond{});
   };
   a.kernels["la"] = std::move(la);
+  // The shipped program with float shares where the vertex engine would read float shares too.
+  static_assert(dsl::programs::pagerank_needs == dsl::programs::pagerank_float_shares_needs);
   a.kernels["dsl"] = std::make_shared<engines::DslKernel>(
       dsl::programs::pagerank_needs, [](dsl::rt::Graph& g, const harness::Request& r) {
         const PagerankOptions o = options_of(r);
         dsl::rt::NodeProperty<double> rank(g);
-        (g.naive() ? dsl::programs::naive::pagerank : dsl::programs::pagerank)(
-            g, o.damping, o.tolerance, static_cast<std::int32_t>(o.max_iterations), rank);
+        const auto program = pagerank_float_shares(o)
+                                 ? (g.naive() ? dsl::programs::naive::pagerank_float_shares
+                                              : dsl::programs::pagerank_float_shares)
+                                 : (g.naive() ? dsl::programs::naive::pagerank : dsl::programs::pagerank);
+        program(g, o.damping, o.tolerance, static_cast<std::int32_t>(o.max_iterations), rank);
         const Iterations facts{g.kept<unsigned>("iterations"), g.kept<bool>("converged"), g.kept<double>("change")};
         return harness::Output{dsl::rt::masters_as_reals(g, rank), facts};
       });

@@ -43,6 +43,9 @@ bool assignable(const Type& to, const Expr& value) {
   const Expr& literal = unsigned_literal(value);
   if (literal.as<IntLiteral>()) return to.kind != TypeKind::Int || literal.type.kind == TypeKind::Int;  // it fits
   if (literal.as<RealLiteral>()) return to.kind == TypeKind::Float || to.kind == TypeKind::Double;
+  // A double narrows to a float as in StarPlat (and C): the value rounds, its magnitude stays. A
+  // program keeps a property in float to halve what its loops read (pagerank's shares).
+  if (to.kind == TypeKind::Float && from.kind == TypeKind::Double) return true;
   return from.is_numeric() && numeric_rank(from.kind) <= numeric_rank(to.kind);
 }
 

@@ -1,7 +1,8 @@
 #pragma once
 // Which values fit which types, what arithmetic yields, and how a found expression reads in a
-// message. Numbers widen int -> long -> float -> double; a literal integer fits any number it is small
-// enough for and a literal real fits float and double; INF fits any number.
+// message. Numbers widen int -> long -> float -> double, and a double narrows to a float (it rounds);
+// a literal integer fits any number it is small enough for and a literal real fits float and double;
+// INF fits any number.
 #include <string>
 
 #include "courier/dsl/expr.hpp"

@@ -84,6 +84,15 @@ TEST(Checker, NumbersWiden) {
   EXPECT_EQ(nth(body, 6).as<Declaration>()->init->type, Type::of(TypeKind::Infinity));
 }
 
+// A double rounds into a float, as in StarPlat (pagerank_float_shares keeps its shares so); into
+// an int or a long it would lose more than precision, and stays an error (CheckerErrors).
+TEST(Checker, ADoubleNarrowsToAFloat) {
+  const Program p = front_end(in_function("double d = 0.5;\nfloat f = d * 2;\nf = d;"), "t.sp");
+  const Block& body = p.functions[0].body;
+  EXPECT_EQ(nth(body, 1).as<Declaration>()->init->type, Type::of(TypeKind::Double));
+  EXPECT_EQ(nth(body, 2).as<Assignment>()->value->type, Type::of(TypeKind::Double));
+}
+
 TEST(Checker, ReductionsAreSharedPrivateOrOnProperties) {
   const Program p = front_end(in_function("long total = 0;\n"
                                           "forall (v in g.nodes()) {\n"
@@ -157,6 +166,7 @@ TEST(CheckerErrors, DeclarationTypeMismatch) {
 
 TEST(CheckerErrors, NarrowingIsAMismatch) {
   EXPECT_EQ(check_error("int n = g.num_nodes();"), "2:9: expected int, found long g.num_nodes()");
+  EXPECT_EQ(check_error("double d = 0.5;\nlong n = d;"), "3:10: expected long, found double d");
 }
 
 TEST(CheckerErrors, LiteralTooLargeForAnInt) {

@@ -142,7 +142,7 @@ TEST(Codegen, ASumOverInEdgesIsSplitOverTheRanks) {
   EXPECT_TRUE(has(optimised,
                   "in_sums_4_5_.compute([&](rt::local v, [[maybe_unused]] unsigned member_) {\n"
                   "    double sum_{};\n"
-                  "    for (const rt::local u : g.in_neighbors(v)) sum_ += x.load(u);\n"
+                  "    for (const rt::local u : g.in_neighbors(v)) sum_ += x[u];\n"
                   "    return sum_;\n"
                   "  });"))
       << optimised;
@@ -182,6 +182,35 @@ TEST(Codegen, PagerankHoistsTheShareOutOfTheEdgeLoop) {
   EXPECT_TRUE(has(naive, "sum = (sum + (rank.get(u) / g.out_degree(u)));")) << naive;
   EXPECT_TRUE(has(naive, "rank.end_gets();\n    change = partial_change_29_.finish(change);")) << naive;
   EXPECT_TRUE(has(naive, "rank.copy_from(next_rank);")) << naive;  // its windows stay where they are
+  // Out-degrees only: nothing reads an in-degree, so no rank agrees on them.
+  EXPECT_TRUE(has(optimised, "g.prepare_out_degrees();")) << optimised;
+  EXPECT_FALSE(has(optimised, "prepare_in_degrees")) << optimised;
+}
+
+// The float-shares pagerank keeps its shares in a float property: the narrowing from the double
+// quotient is written out, and the split pull reads the shares with plain loads.
+TEST(Codegen, PagerankWithFloatSharesNarrowsOnceANode) {
+  const std::string optimised = shipped("pagerank_float_shares");
+  EXPECT_TRUE(has(optimised, "rt::NodeProperty<float> share(g);")) << optimised;
+  EXPECT_TRUE(has(optimised, "share.store(v, static_cast<float>((rank.load(v) / g.out_degree(v))));")) << optimised;
+  EXPECT_TRUE(has(optimised, "for (const rt::local u : g.in_neighbors(v)) sum_ += share[u];")) << optimised;
+  EXPECT_TRUE(has(optimised, "rank.move_from(next_rank);")) << optimised;
+  EXPECT_FALSE(has(optimised, "share.refresh(")) << optimised;  // read at masters only
+}
+
+// A double stored in a float is rounded where the program says so, a float stored in a double not.
+TEST(Codegen, ADoubleIntoAFloatIsACast) {
+  const std::string cpp = generate(
+      "function f(Graph g, propNode<float> x, double d) {\n"
+      "  float y = d;\n"
+      "  double z = y;\n"
+      "  forall (v in g.nodes()) {\n"
+      "    v.x = d / 2;\n"
+      "  }\n"
+      "}\n");
+  EXPECT_TRUE(has(cpp, "float y = static_cast<float>(d);")) << cpp;
+  EXPECT_TRUE(has(cpp, "double z = y;")) << cpp;
+  EXPECT_TRUE(has(cpp, "x.put(v, static_cast<float>(invariant_5_11_));")) << cpp;  // hoisted, then rounded
 }
 
 // An expression of the loop's vertex: a local before the neighbour loop.

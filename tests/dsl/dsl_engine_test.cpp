@@ -142,6 +142,14 @@ TEST(DslEngine, PagerankEqualsTheReference) {
   tight.set("tolerance", "1e-10");
   expect_equal_to_reference("pagerank", false, tight);
 }
+// A fixed number of steps (no tolerance to hold): the program with float shares, as the vertex
+// engine reads float shares then; the rounding keeps it within the reference's 1e-6.
+TEST(DslEngine, PagerankWithFloatSharesEqualsTheReference) {
+  harness::Options steps;
+  steps.set("tolerance", "0");
+  steps.set("iterations", "30");
+  expect_equal_to_reference("pagerank", false, steps);
+}
 
 // --verify, --json and the statistics, as every engine has them.
 TEST(DslEngine, VerifiesAndReportsItsPhases) {

@@ -50,14 +50,14 @@ std::vector<std::string> shape(const Function& f) {
   return out;
 }
 
-TEST(ShippedPrograms, AllSixAreThere) {
+TEST(ShippedPrograms, AllSevenAreThere) {
   std::set<std::string> names;
   for (const ShippedProgram& p : shipped_programs()) {
     names.emplace(p.name);
     EXPECT_EQ(p.file, "dsl/programs/" + std::string(p.name) + ".sp");
     EXPECT_NE(p.source.find("function " + std::string(p.name) + "("), std::string_view::npos) << p.name;
   }
-  EXPECT_EQ(names, (std::set<std::string>{"bc", "bfs", "cc", "pagerank", "sssp", "tc"}));
+  EXPECT_EQ(names, (std::set<std::string>{"bc", "bfs", "cc", "pagerank", "pagerank_float_shares", "sssp", "tc"}));
   EXPECT_EQ(find_shipped_program("nope"), nullptr);
 }
 
@@ -94,6 +94,13 @@ TEST(ShippedPrograms, CcPropagatesBothWays) {
 
 TEST(ShippedPrograms, Pagerank) {
   const Function f = std::move(load("pagerank").functions[0]);
+  EXPECT_EQ(signature(f), "Graph, double, double, int, propNode<double>");
+  EXPECT_EQ(shape(f), (std::vector<std::string>{"while", "forall:g.nodes()", "reduce:dangling+=", "forall:g.nodes()",
+                                                "for:g.nodes_to(v)", "reduce:change+=", "reduce:iterations+="}));
+}
+
+TEST(ShippedPrograms, PagerankWithFloatShares) {
+  const Function f = std::move(load("pagerank_float_shares").functions[0]);
   EXPECT_EQ(signature(f), "Graph, double, double, int, propNode<double>");
   EXPECT_EQ(shape(f), (std::vector<std::string>{"while", "forall:g.nodes()", "reduce:dangling+=", "forall:g.nodes()",
                                                 "for:g.nodes_to(v)", "reduce:change+=", "reduce:iterations+="}));

@@ -330,7 +330,8 @@ TEST(Runtime, DegreesAndAdjacencyOfMirrors) {
   for (const Case& c : kCases) {
     for (Layout layout : {Layout::out, Layout::in, Layout::both}) {
       on_ranks(edges, c.ranks, layout, c.channel, [&](Graph& g) {
-        g.prepare_degrees();
+        g.prepare_out_degrees();
+        g.prepare_in_degrees();
         if (layout != Layout::in) g.prepare_adjacency();
         for (local v = 0; v < g.proxies(); ++v) {
           ASSERT_EQ(g.out_degree(v), static_cast<std::int64_t>(out.neighbors(g.id(v)).size())) << g.id(v);

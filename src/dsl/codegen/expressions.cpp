@@ -36,6 +36,7 @@ std::string FunctionGenerator::node_read(const Symbol* property, const Expr& ele
   if (vertex_loops_ == 0 && convergence_element_.empty()) {
     return fmt::format("{}.value_of({})", name(property), expr(element));
   }
+  if (plain_reads_) return fmt::format("{}[{}]", name(property), local_of(element));
   if (bypass())
     for (const auto& [reduced, view] : reducers_)  // read through the loop's view of it, if it has one
       if (reduced.first == property) return fmt::format("{}.load({})", view, local_of(element));
@@ -87,6 +88,8 @@ std::string FunctionGenerator::method(const MethodCall& c) const {
 }
 
 std::string FunctionGenerator::expr(const Expr& e, const Type& expected) const {
+  if (expected.kind == TypeKind::Float && e.type.kind == TypeKind::Double && !e.as<RealLiteral>())
+    return fmt::format("static_cast<float>({})", expr(e, e.type));  // the narrowing, written out
   if (&e != computing_) {
     if (const auto found = hoisted_.find(&e); found != hoisted_.end()) return found->second;
   }

@@ -118,7 +118,8 @@ void FunctionGenerator::learn() {
       for_each_subexpression(top, [&](const Expr& e) {
         const auto* c = e.as<MethodCall>();
         if (!c) return;
-        if (c->resolved == GraphMethod::CountOutNbrs || c->resolved == GraphMethod::CountInNbrs) degrees_ = true;
+        if (c->resolved == GraphMethod::CountOutNbrs) out_degrees_ = true;
+        if (c->resolved == GraphMethod::CountInNbrs) in_degrees_ = true;
         if (c->resolved == GraphMethod::IsAnEdge) adjacency_ = true;
       });
     });

@@ -143,7 +143,7 @@ class FunctionGenerator {
   std::set<const Symbol*> tracked_;  // properties read through mirrors somewhere
   std::set<const Symbol*> split_neighbours_;  // the neighbours of split pulls (masters of the rank)
   std::map<const Symbol*, Location> set_per_edge_;  // edge properties assigned edge by edge: where first
-  bool degrees_ = false, adjacency_ = false;
+  bool out_degrees_ = false, in_degrees_ = false, adjacency_ = false;
   std::vector<const Symbol*> kept_;  // top-level scalars declared so far
   std::map<const Expr*, std::string> hoisted_;    // optimised generation: the name computed in its place
   std::map<const Symbol*, std::string> renamed_;  // a hoisted expression's node, or a scalar's copy in a loop
@@ -161,6 +161,9 @@ class FunctionGenerator {
   const Symbol* bfs_variable_ = nullptr;
   std::string convergence_element_;  // fixedPoint's condition: bare properties are this node's
   bool exclusive_ = false;
+  // Inside a split pull's sum: nothing writes a property while the rank sums its in-edges, so its
+  // reads are plain loads (an atomic one kept the compiler from holding the array in a register).
+  bool plain_reads_ = false;
   // Inside a bottom-up pulse: a node's reduction and its multi-assignment are written by the one
   // thread that pulls it (for_pulled hands out whole 64-bit words), so without atomics.
   bool bottom_up_ = false;

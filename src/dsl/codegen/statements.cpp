@@ -50,7 +50,8 @@ void FunctionGenerator::generate() {
   for (const Parameter& p : f_.parameters) {
     if (uses_.count(p.symbol) == 0) out_.line(fmt::format("(void){};", name(p.symbol)));
   }
-  if (degrees_) out_.line(fmt::format("{}.prepare_degrees();", graph_));
+  if (out_degrees_) out_.line(fmt::format("{}.prepare_out_degrees();", graph_));
+  if (in_degrees_) out_.line(fmt::format("{}.prepare_in_degrees();", graph_));
   if (adjacency_) out_.line(fmt::format("{}.prepare_adjacency();", graph_));
   declare_hoisted();
   declare_pulls();
@@ -366,9 +367,10 @@ void FunctionGenerator::compute_split_pulls(const Stmt& pulse) {
     neighbours_[loop.symbol] = {"", true, named(*loop.of)};
     ++vertex_loops_;
     const bool outer_exclusive = exclusive_;
-    exclusive_ = true;
+    exclusive_ = plain_reads_ = true;
     const std::string term = expr(*p.term);
     exclusive_ = outer_exclusive;
+    plain_reads_ = false;
     --vertex_loops_;
     neighbours_.erase(loop.symbol);
     out_.line(fmt::format("{} sum_{{}};", type));

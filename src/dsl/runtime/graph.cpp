@@ -82,40 +82,46 @@ Phases Graph::profile() const {
   return p;
 }
 
-void Graph::prepare_degrees() {
-  if (degrees_prepared_) return;  // every rank alike: a collective
-  degrees_prepared_ = true;
+// A master's row of a kind the layout keeps complete is its degree. Otherwise each edge is stored
+// once, as an out-edge of the rank that holds it: every rank counts its share at either end and the
+// shares are summed into the masters. Then masters tell their mirrors. Each kind only where the
+// program asks for it: every rank alike, a collective.
+void Graph::prepare_out_degrees() {
+  if (out_degrees_prepared_) return;
+  out_degrees_prepared_ = true;
+  const bool complete = layout_ != Layout::in;
   out_degree_.assign(proxies(), 0);
+  for (local v = 0; v < (complete ? masters_ : proxies()); ++v)
+    out_degree_[v] = static_cast<std::int64_t>(out_.degree(v));
+  agree_degrees(out_degree_, complete);
+}
+
+void Graph::prepare_in_degrees() {
+  if (in_degrees_prepared_) return;
+  in_degrees_prepared_ = true;
+  const bool complete = layout_ != Layout::out;
   in_degree_.assign(proxies(), 0);
-  // A master's row of a kind the layout keeps complete is its degree. Otherwise each edge is
-  // stored once, as an out-edge of the rank that holds it: every rank counts its share at either
-  // end and the shares are summed into the masters. Then masters tell their mirrors.
-  const bool out_complete = layout_ != Layout::in, in_complete = layout_ != Layout::out;
-  for (local v = 0; v < masters_; ++v) {
-    if (out_complete) out_degree_[v] = static_cast<std::int64_t>(out_.degree(v));
-    if (in_complete) in_degree_[v] = static_cast<std::int64_t>(in_.degree(v));
-  }
-  for (local v = 0; v < proxies(); ++v) {
-    if (!out_complete) out_degree_[v] += static_cast<std::int64_t>(out_.degree(v));
-    if (!in_complete)
+  if (complete) {
+    for (local v = 0; v < masters_; ++v) in_degree_[v] = static_cast<std::int64_t>(in_.degree(v));
+  } else {
+    for (local v = 0; v < proxies(); ++v)
       for (local w : out_.neighbors(v)) ++in_degree_[w];
   }
+  agree_degrees(in_degree_, complete);
+}
+
+void Graph::agree_degrees(std::vector<std::int64_t>& degree, bool complete) {
   if (ranks() == 1) return;
   Timer timer;
   Bitset marks(proxies());
-  auto agree = [&](std::vector<std::int64_t>& degree, bool complete) {
-    if (!complete) {
-      for (local v = masters_; v < proxies(); ++v)
-        if (degree[v] != 0) marks.set_exclusive(v);
-      substrate_.reduce<Sum>(degree, marks);
-      marks.clear();
-    }
-    for (local m = 0; m < masters_; ++m) marks.set_exclusive(m);
-    substrate_.broadcast(degree, marks);
+  if (!complete) {
+    for (local v = masters_; v < proxies(); ++v)
+      if (degree[v] != 0) marks.set_exclusive(v);
+    substrate_.reduce<Sum>(degree, marks);
     marks.clear();
-  };
-  agree(out_degree_, out_complete);
-  agree(in_degree_, in_complete);
+  }
+  for (local m = 0; m < masters_; ++m) marks.set_exclusive(m);
+  substrate_.broadcast(degree, marks);
   phases_.remote_read_seconds += timer.elapsed();
 }
 

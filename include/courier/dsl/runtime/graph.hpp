@@ -80,8 +80,9 @@ class Graph {
   edge find_in_edge(local v, local u) const;
 
   // ---- facts needing a collective first (generated code asks for them where the function starts)
-  void prepare_degrees();    // out_degree / in_degree of every proxy
-  void prepare_adjacency();  // has_edge from a mirror: the rows of mirrored masters
+  void prepare_out_degrees();  // out_degree of every proxy
+  void prepare_in_degrees();   // in_degree of every proxy
+  void prepare_adjacency();    // has_edge from a mirror: the rows of mirrored masters
   std::int64_t out_degree(local v) const { return out_degree_[v]; }
   std::int64_t in_degree(local v) const { return in_degree_[v]; }
   // Is u -> w an edge? u's row must be complete here (a master) or fetched (prepare_adjacency).
@@ -171,6 +172,7 @@ class Graph {
   }
 
  private:
+  void agree_degrees(std::vector<std::int64_t>& degree, bool complete);  // masters' sums, to mirrors
   const Kept& find_kept(std::string_view name) const;
   [[noreturn]] void narrowing_failed() const;
 
@@ -184,7 +186,7 @@ class Graph {
   local masters_;
   node first_master_;
   std::int64_t edges_ = 0;
-  bool degrees_prepared_ = false, adjacency_prepared_ = false;
+  bool out_degrees_prepared_ = false, in_degrees_prepared_ = false, adjacency_prepared_ = false;
   std::vector<std::int64_t> out_degree_, in_degree_;
   std::vector<std::size_t> ghost_offsets_;  // by mirror: its row of global ids, sorted
   std::vector<node> ghost_targets_;

@@ -30,6 +30,8 @@ struct Needs {
   // turned around too.
   bool bottom_up = false;
 
+  friend constexpr bool operator==(const Needs&, const Needs&) = default;
+
   constexpr Layout layout(Generation generation) const {
     const bool in = in_edges && !(split_pulls && generation == Generation::optimised);
     if (out_edges && in) return Layout::both;
