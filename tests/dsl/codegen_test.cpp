@@ -198,6 +198,23 @@ TEST(Codegen, PagerankWithFloatSharesNarrowsOnceANode) {
   EXPECT_FALSE(has(optimised, "share.refresh(")) << optimised;  // read at masters only
 }
 
+// An edge property handed in (the graph's weights, viewed where the partition keeps them) becomes
+// the program's own copy before the program writes it edge by edge; one it only reads stays a view.
+TEST(Codegen, AWrittenEdgePropertyParameterIsOwnedFirst) {
+  const std::string cpp = generate(
+      "function f(Graph g, propEdge<int> w) {\n"
+      "  forall (v in g.nodes()) {\n"
+      "    forall (nbr in g.neighbors(v)) {\n"
+      "      edge e = g.get_edge(v, nbr);\n"
+      "      e.w = 1;\n"
+      "    }\n"
+      "  }\n"
+      "}\n");
+  EXPECT_TRUE(has(cpp, "  w.own();  // written edge by edge\n")) << cpp;
+  const std::string sssp = shipped("sssp");
+  EXPECT_FALSE(has(sssp, ".own()")) << sssp;
+}
+
 // A double stored in a float is rounded where the program says so, a float stored in a double not.
 TEST(Codegen, ADoubleIntoAFloatIsACast) {
   const std::string cpp = generate(

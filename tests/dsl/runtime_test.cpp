@@ -320,6 +320,37 @@ TEST(Runtime, InSumsAreSumsOverAllInEdges) {
   }
 }
 
+// The graph's weights as an edge property: read where the partition keeps them for int and
+// unsigned (one may alias the other), copied for another type; a write after own() changes the
+// property only, never the graph's weights.
+TEST(Runtime, WeightsAreViewedUntilTheProgramWritesThem) {
+  const graph::EdgeList edges = test_support::generated(graph::Generator::kronecker, 8, true);
+  for (const Layout layout : {Layout::out, Layout::in}) {
+    on_ranks(edges, 2, layout, Channel::loopback, [&](Graph& g) {
+      const auto& stored = std::get<std::vector<std::uint32_t>>(g.partition().out().weights);
+      const auto& stored_in = std::get<std::vector<std::uint32_t>>(g.partition().in().weights);
+      auto viewed = EdgeProperty<std::int32_t>::weights(g);
+      const auto copied = EdgeProperty<double>::weights(g);
+      for (edge e = 0; e < stored.size(); ++e) {
+        ASSERT_EQ(viewed.out(e), static_cast<std::int32_t>(stored[e])) << e;
+        ASSERT_EQ(copied.out(e), static_cast<double>(stored[e])) << e;
+      }
+      for (edge e = 0; e < stored_in.size(); ++e) {
+        ASSERT_EQ(viewed.in(e), static_cast<std::int32_t>(stored_in[e])) << e;
+      }
+      if (stored.empty()) return;
+      const std::uint32_t first = stored[0];
+      viewed.own();
+      viewed.set_out(0, -1);
+      EXPECT_EQ(viewed.out(0), -1);
+      EXPECT_EQ(stored[0], first);
+      if (stored.size() > 1) {
+        EXPECT_EQ(viewed.out(1), static_cast<std::int32_t>(stored[1]));
+      }
+    }, /*own_in_edges=*/true);
+  }
+}
+
 TEST(Runtime, AnOutCutWithoutInEdgesHasNoInSums) {
   on_ranks(kron(), 2, Layout::out, Channel::loopback, [&](Graph& g) { EXPECT_THROW(InSums<double>{g}, Error); });
 }

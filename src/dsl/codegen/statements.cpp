@@ -57,6 +57,8 @@ void FunctionGenerator::generate() {
   declare_pulls();
   for (const Parameter& p : f_.parameters) {
     if (tracked(p.symbol)) out_.line(fmt::format("{}.track();  // read through mirrors", name(p.symbol)));
+    if (set_per_edge_.count(p.symbol))  // it may view the graph's weights until then
+      out_.line(fmt::format("{}.own();  // written edge by edge", name(p.symbol)));
   }
   for (const Stmt& s : f_.body.statements) {
     statement(s);
