@@ -6,8 +6,9 @@
 // remote reads (mirrors refreshed) and agreement between ranks; each the slowest rank's. A fourth
 // variant, "same algorithm", runs the vertex engine on the algorithm the program states (sssp
 // Bellman-Ford, bfs push-only, cc label propagation; pagerank as hand-written, both choosing their
-// shares' precision by one rule), which measures the compiler rather than the choice of algorithm. Results of all are checked against each other. pagerank runs a fixed number of iterations;
-// bfs and sssp start from the vertex with the most out-edges, as every engine does by default.
+// shares' precision by one rule), which measures the compiler rather than the choice of algorithm.
+// Results of all are checked against each other. pagerank runs a fixed number of iterations; bfs
+// and sssp start from the vertex with the most out-edges, as every engine does by default.
 //
 //   dsl_bench --graphs kron:20,urand:20 --shapes 2x1,4x1 --repeats 5 --json out.json
 //   dsl_bench --graphs k20w.csr,u20w.csr ...      (files written by `courier generate --weights`: no
